@@ -1,0 +1,234 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AgentRegistry } from './index'
+
+let root: string
+let dataDir: string
+let workdir: string
+let registry: AgentRegistry
+
+const manifest = (description: string, extra = '') => `---\ndescription: ${description}\n${extra}---\nPrompt for ${description}.\n`
+
+function put(file: string, text: string): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, text)
+  return file
+}
+const userFile = (name: string) => path.join(dataDir, 'agents', name)
+const projectFile = (name: string) => path.join(workdir, '.agents', 'agents', name)
+const claudeFile = (name: string) => path.join(workdir, '.claude', 'agents', name)
+
+/** Resolves with the workdirs reported by onChange once `count` calls arrived (or rejects after `ms`). */
+function changes(count = 1, ms = 3000): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const seen: string[] = []
+    const timer = setTimeout(() => {
+      off()
+      reject(new Error(`onChange fired ${seen.length} of ${count} times`))
+    }, ms)
+    const off = registry.onChange((wd) => {
+      seen.push(wd)
+      if (seen.length < count) return
+      clearTimeout(timer)
+      off()
+      resolve(seen)
+    })
+  })
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 150))
+
+beforeEach(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-agents-')))
+  dataDir = path.join(root, 'data')
+  workdir = path.join(root, 'work')
+  fs.mkdirSync(dataDir)
+  fs.mkdirSync(workdir)
+  registry = new AgentRegistry({ dataDir })
+})
+afterEach(() => {
+  registry.dispose()
+  fs.rmSync(root, { recursive: true, force: true })
+})
+
+describe('AgentRegistry.resolve', () => {
+  it('gives the built-ins when no folder exists', () => {
+    const r = registry.resolve(workdir)
+    expect(r.agents.map((a) => a.name)).toEqual(['build', 'plan', 'general', 'explore', 'title', 'summary', 'compaction'])
+    expect(r.errors).toEqual([])
+    expect(r.byName.get('explore')?.source.kind).toBe('builtin')
+  })
+
+  it('lets project replace user replace builtin, by name', () => {
+    put(userFile('explore.md'), manifest('user explore'))
+    put(userFile('helper.md'), manifest('user helper'))
+    put(userFile('reviewer.md'), manifest('user reviewer'))
+    put(projectFile('reviewer.md'), manifest('project reviewer', 'mode: subagent\n'))
+    put(projectFile('build.md'), manifest('project build', 'mode: primary\n'))
+    const r = registry.resolve(workdir)
+    expect(r.errors).toEqual([])
+    expect(r.byName.get('explore')).toMatchObject({ description: 'user explore', source: { kind: 'user', file: userFile('explore.md') } })
+    expect(r.byName.get('helper')?.source.kind).toBe('user')
+    expect(r.byName.get('reviewer')).toMatchObject({ description: 'project reviewer', mode: 'subagent', source: { kind: 'project' } })
+    expect(r.byName.get('build')).toMatchObject({ description: 'project build', source: { file: projectFile('build.md') } })
+    // an override keeps its place; new agents follow in source order
+    expect(r.agents.map((a) => a.name)).toEqual(['build', 'plan', 'general', 'explore', 'title', 'summary', 'compaction', 'helper', 'reviewer'])
+  })
+
+  it('skips bad files with their errors and keeps loading the rest', () => {
+    put(userFile('good.md'), manifest('fine'))
+    put(userFile('broken.md'), '---\ndescription: [oops\n---\n')
+    put(projectFile('nodesc.md'), '---\nmode: subagent\n---\n')
+    put(projectFile('explore.md'), manifest('bad override', 'mode: sometimes\n'))
+    const r = registry.resolve(workdir)
+    expect(r.agents.map((a) => a.name)).toContain('good')
+    expect(r.byName.has('broken')).toBe(false)
+    expect(r.byName.has('nodesc')).toBe(false)
+    // a failed override leaves the built-in in place
+    expect(r.byName.get('explore')?.source.kind).toBe('builtin')
+    expect(r.errors.map((e) => [path.basename(e.file), e.field])).toEqual([
+      ['broken.md', 'frontmatter'],
+      ['explore.md', 'mode'],
+      ['nodesc.md', 'description'],
+    ])
+  })
+
+  it('reports a duplicate name within one folder on the later file', () => {
+    put(projectFile('a.md'), manifest('first', 'name: twin\n'))
+    put(projectFile('b.md'), manifest('second', 'name: twin\n'))
+    const r = registry.resolve(workdir)
+    expect(r.byName.get('twin')?.description).toBe('first')
+    expect(r.errors).toEqual([{ file: projectFile('b.md'), field: 'name', reason: expect.stringContaining('duplicate agent name "twin", already defined in a.md') }])
+  })
+
+  it('ignores non-.md files and subfolders', () => {
+    put(projectFile('notes.txt'), 'not an agent')
+    put(projectFile('draft.md.bak'), manifest('backup'))
+    put(projectFile('nested/deep.md'), manifest('nested'))
+    fs.mkdirSync(projectFile('folder.md'))
+    put(projectFile('real.md'), manifest('real'))
+    const r = registry.resolve(workdir)
+    expect(r.errors).toEqual([])
+    expect(r.agents.filter((a) => a.source.kind === 'project').map((a) => a.name)).toEqual(['real'])
+  })
+
+  it('uses .claude/agents only when .agents/agents does not exist', () => {
+    put(claudeFile('claude-only.md'), manifest('from claude'))
+    expect(registry.resolve(workdir).byName.get('claude-only')?.source.kind).toBe('project')
+    fs.mkdirSync(path.join(workdir, '.agents', 'agents'), { recursive: true })
+    // an existing but empty .agents/agents wins: the .claude folder is no longer read
+    expect(registry.resolve(workdir).byName.has('claude-only')).toBe(false)
+  })
+
+  it('reuses the cached manifests while nothing changed', () => {
+    put(projectFile('same.md'), manifest('same'))
+    const first = registry.resolve(workdir).byName.get('same')
+    expect(registry.resolve(workdir).byName.get('same')).toBe(first)
+  })
+})
+
+describe('AgentRegistry hot reload', () => {
+  it('add, modify and remove take effect on the next resolve', () => {
+    registry.resolve(workdir)
+    const file = put(projectFile('fresh.md'), manifest('version one'))
+    expect(registry.resolve(workdir).byName.get('fresh')?.description).toBe('version one')
+    put(file, manifest('version two, longer'))
+    expect(registry.resolve(workdir).byName.get('fresh')?.description).toBe('version two, longer')
+    fs.rmSync(file)
+    expect(registry.resolve(workdir).byName.has('fresh')).toBe(false)
+  })
+
+  it('stays correct without watchers (readdir + mtime check)', () => {
+    registry.dispose()
+    put(userFile('late.md'), manifest('late'))
+    expect(registry.resolve(workdir).byName.get('late')?.source.kind).toBe('user')
+    fs.rmSync(userFile('late.md'))
+    expect(registry.resolve(workdir).byName.has('late')).toBe(false)
+  })
+
+  it('notices a same-size rewrite through the watcher', async () => {
+    // same length and the same mtime on both versions, so only the watcher can tell them apart
+    const when = new Date('2024-01-01T00:00:00Z')
+    const file = put(projectFile('quick.md'), manifest('aaaa'))
+    fs.utimesSync(file, when, when)
+    expect(registry.resolve(workdir).byName.get('quick')?.description).toBe('aaaa')
+    await settle()
+    const changed = changes()
+    fs.writeFileSync(file, manifest('bbbb'))
+    fs.utimesSync(file, when, when)
+    expect(await changed).toEqual([workdir])
+    expect(registry.resolve(workdir).byName.get('quick')?.description).toBe('bbbb')
+  })
+
+  it('fires onChange (debounced) with the workdir for project changes', async () => {
+    registry.resolve(workdir)
+    fs.mkdirSync(path.join(workdir, '.agents', 'agents'), { recursive: true })
+    await changes()
+    await settle()
+    let calls = 0
+    const off = registry.onChange(() => calls++)
+    for (let i = 0; i < 5; i++) put(projectFile(`burst${i}.md`), manifest(`burst ${i}`))
+    await settle()
+    off()
+    expect(calls).toBeGreaterThanOrEqual(1)
+    expect(calls).toBeLessThan(5)
+    expect(registry.resolve(workdir).agents.filter((a) => a.name.startsWith('burst'))).toHaveLength(5)
+  })
+
+  it('switches from .claude/agents to .agents/agents created later, and says so', async () => {
+    put(claudeFile('old.md'), manifest('old'))
+    expect(registry.resolve(workdir).byName.has('old')).toBe(true)
+    const changed = changes()
+    put(projectFile('new.md'), manifest('new'))
+    expect(await changed).toContain(workdir)
+    const r = registry.resolve(workdir)
+    expect(r.byName.has('new')).toBe(true)
+    expect(r.byName.has('old')).toBe(false)
+  })
+
+  it('notifies every resolved workdir when a user agent changes, including a folder created later', async () => {
+    const other = path.join(root, 'other')
+    fs.mkdirSync(other)
+    registry.resolve(workdir)
+    registry.resolve(other)
+    const changed = changes(2)
+    put(userFile('mine.md'), manifest('mine'))
+    expect((await changed).sort()).toEqual([other, workdir].sort())
+    expect(registry.resolve(other).byName.get('mine')?.source.kind).toBe('user')
+  })
+
+  it('notices a watched folder deleted and re-created', async () => {
+    put(projectFile('one.md'), manifest('one'))
+    registry.resolve(workdir)
+    fs.rmSync(path.join(workdir, '.agents'), { recursive: true })
+    await changes()
+    expect(registry.resolve(workdir).byName.has('one')).toBe(false)
+    await settle()
+    const changed = changes()
+    put(projectFile('two.md'), manifest('two'))
+    await changed
+    await settle()
+    const again = changes()
+    put(projectFile('three.md'), manifest('three'))
+    await again
+    expect(registry.resolve(workdir).agents.filter((a) => a.source.kind === 'project').map((a) => a.name)).toEqual(['three', 'two'])
+  })
+
+  it('stops notifying after dispose or unsubscribe', async () => {
+    registry.resolve(workdir)
+    let calls = 0
+    const off = registry.onChange(() => calls++)
+    off()
+    put(projectFile('x.md'), manifest('x'))
+    await settle()
+    expect(calls).toBe(0)
+    registry.onChange(() => calls++)
+    registry.dispose()
+    put(projectFile('y.md'), manifest('y'))
+    await settle()
+    expect(calls).toBe(0)
+    expect(registry.resolve(workdir).byName.has('y')).toBe(true)
+  })
+})

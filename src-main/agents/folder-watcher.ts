@@ -1,0 +1,88 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+/**
+ * Watches an agents folder that may not exist yet, e.g. `{workdir}/.agents/agents`.
+ *
+ * Every existing level from `root` down to `target` gets a non-recursive `fs.watch`; a parent
+ * level only reacts to its child's name, so a folder created (or deleted and re-created)
+ * later is picked up by re-arming the levels below. The target level reacts to `.md` names.
+ *
+ * Watching is best effort — it only makes changes show up promptly and drives `onChange`.
+ * Correctness never depends on it: the folder cache re-checks a readdir+mtime signature on
+ * every resolve, which also covers file systems where `fs.watch` is unreliable.
+ */
+export class FolderWatcher {
+  private readonly chain: string[]
+  private readonly watchers: (fs.FSWatcher | undefined)[]
+  private closed = false
+
+  constructor(
+    root: string,
+    target: string,
+    private readonly onChange: () => void,
+  ) {
+    const rel = path.relative(root, target)
+    const parts = rel ? rel.split(path.sep) : []
+    this.chain = [root, ...parts.map((_, i) => path.join(root, ...parts.slice(0, i + 1)))]
+    this.watchers = this.chain.map(() => undefined)
+  }
+
+  /** Starts watching every level that exists and is not watched yet. Cheap to call often. */
+  arm(): void {
+    if (this.closed) return
+    for (let level = 0; level < this.chain.length; level++) {
+      if (this.watchers[level]) continue
+      const watcher = this.watch(level)
+      if (watcher === 'missing') return // this level does not exist, so none below it can
+      if (watcher !== 'unwatchable') this.watchers[level] = watcher
+    }
+  }
+
+  close(): void {
+    this.closed = true
+    this.closeFrom(0)
+  }
+
+  private watch(level: number): fs.FSWatcher | 'missing' | 'unwatchable' {
+    const dir = this.chain[level]
+    const isTarget = level === this.chain.length - 1
+    const child = isTarget ? undefined : path.basename(this.chain[level + 1])
+    let watcher: fs.FSWatcher
+    try {
+      // persistent: false — a CLI run must be able to exit while the registry is alive.
+      watcher = fs.watch(dir, { persistent: false }, (_event, filename) => {
+        const name = filename === null ? null : String(filename)
+        if (isTarget) {
+          if (name === null || name.endsWith('.md')) this.onChange()
+          return
+        }
+        if (name !== null && name !== child) return
+        // The child folder appeared, vanished or was replaced: watch the new one.
+        this.closeFrom(level + 1)
+        this.arm()
+        this.onChange()
+      })
+    } catch (err) {
+      // ENOENT/ENOTDIR: the folder does not exist (yet); the parent level reports its creation.
+      // Anything else (ENOSPC: inotify limit, EACCES, EMFILE) leaves this level unwatched; the
+      // signature check on resolve still sees every change, only onChange stays silent.
+      const code = err instanceof Error && 'code' in err ? err.code : undefined
+      return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unwatchable'
+    }
+    watcher.on('error', () => {
+      // The watched folder went away under us (reported as an error on some platforms).
+      // Drop this level; the next arm() re-creates it if the folder is back.
+      this.closeFrom(level)
+      this.onChange()
+    })
+    return watcher
+  }
+
+  private closeFrom(level: number): void {
+    for (let i = level; i < this.watchers.length; i++) {
+      this.watchers[i]?.close()
+      this.watchers[i] = undefined
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import type { AgentEvent, ApprovalRecord, RuleScope } from '../../src-shared'
+import type { Store } from '../store'
+
+export type ApprovalKind = ApprovalRecord['kind']
+
+export type ApprovalAnswer =
+  | { outcome: 'approved'; feedback?: string }
+  | { outcome: 'denied'; feedback?: string }
+  | { outcome: 'cancelled'; reason: string }
+
+export interface ApprovalRequest {
+  sessionId: string
+  rootSessionId: string
+  messageId: string | null
+  toolCallId: string
+  toolName: string
+  kind: ApprovalKind
+  agentPath: string[]
+  arguments: unknown
+  patterns: string[]
+  alwaysPatterns: string[]
+  workspaceRoot: string
+  signal: AbortSignal
+  /** events of the asking session; routed up to the root as subagent_event by the caller */
+  emit(event: AgentEvent): void
+  /** after an "always" rule is added elsewhere: would this call now be allowed without asking? */
+  recheck?(): boolean
+}
+
+export interface AnswerInput {
+  approvalId: string
+  decision: 'allow_once' | 'allow_always' | 'deny'
+  patterns?: string[]
+  scope?: RuleScope
+  feedback?: string
+}
+
+interface Waiting {
+  request: ApprovalRequest
+  resolve(answer: ApprovalAnswer): void
+}
+
+/**
+ * Where approvals are decided: a pending row per `ask`, a promise the asking tool awaits, and the answers —
+ * allow once, allow always (a runtime rule that can never lift a deny), deny with feedback for the model.
+ */
+export class Approvals {
+  private readonly waiting = new Map<string, Waiting>()
+  private readonly listeners = new Set<(rootSessionId: string) => void>()
+
+  constructor(private readonly store: Store) {}
+
+  /** Persist a pending approval, announce it, and wait for the answer (or for the run's abort). */
+  request(req: ApprovalRequest): Promise<ApprovalAnswer> {
+    const row = this.store.createApproval({
+      sessionId: req.sessionId,
+      rootSessionId: req.rootSessionId,
+      messageId: req.messageId,
+      toolCallId: req.toolCallId,
+      toolName: req.toolName,
+      kind: req.kind,
+      agentPath: req.agentPath,
+      arguments: req.arguments,
+      patterns: req.patterns,
+      alwaysPatterns: req.alwaysPatterns,
+    })
+    req.emit({
+      type: 'tool_approval_required',
+      sessionId: req.sessionId,
+      at: Date.now(),
+      approvalId: row.id,
+      rootSessionId: req.rootSessionId,
+      agentPath: req.agentPath,
+      toolName: req.toolName,
+      toolCallId: req.toolCallId,
+      arguments: req.arguments,
+      patterns: req.patterns,
+      alwaysPatterns: req.alwaysPatterns,
+    })
+    this.changed(req.rootSessionId)
+    return new Promise<ApprovalAnswer>((resolve) => {
+      const onAbort = () => this.finish(row.id, 'cancelled', { outcome: 'cancelled', reason: String(req.signal.reason ?? 'aborted') })
+      req.signal.addEventListener('abort', onAbort, { once: true })
+      this.waiting.set(row.id, {
+        request: req,
+        resolve: (answer) => {
+          req.signal.removeEventListener('abort', onAbort)
+          resolve(answer)
+        },
+      })
+      if (req.signal.aborted) onAbort()
+    })
+  }
+
+  answer(input: AnswerInput): { approval: ApprovalRecord; alsoResolved: string[] } {
+    const row = this.store.getApproval(input.approvalId)
+    if (!row) throw new ApprovalError('not_found', `No approval ${input.approvalId}. It may have been answered already; reload the session.`)
+    if (row.status !== 'pending') {
+      throw new ApprovalError('conflict', `Approval ${input.approvalId} is already ${row.status}.`)
+    }
+    const waiting = this.waiting.get(row.id)
+    if (!waiting) {
+      // The run that asked is gone (host restart): nothing can resume it, so the row is closed as expired.
+      this.store.resolveApproval(row.id, 'expired', { decision: input.decision })
+      throw new ApprovalError('conflict', `The run that asked for this approval is no longer active (expired). Send the prompt again to retry.`)
+    }
+    const alsoResolved: string[] = []
+    if (input.decision === 'deny') {
+      this.finish(row.id, 'denied', { outcome: 'denied', feedback: input.feedback?.trim() || undefined })
+    } else {
+      if (input.decision === 'allow_always') {
+        const patterns = input.patterns?.length ? input.patterns : row.alwaysPatterns.length ? row.alwaysPatterns : row.patterns
+        const scope = input.scope ?? 'session'
+        const scopeKey = scope === 'session' ? row.rootSessionId : waiting.request.workspaceRoot
+        for (const pattern of patterns) this.store.addRule({ scope, scopeKey, tool: row.toolName, pattern, action: 'allow' })
+      }
+      this.finish(row.id, 'approved', { outcome: 'approved', feedback: input.feedback?.trim() || undefined })
+      if (input.decision === 'allow_always') alsoResolved.push(...this.recheckPending(row.rootSessionId))
+    }
+    return { approval: this.store.getApproval(row.id)!, alsoResolved }
+  }
+
+  pending(rootSessionId?: string): ApprovalRecord[] {
+    return this.store.listApprovals({ rootSessionId, status: 'pending' })
+  }
+
+  isLive(approvalId: string): boolean {
+    return this.waiting.has(approvalId)
+  }
+
+  /** Notified whenever the set of pending approvals of a root session changes (for status and notifications). */
+  onChange(cb: (rootSessionId: string) => void): () => void {
+    this.listeners.add(cb)
+    return () => this.listeners.delete(cb)
+  }
+
+  /** "Always" may have covered other waiting calls of the same conversation: let them through without asking. */
+  private recheckPending(rootSessionId: string): string[] {
+    const resolved: string[] = []
+    for (const [id, w] of this.waiting) {
+      if (w.request.rootSessionId !== rootSessionId || !w.request.recheck?.()) continue
+      this.finish(id, 'approved', { outcome: 'approved' })
+      resolved.push(id)
+    }
+    return resolved
+  }
+
+  private finish(id: string, status: 'approved' | 'denied' | 'cancelled', answer: ApprovalAnswer): void {
+    const w = this.waiting.get(id)
+    if (!w) return
+    this.waiting.delete(id)
+    this.store.resolveApproval(id, status, answer)
+    w.request.emit({
+      type: 'tool_approval_resolved',
+      sessionId: w.request.sessionId,
+      at: Date.now(),
+      approvalId: id,
+      outcome: status,
+    })
+    w.resolve(answer)
+    this.changed(w.request.rootSessionId)
+  }
+
+  private changed(rootSessionId: string): void {
+    for (const l of this.listeners) l(rootSessionId)
+  }
+}
+
+export class ApprovalError extends Error {
+  override readonly name = 'ApprovalError'
+  constructor(
+    readonly code: 'not_found' | 'conflict',
+    message: string,
+  ) {
+    super(message)
+  }
+}

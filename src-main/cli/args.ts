@@ -1,0 +1,62 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError'
+}
+
+export const USAGE = `Usage:
+  agentry run [--workdir D] [--agent A] [--model P/M] [--json] [--yes | --allow PATTERN…] PROMPT
+  agentry agents [--workdir D] [--json]
+  agentry sessions [--all] [--json]
+  agentry show SESSION [--json]
+  agentry serve [--port N] [--workdir D]
+
+Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
+--allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.`
+
+type Spec = NonNullable<ParseArgsConfig['options']>
+
+const COMMANDS: Record<string, Spec> = {
+  run: {
+    workdir: { type: 'string' },
+    agent: { type: 'string' },
+    model: { type: 'string' },
+    json: { type: 'boolean' },
+    yes: { type: 'boolean', short: 'y' },
+    allow: { type: 'string', multiple: true },
+  },
+  agents: { workdir: { type: 'string' }, json: { type: 'boolean' } },
+  sessions: { all: { type: 'boolean' }, json: { type: 'boolean' } },
+  show: { json: { type: 'boolean' } },
+  serve: { port: { type: 'string' }, workdir: { type: 'string' } },
+}
+
+export interface ParsedArgs {
+  command: string
+  values: Record<string, string | boolean | string[] | undefined>
+  positionals: string[]
+}
+
+export function parseCli(argv: string[]): ParsedArgs {
+  const [command, ...rest] = argv
+  if (!command || command === '--help' || command === '-h' || command === 'help') throw new UsageError(USAGE)
+  const options = COMMANDS[command]
+  if (!options) throw new UsageError(`Unknown command "${command}".\n${USAGE}`)
+  try {
+    const { values, positionals } = parseArgs({ args: rest, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
+    if ((values as Record<string, unknown>).help) throw new UsageError(USAGE)
+    return { command, values: values as ParsedArgs['values'], positionals }
+  } catch (err) {
+    if (err instanceof UsageError) throw err
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`)
+  }
+}
+
+/** `--allow TOOL` or `--allow TOOL:PATTERN` → an allow rule (runtime layer: it can never lift a deny). */
+export function parseAllow(spec: string): { tool: string; pattern: string; action: 'allow' } {
+  const at = spec.indexOf(':')
+  const tool = (at < 0 ? spec : spec.slice(0, at)).trim()
+  const pattern = at < 0 ? '*' : spec.slice(at + 1).trim()
+  if (!tool || !pattern) throw new UsageError(`--allow "${spec}": expected TOOL or TOOL:PATTERN, e.g. --allow "bash:git status*"`)
+  return { tool, pattern, action: 'allow' }
+}

@@ -1,0 +1,44 @@
+import { resolveDataDir } from '../config'
+import { agentsCommand, sessionsCommand } from './list-commands'
+import { parseCli, UsageError } from './args'
+import { runCommand, type CliIO } from './run'
+import { showCommand } from './show'
+import { serveCommand } from './serve'
+
+/** Entry point shared by `bin/agentry.js` and tests: returns the exit code (0 ok, 1 run failed, 2 usage/config). */
+export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
+  const env = io.env ?? process.env
+  const full: CliIO = { stdout: io.stdout ?? process.stdout, stderr: io.stderr ?? process.stderr, env, dataDir: io.dataDir ?? resolveDataDir(env) }
+  try {
+    const args = parseCli(argv)
+    switch (args.command) {
+      case 'run':
+        return await runCommand(args, full)
+      case 'agents':
+        return await agentsCommand(args, full)
+      case 'sessions':
+        return await sessionsCommand(args, full)
+      case 'show':
+        return await showCommand(args, full)
+      case 'serve':
+        return await serveCommand(args, full)
+      default:
+        throw new UsageError(`Unknown command ${args.command}`)
+    }
+  } catch (err) {
+    return reportError(err, full)
+  }
+}
+
+const CONFIG_ERRORS = new Set(['UsageError', 'ModelConfigError', 'HostLockError', 'StoreError', 'HostError'])
+
+function reportError(err: unknown, io: CliIO): number {
+  const e = err instanceof Error ? err : new Error(String(err))
+  if (e.name === 'UsageError') {
+    io.stderr.write(`${e.message}\n`)
+    return 2
+  }
+  io.stderr.write(`agentry: ${e.message}\n`)
+  if (!CONFIG_ERRORS.has(e.name) && e.name !== 'ModelAuthError' && io.env.AGENTRY_DEBUG) io.stderr.write(`${e.stack}\n`)
+  return CONFIG_ERRORS.has(e.name) ? 2 : 1
+}

@@ -1,0 +1,31 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createHost } from '../host'
+import { UsageError, type ParsedArgs } from './args'
+import type { CliIO } from './run'
+
+/** `agentry serve`: the daemon — the UI and its WebSocket bridge on 127.0.0.1, until Ctrl+C. */
+export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const port = args.values.port === undefined ? 0 : Number(args.values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${args.values.port}: expected a port number (0 = random)`)
+  const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
+  const { startDaemon } = await import('../daemon')
+  const host = await createHost({ dataDir: io.dataDir, defaultWorkspace: workdir, env: io.env })
+  const rendererDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'renderer')
+  let daemon: Awaited<ReturnType<typeof startDaemon>>
+  try {
+    daemon = await startDaemon({ api: host.api, port, rendererDir })
+  } catch (err) {
+    await host.stop()
+    throw err
+  }
+  io.stdout.write(`Agentry is running at ${daemon.url}\n(data: ${io.dataDir}; press Ctrl+C to stop)\n`)
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+  await daemon.close()
+  await host.stop()
+  return 0
+}

@@ -1,0 +1,90 @@
+import path from 'node:path'
+import type { MessageWithParts, PartRecord, SessionRecord, TaskCard } from '../../src-shared'
+import { openStore, type Store } from '../store'
+import { formatDuration } from '../subagents'
+import { UsageError, type ParsedArgs } from './args'
+import type { CliIO } from './run'
+
+/** `agentry show SESSION`: the transcript, opaque children nested in place, inspectable children after it. */
+export async function showCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const id = args.positionals[0]
+  if (!id) throw new UsageError('agentry show needs a SESSION id (see agentry sessions)')
+  const store = openStore(path.join(io.dataDir, 'agentry.db'))
+  try {
+    const session = store.getSession(id)
+    if (!session) {
+      io.stderr.write(`agentry: no session ${id}. List them with: agentry sessions --all\n`)
+      return 1
+    }
+    if (args.values.json) io.stdout.write(`${JSON.stringify(tree(store, session))}\n`)
+    else printSession(store, session, 0, io.stdout)
+    return 0
+  } finally {
+    store.close()
+  }
+}
+
+interface SessionTree {
+  session: SessionRecord
+  messages: MessageWithParts[]
+  children: SessionTree[]
+}
+
+function tree(store: Store, session: SessionRecord): SessionTree {
+  const children = store.listSessions({ parentId: session.id, includeArchived: true, limit: 10_000 }).reverse()
+  return { session, messages: store.listMessages(session.id), children: children.map((c) => tree(store, c)) }
+}
+
+function printSession(store: Store, session: SessionRecord, depth: number, out: NodeJS.WritableStream): void {
+  const pad = '  '.repeat(depth)
+  const cost = session.costUsd ? ` · $${session.costUsd.toFixed(4)}` : ''
+  out.write(`${pad}━━ ${session.id} · ${session.agent} · ${session.status} · ${session.title || '(untitled)'}\n`)
+  out.write(`${pad}   tokens ${session.usage.prompt} in / ${session.usage.completion} out${cost}\n`)
+  printMessages(store.listMessages(session.id), session.agent, depth, out)
+  for (const child of store.listSessions({ parentId: session.id, includeArchived: true, limit: 10_000 }).reverse()) {
+    out.write('\n')
+    printSession(store, child, depth + 1, out)
+  }
+}
+
+function printMessages(messages: MessageWithParts[], agent: string, depth: number, out: NodeJS.WritableStream): void {
+  const pad = '  '.repeat(depth)
+  for (const m of messages) {
+    const who = m.role === 'user' ? 'user' : m.metadata.synthetic ? 'background result' : m.metadata.notice ? 'notice' : String(m.metadata.agent ?? agent)
+    for (const part of m.parts) printPart(part, who, depth, out)
+    if (!m.parts.length && m.role === 'user') out.write(`${pad}user: (empty)\n`)
+  }
+}
+
+function printPart(part: PartRecord, who: string, depth: number, out: NodeJS.WritableStream): void {
+  const pad = '  '.repeat(depth)
+  if (part.type === 'text') return void out.write(`${pad}${who}: ${indent(String(part.data.text ?? ''), pad + '  ')}\n`)
+  if (part.type === 'reasoning') return void out.write(`${pad}  (thinking) ${indent(String(part.data.text ?? ''), pad + '  ')}\n`)
+  if (part.type === 'data-compaction') return void out.write(`${pad}── earlier messages compacted into a summary ──\n`)
+  if (!part.type.startsWith('tool-')) return
+  const tool = part.type.slice(5)
+  const ok = part.toolState === 'output-available'
+  const mark = ok ? '✓' : part.toolState === 'output-error' ? '✗' : '…'
+  const card = part.data.subagent as TaskCard | undefined
+  if (card) {
+    const took = card.startedAt && card.endedAt ? ` ${formatDuration(card.endedAt - card.startedAt)}` : ''
+    const kind = card.inspectable ? ` · child session ${card.taskId}` : ''
+    out.write(`${pad}  ${mark} task ${card.agentType} "${card.description}" → ${card.status}${took} · ${card.steps} steps${card.background ? ' · background' : ''}${kind}\n`)
+    if (card.transcript) printMessages(card.transcript, card.agentType, depth + 2, out)
+    if (!ok && part.data.error) out.write(`${pad}    ${firstLine(String(part.data.error))}\n`)
+    return
+  }
+  const input = JSON.stringify(part.data.input ?? {})
+  const result = String((ok ? part.data.output : part.data.error) ?? '')
+  out.write(`${pad}  ${mark} ${tool} ${input.length > 120 ? `${input.slice(0, 117)}…` : input}\n`)
+  if (result) out.write(`${pad}    → ${firstLine(result)}\n`)
+}
+
+function indent(text: string, pad: string): string {
+  return text.replace(/\n/g, `\n${pad}`)
+}
+
+function firstLine(s: string): string {
+  const l = s.split('\n')[0]
+  return l.length > 160 ? `${l.slice(0, 157)}…` : l
+}

@@ -1,0 +1,107 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { Config } from '../../src-shared'
+import { dropInvalid } from './drop-invalid'
+import { isPlainObject } from './zod-issues'
+import { parseYamlText } from './yaml-text'
+
+/** A problem in a config file: which file, which setting (dotted path) and what is wrong. */
+export interface ConfigIssue {
+  file: string
+  /** dotted path such as `subagents.maxDepth`; '' when the problem is the file as a whole */
+  path: string
+  reason: string
+}
+
+export interface LoadedConfig {
+  config: Config
+  issues: ConfigIssue[]
+  /** config files that exist and were read, in overlay order */
+  files: string[]
+}
+
+export const CONFIG_FILE = 'config.yaml'
+
+export function userConfigPath(dataDir: string): string {
+  return path.join(dataDir, CONFIG_FILE)
+}
+
+export function projectConfigPath(workdir: string): string {
+  return path.join(workdir, '.agents', CONFIG_FILE)
+}
+
+/**
+ * Reads `{dataDir}/config.yaml`, then overlays `{workdir}/.agents/config.yaml`.
+ * Never throws for bad files: every problem becomes an issue, and the config returned is the
+ * defaults plus every valid part of each file.
+ */
+export function loadConfig(dataDir: string, workdir?: string): LoadedConfig {
+  const candidates = [userConfigPath(dataDir), ...(workdir ? [projectConfigPath(workdir)] : [])]
+  const issues: ConfigIssue[] = []
+  const files: string[] = []
+  let merged: Record<string, unknown> = {}
+  for (const file of candidates) {
+    const layer = readLayer(file)
+    if (!layer.read) continue
+    files.push(file)
+    issues.push(...layer.issues)
+    merged = overlay(merged, layer.clean)
+  }
+  // Each layer is valid on its own and the merge only combines whole valid entries, so this holds.
+  return { config: Config.parse(merged), issues, files }
+}
+
+function readLayer(file: string): { read: boolean; clean: Record<string, unknown>; issues: ConfigIssue[] } {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    // A missing config file simply means "use the defaults".
+    if (isErrno(err, 'ENOENT')) return { read: false, clean: {}, issues: [] }
+    const reason = `cannot read the file (${errnoText(err)}); check that it is a readable file`
+    return { read: true, clean: {}, issues: [{ file, path: '', reason }] }
+  }
+  const parsed = parseYamlText(text)
+  if (!parsed.ok) {
+    return { read: true, clean: {}, issues: parsed.errors.map((e) => ({ file, path: '', reason: e.reason })) }
+  }
+  const { clean, problems } = dropInvalid(parsed.value, Config)
+  resolveScriptPaths(clean, path.dirname(file))
+  return { read: true, clean, issues: problems.map((p) => ({ file, ...p })) }
+}
+
+/**
+ * Script provider paths are relative to the file that names them; after layers merge the
+ * origin is lost, so make them absolute now.
+ */
+function resolveScriptPaths(layer: Record<string, unknown>, baseDir: string): void {
+  const providers = layer.providers
+  if (!isPlainObject(providers)) return
+  for (const provider of Object.values(providers)) {
+    if (isPlainObject(provider) && typeof provider.script === 'string' && !path.isAbsolute(provider.script)) {
+      provider.script = path.resolve(baseDir, provider.script)
+    }
+  }
+}
+
+/**
+ * Later layer wins: `model` replaced, `providers` merged by name (a provider entry is replaced
+ * whole, because a partial provider would not validate on its own), `subagents` merged by key.
+ */
+export function overlay(base: Record<string, unknown>, top: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base }
+  for (const [key, value] of Object.entries(top)) {
+    const prev = out[key]
+    out[key] = (key === 'providers' || key === 'subagents') && isPlainObject(prev) && isPlainObject(value) ? { ...prev, ...value } : value
+  }
+  return out
+}
+
+export function isErrno(err: unknown, ...codes: string[]): boolean {
+  return err instanceof Error && 'code' in err && codes.includes(String(err.code))
+}
+
+export function errnoText(err: unknown): string {
+  if (err instanceof Error && 'code' in err) return String(err.code)
+  return err instanceof Error ? err.message : String(err)
+}

@@ -1,0 +1,78 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { loadConfig, writeConfigValue } from './index'
+
+let dataDir: string
+let file: string
+
+beforeEach(() => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-write-'))
+  dataDir = path.join(root, 'data')
+  file = path.join(dataDir, 'config.yaml')
+})
+afterEach(() => fs.rmSync(path.dirname(dataDir), { recursive: true, force: true }))
+
+describe('writeConfigValue', () => {
+  it('creates the data dir and file on first write, readable by loadConfig', () => {
+    writeConfigValue(dataDir, { model: 'mock/m', providers: { mock: { type: 'openai-compatible', baseURL: 'http://127.0.0.1:1/v1' } } })
+    const r = loadConfig(dataDir)
+    expect(r.issues).toEqual([])
+    expect(r.config.model).toBe('mock/m')
+    expect(r.config.providers.mock).toEqual({ type: 'openai-compatible', baseURL: 'http://127.0.0.1:1/v1' })
+    expect(fs.readdirSync(dataDir)).toEqual(['config.yaml'])
+  })
+
+  it('merges into the existing file and keeps the user comments', () => {
+    fs.mkdirSync(dataDir)
+    fs.writeFileSync(
+      file,
+      `# my settings
+model: anthropic/claude # the good one
+providers:
+  anthropic: { type: anthropic }
+  old: { type: openai }
+subagents:
+  maxDepth: 3 # deep enough
+`,
+    )
+    writeConfigValue(dataDir, {
+      providers: { local: { type: 'ollama', baseURL: 'http://127.0.0.1:11434' }, old: null },
+      subagents: { maxConcurrent: 2 },
+    })
+    const text = fs.readFileSync(file, 'utf8')
+    expect(text).toContain('# my settings')
+    expect(text).toContain('# the good one')
+    expect(text).toContain('# deep enough')
+    const r = loadConfig(dataDir)
+    expect(r.config.model).toBe('anthropic/claude')
+    expect(Object.keys(r.config.providers)).toEqual(['anthropic', 'local'])
+    expect(r.config.subagents).toMatchObject({ maxDepth: 3, maxConcurrent: 2 })
+  })
+
+  it('removes the model with null and fills an empty section', () => {
+    fs.mkdirSync(dataDir)
+    fs.writeFileSync(file, 'model: a/b\nproviders:\n')
+    writeConfigValue(dataDir, { model: null, providers: { a: { type: 'anthropic' } } })
+    const r = loadConfig(dataDir)
+    expect(r.issues).toEqual([])
+    expect(r.config.model).toBeUndefined()
+    expect(r.config.providers).toEqual({ a: { type: 'anthropic' } })
+  })
+
+  it('rejects an invalid patch, naming the field, and leaves the file alone', () => {
+    fs.mkdirSync(dataDir)
+    fs.writeFileSync(file, 'model: a/b\n')
+    expect(() => writeConfigValue(dataDir, { subagents: { maxDepth: 0 } })).toThrow('subagents.maxDepth: must be at least 1')
+    expect(() => writeConfigValue(dataDir, { model: 'nomodel' })).toThrow('model: must be "provider/model"')
+    expect(fs.readFileSync(file, 'utf8')).toBe('model: a/b\n')
+  })
+
+  it('refuses to overwrite a file it cannot parse', () => {
+    fs.mkdirSync(dataDir)
+    fs.writeFileSync(file, 'model: [a\n')
+    expect(() => writeConfigValue(dataDir, { model: 'x/y' })).toThrow(/Cannot update .*config\.yaml: YAML syntax error at line \d+:\d+.*left unchanged/)
+    expect(fs.readFileSync(file, 'utf8')).toBe('model: [a\n')
+  })
+})

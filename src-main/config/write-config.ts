@@ -1,0 +1,87 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { isMap, parseDocument, type Document } from 'yaml'
+import { Config, type ProviderConfig, type SubagentLimits } from '../../src-shared'
+import { isErrno, userConfigPath } from './load-config'
+import { parseYamlText } from './yaml-text'
+import { describeZodIssues } from './zod-issues'
+
+/**
+ * A settings change. `Partial<Config>` fits; additionally `null` removes a setting
+ * (`model: null` → back to the default model, `providers: { x: null }` → remove provider x)
+ * and `subagents` may name only the limits that change.
+ */
+export interface ConfigPatch {
+  model?: string | null
+  providers?: Record<string, ProviderConfig | null>
+  subagents?: Partial<SubagentLimits>
+}
+
+/**
+ * Merges `patch` into `{dataDir}/config.yaml` and writes it back, keeping the user's comments
+ * and layout. Throws (without touching the file) when the patch is invalid or the existing
+ * file cannot be parsed — overwriting a file we could not read would lose the user's settings.
+ */
+export function writeConfigValue(dataDir: string, patch: ConfigPatch | Partial<Config>): void {
+  const file = userConfigPath(dataDir)
+  validatePatch(patch)
+
+  let text = ''
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    // No file yet: the patch becomes its first content.
+    if (!isErrno(err, 'ENOENT')) throw err
+  }
+  const syntax = parseYamlText(text)
+  if (!syntax.ok) {
+    throw new Error(`Cannot update ${file}: ${syntax.errors[0].reason}. Fix the file first; it was left unchanged.`)
+  }
+  const doc = parseDocument(text)
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    throw new Error(`Cannot update ${file}: it must be a mapping of settings (key: value). Fix the file first; it was left unchanged.`)
+  }
+
+  if (patch.model === null) doc.delete('model')
+  else if (patch.model !== undefined) doc.set('model', patch.model)
+  for (const [name, provider] of Object.entries(patch.providers ?? {})) {
+    if (provider === null) deleteIn(doc, ['providers', name])
+    else setIn(doc, ['providers', name], provider)
+  }
+  for (const [key, value] of Object.entries(patch.subagents ?? {})) {
+    if (value !== undefined) setIn(doc, ['subagents', key], value)
+  }
+
+  fs.mkdirSync(dataDir, { recursive: true })
+  // Write-then-rename so a crash mid-write never leaves a truncated config behind.
+  const tmp = path.join(dataDir, `.${path.basename(file)}.${process.pid}.tmp`)
+  fs.writeFileSync(tmp, doc.toString())
+  fs.renameSync(tmp, file)
+}
+
+function validatePatch(patch: ConfigPatch): void {
+  const providers = Object.fromEntries(Object.entries(patch.providers ?? {}).filter(([, p]) => p !== null))
+  const candidate = {
+    ...(typeof patch.model === 'string' ? { model: patch.model } : {}),
+    ...(patch.providers ? { providers } : {}),
+    ...(patch.subagents ? { subagents: stripUndefined(patch.subagents) } : {}),
+  }
+  const result = Config.safeParse(candidate)
+  if (result.success) return
+  const problems = describeZodIssues(result.error.issues, candidate, Config)
+  throw new Error(`Invalid settings: ${problems.map((p) => (p.path ? `${p.path}: ${p.reason}` : p.reason)).join('; ')}`)
+}
+
+function stripUndefined(obj: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined))
+}
+
+/** Like `doc.setIn`, but first turns an empty `providers:` / `subagents:` entry into a mapping. */
+function setIn(doc: Document, [section, key]: [string, string], value: unknown): void {
+  if (!isMap(doc.get(section))) doc.set(section, doc.createNode({}))
+  doc.setIn([section, key], value)
+}
+
+function deleteIn(doc: Document, [section, key]: [string, string]): void {
+  if (isMap(doc.get(section))) doc.deleteIn([section, key])
+}

@@ -1,0 +1,2 @@
+export { EventHub } from './hub'
+export type { SnapshotSource } from './hub'

@@ -1,0 +1,161 @@
+import type { AgentMode, SessionRecord } from '../../src-shared'
+import type { AgentRegistry } from '../agents'
+import { ApprovalError, type Approvals } from '../approvals'
+import type { LoadedConfig } from '../config'
+import type { EventHub } from '../events'
+import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
+import type { Ruleset } from '../permissions'
+import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
+import type { Store } from '../store'
+import type { Subagents } from '../subagents'
+import { HostError, type HostApi, type HostCalls } from './api'
+import { settingsCalls } from './settings-calls'
+import type { Workspaces } from './workspaces'
+
+export interface CallDeps {
+  store: Store
+  runner: SessionRunner
+  subagents: Subagents
+  approvals: Approvals
+  registry: AgentRegistry
+  config(workdir?: string): LoadedConfig
+  staticRules(workdir: string): { rules: Ruleset; errors: { file: string; reason: string }[] }
+  hub: EventHub
+  keys: KeyStore
+  env: NodeJS.ProcessEnv
+  dataDir: string
+  workspaces: Workspaces
+}
+
+/** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
+export function createCalls(d: CallDeps): HostApi {
+  const { store } = d
+  const requireSession = (id: string): SessionRecord => {
+    const s = store.getSession(id)
+    if (!s) throw new HostError('not_found', `No session ${id}. It may have been deleted; reload the session list.`)
+    return s
+  }
+  const publishUpdate = (s: SessionRecord) => emitterFor(d.hub, store, s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s })
+  const agentsWithMode = (workdir: string | undefined, mode: AgentMode): string[] =>
+    d.registry
+      .resolve(workdir ?? d.workspaces.defaultRoot)
+      .agents.filter((a) => a.mode === mode)
+      .map((a) => a.name)
+
+  const calls: HostCalls = {
+    'workspaces.list': async () => ({ recent: d.workspaces.recent(), defaultRoot: d.workspaces.defaultRoot }),
+    'workspaces.open': async ({ root }) => ({ root: d.workspaces.open(root) }),
+    'agents.list': async ({ workspaceRoot }) => {
+      const { agents, errors } = d.registry.resolve(workspaceRoot)
+      return { agents, errors }
+    },
+    'sessions.list': async (f) => {
+      const modeAgents = f.mode ? agentsWithMode(f.workspaceRoot, f.mode) : undefined
+      const agents = f.agent ? (modeAgents ? modeAgents.filter((a) => a === f.agent) : [f.agent]) : modeAgents
+      if (agents && agents.length === 0) return { sessions: [] }
+      const sessions = store.listSessions({
+        workspaceRoot: f.workspaceRoot,
+        agents,
+        parentId: f.parentId === undefined ? null : f.parentId,
+        includeArchived: f.includeArchived,
+        search: f.search,
+        limit: f.limit,
+        offset: f.offset,
+      })
+      const counts = store.sessionCounts(sessions.map((s) => s.id))
+      return { sessions: sessions.map((s) => ({ ...s, ...counts[s.id] })) }
+    },
+    'sessions.get': async ({ sessionId }) => {
+      const session = requireSession(sessionId)
+      const ancestors = ancestorsOf(store, session)
+      const root = ancestors[0]?.id ?? session.id
+      return {
+        session,
+        messages: store.listMessages(sessionId),
+        children: store.listSessions({ parentId: sessionId, includeArchived: true, limit: 1000 }),
+        queue: store.listQueue(sessionId),
+        approvals: store.listApprovals({ rootSessionId: root, status: 'pending' }),
+        ancestors: ancestors.map((a) => ({ id: a.id, title: a.title, agent: a.agent })),
+        lastSeq: d.hub.lastSeq(root),
+      }
+    },
+    'sessions.create': async (input) => {
+      const root = d.workspaces.open(input.workspaceRoot)
+      const { agents } = d.registry.resolve(root)
+      const agentName = input.agent ?? 'build'
+      const agent = agents.find((a) => a.name === agentName)
+      if (!agent) throw new HostError('not_found', `No agent "${agentName}" in ${root}. Available: ${agents.map((a) => a.name).join(', ')}.`)
+      if (agent.mode === 'subagent') throw new HostError('invalid_request', `Agent "${agentName}" is a subagent (mode: subagent); only primary agents open sessions. Pick another agent.`)
+      let model
+      try {
+        model = input.model ? parseModelRef(input.model) : defaultModelRef(d.config(root).config)
+      } catch (err) {
+        throw new HostError('invalid_request', (err as Error).message)
+      }
+      const session = store.createSession({ agent: agent.name, title: input.title ?? '', workspaceRoot: root, model })
+      emitterFor(d.hub, store, session).emit({ type: 'session_created', sessionId: session.id, at: Date.now(), session })
+      return { session }
+    },
+    'sessions.rename': async ({ sessionId, title }) => {
+      requireSession(sessionId)
+      const session = store.updateSession(sessionId, { title })
+      publishUpdate(session)
+      return { session }
+    },
+    'sessions.archive': async ({ sessionId, archived }) => {
+      requireSession(sessionId)
+      const session = store.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
+      publishUpdate(session)
+      return { session }
+    },
+    'sessions.delete': async ({ sessionId }) => {
+      requireSession(sessionId)
+      if (d.runner.isRunning(sessionId)) throw new HostError('conflict', 'This session is running. Stop it first, then delete it.')
+      store.deleteSession(sessionId)
+      return { ok: true as const }
+    },
+    'messages.prompt': async (input) => {
+      try {
+        const r = d.runner.prompt(input)
+        return { queueId: r.entry.id, duplicate: r.duplicate, queued: r.queued }
+      } catch (err) {
+        if (err instanceof RunnerError) throw new HostError(err.code, err.message)
+        throw err
+      }
+    },
+    'messages.abort': async ({ sessionId }) => {
+      requireSession(sessionId)
+      return { aborted: d.runner.abort(sessionId) }
+    },
+    'queue.list': async ({ sessionId }) => ({ entries: store.listQueue(sessionId) }),
+    'queue.cancel': async ({ queueId }) => {
+      const entry = store.getQueueEntry(queueId)
+      if (!entry) throw new HostError('not_found', `No queued message ${queueId}.`)
+      return { cancelled: entry.status === 'queued' && d.runner.cancelQueued(queueId, entry.sessionId) }
+    },
+    'approvals.list': async ({ rootSessionId }) => ({ approvals: store.listApprovals({ rootSessionId, status: 'pending' }) }),
+    'approvals.answer': async (input) => {
+      try {
+        return d.approvals.answer(input)
+      } catch (err) {
+        if (err instanceof ApprovalError) throw new HostError(err.code, err.message)
+        throw err
+      }
+    },
+    'tasks.list': async ({ rootSessionId }) => ({
+      tasks: store.listJobs({ rootSessionId }).map((j) => ({
+        taskId: j.id,
+        parentSessionId: j.parentSessionId,
+        agentType: j.agentType,
+        description: j.description,
+        status: j.status,
+        createdAt: j.createdAt,
+        endedAt: j.endedAt,
+      })),
+    }),
+    'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.abortBackground({ taskId }, 'aborted by user') > 0 }),
+    ...settingsCalls(d),
+  }
+  return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage) }
+}
+

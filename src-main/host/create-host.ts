@@ -1,0 +1,168 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { AgentInfo, Config, ModelRef } from '../../src-shared'
+import { AgentRegistry } from '../agents'
+import { Approvals } from '../approvals'
+import { loadConfig, projectConfigPath, userConfigPath, type LoadedConfig } from '../config'
+import { EventHub } from '../events'
+import { contextWindowFor, createFileKeyStore, defaultModelRef, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
+import { ensureDefaultPermissionsFile, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset } from '../permissions'
+import { Runtime } from '../runtime'
+import { SessionRunner } from '../sessions'
+import { openStore, type Store } from '../store'
+import { Subagents } from '../subagents'
+import type { HostApi } from './api'
+import { createCalls } from './calls'
+import { cachedByFiles } from './file-cache'
+import { acquireDataDirLock } from './lock'
+import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
+import { snapshotFor } from './snapshot'
+import { Workspaces } from './workspaces'
+
+export interface HostOptions {
+  dataDir: string
+  /** the folder a new session opens in when none is given (CLI cwd, daemon start dir) */
+  defaultWorkspace?: string
+  /** no one can answer approvals: ask = deny unless a grant allows it (CLI) */
+  headless?: boolean
+  /** headless grants: `--yes` (every ask) and `--allow PATTERN` rules */
+  grants?: { yes: boolean; rules: Ruleset }
+  keys?: KeyStore
+  env?: NodeJS.ProcessEnv
+  /** take the single-writer lock on the data dir (default true) */
+  lock?: boolean
+  /** backoff base for provider retries (tests make it tiny) */
+  retryDelayMs?: number
+}
+
+export interface Host {
+  readonly dataDir: string
+  readonly api: HostApi
+  readonly store: Store
+  readonly runner: SessionRunner
+  readonly subagents: Subagents
+  readonly registry: AgentRegistry
+  readonly approvals: Approvals
+  readonly hub: EventHub
+  readonly reconcileReport: ReconcileReport
+  config(workdir?: string): LoadedConfig
+  agents(workdir: string): AgentInfo[]
+  stop(): Promise<void>
+}
+
+/** Composes store, runtime, subagents, sessions and the bridge API. Restart recovery runs before anything else. */
+export async function createHost(options: HostOptions): Promise<Host> {
+  const dataDir = path.resolve(options.dataDir)
+  fs.mkdirSync(dataDir, { recursive: true })
+  const releaseLock = options.lock === false ? () => {} : acquireDataDirLock(dataDir)
+  const disposers: (() => void | Promise<void>)[] = [releaseLock]
+  try {
+    const store = openStore(path.join(dataDir, 'agentry.db'))
+    disposers.push(() => store.close())
+    const reconcileReport = reconcileAfterRestart(store)
+    ensureDefaultPermissionsFile(dataDir)
+
+    const env = options.env ?? process.env
+    const keys = options.keys ?? createFileKeyStore(dataDir)
+    const registry = new AgentRegistry({ dataDir })
+    disposers.push(() => registry.dispose())
+    const configCache = cachedByFiles((files) => loadConfig(dataDir, files[1] ? path.dirname(path.dirname(files[1])) : undefined))
+    const config = (workdir?: string): LoadedConfig =>
+      configCache(workdir ? [userConfigPath(dataDir), projectConfigPath(workdir)] : [userConfigPath(dataDir)])
+    const staticCache = cachedByFiles((files) => loadStaticRules(files))
+    const staticRules = (workdir: string) =>
+      staticCache([path.join(dataDir, PERMISSIONS_FILE_NAME), path.join(workdir, '.agents', PERMISSIONS_FILE_NAME)])
+    const agents = (workdir: string) => registry.resolve(workdir).agents
+    const grants = options.grants ?? { yes: false, rules: [] }
+
+    const approvals = new Approvals(store)
+    // runner and subagents are created after the runtime that calls back into them.
+    const late: { runner?: SessionRunner; subagents?: Subagents } = {}
+    const hub = new EventHub(store, (stream) => snapshotFor(store, late.runner, stream))
+    disposers.push(() => hub.dispose())
+
+    const runtime = new Runtime({
+      store,
+      approvals,
+      dataDir,
+      retryDelayMs: options.retryDelayMs,
+      rules: {
+        staticRules: (workdir) => staticRules(workdir).rules,
+        runtimeRules: (rootSessionId, workdir) => [
+          ...store.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
+          ...store.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
+          ...grants.rules,
+          // Headless --yes: whatever would still ask is allowed; runtime rules can never lift a deny.
+          ...(grants.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
+        ],
+      },
+      resolveModel: (ref: ModelRef, agentName: string, workdir: string) =>
+        resolveModel(ref, { config: config(workdir).config, configDir: dataDir, keys, env, agentName }),
+      extraTools: (level) => {
+        const task = late.subagents?.toolFor(level)
+        return task ? [task] : []
+      },
+      setTodos: (level, todos) => {
+        if (store.getSession(level.sessionId)) store.updateSession(level.sessionId, { metadata: { ...store.getSession(level.sessionId)!.metadata, todos } })
+      },
+      onPlanApproved: (level) => {
+        const session = store.getSession(level.sessionId)
+        if (session) store.updateSession(session.id, { metadata: { ...session.metadata, activeAgent: 'build' } })
+      },
+    })
+    const modelConfig = (workdir: string): Config => config(workdir).config
+    const subagents = new Subagents({
+      runtime,
+      store,
+      agents,
+      limits: (workdir) => modelConfig(workdir).subagents,
+      parseModel: parseModelRef,
+      pricing: (ref) => pricingFor(ref, config().config),
+      onBackgroundDone: (parent) => {
+        if (parent.depth === 0 || store.getSession(parent.sessionId)) late.runner?.wake(parent.sessionId)
+      },
+    })
+    const runner = new SessionRunner({
+      store,
+      hub,
+      runtime,
+      subagents,
+      agents,
+      defaultModel: (workdir) => defaultModelRef(modelConfig(workdir)),
+      contextWindow: (ref) => contextWindowFor(ref, config().config),
+      pricing: (ref) => pricingFor(ref, config().config),
+      headless: options.headless ?? false,
+    })
+    const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
+    late.runner = runner
+    late.subagents = subagents
+    const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
+    runner.resumeQueues()
+
+    let stopped = false
+    return {
+      dataDir,
+      api,
+      store,
+      runner: runner,
+      subagents: subagents,
+      registry,
+      approvals,
+      hub,
+      reconcileReport,
+      config,
+      agents,
+      async stop() {
+        if (stopped) return
+        stopped = true
+        subagents.abortBackground({ all: true }, 'host stopping')
+        await runner.stop('host stopping')
+        await subagents.settle()
+        for (const dispose of disposers.reverse()) await dispose()
+      },
+    }
+  } catch (err) {
+    for (const dispose of disposers.reverse()) await dispose()
+    throw err
+  }
+}

@@ -1,0 +1,6 @@
+export { createHost } from './create-host'
+export type { Host, HostOptions } from './create-host'
+export { HostError } from './api'
+export type { HostApi, HostCalls } from './api'
+export { HostLockError } from './lock'
+export { RESTART_REASON } from './reconcile'

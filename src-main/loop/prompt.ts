@@ -1,0 +1,84 @@
+import type { LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider'
+import type { MessageWithParts, PartRecord } from '../../src-shared'
+
+export const TOOL_PART_PREFIX = 'tool-'
+
+export function isToolPart(part: PartRecord): boolean {
+  return part.type.startsWith(TOOL_PART_PREFIX)
+}
+
+export function toolNameOf(part: PartRecord): string {
+  return part.type.slice(TOOL_PART_PREFIX.length)
+}
+
+/** The text the model sees as a tool's result (output or error), also for calls cut off by abort or restart. */
+export function toolResultText(part: PartRecord): { text: string; isError: boolean } {
+  const data = part.data as { output?: unknown; error?: unknown }
+  if (part.toolState === 'output-available') return { text: String(data.output ?? ''), isError: false }
+  if (part.toolState === 'output-error') return { text: String(data.error ?? 'tool failed'), isError: true }
+  return { text: 'tool call did not complete', isError: true }
+}
+
+/**
+ * Turns stored history into the model's prompt. What the user sees is never deleted; what the model sees is:
+ * the latest compaction summary (if any) plus everything after it, minus hidden messages. Synthetic messages
+ * (background task completions) are shown to the model as user-side notices so that a turn can react to them.
+ */
+export function buildPrompt(system: string, history: MessageWithParts[]): LanguageModelV4Prompt {
+  const prompt: LanguageModelV4Prompt = [{ role: 'system', content: system }]
+  // The newest compaction marker covers every message up to `upToMessageId` (ids sort by creation time).
+  let coveredUpTo = ''
+  for (let i = history.length - 1; i >= 0; i--) {
+    const compaction = history[i].metadata.compaction as { summary?: string; upToMessageId?: string } | undefined
+    if (compaction?.summary) {
+      prompt.push({ role: 'user', content: [{ type: 'text', text: `Summary of the conversation so far:\n${compaction.summary}` }] })
+      coveredUpTo = compaction.upToMessageId ?? history[i].id
+      break
+    }
+  }
+  for (const message of history) {
+    if (message.id <= coveredUpTo || message.metadata.hiddenAt || message.metadata.compaction || message.metadata.notice) continue
+    prompt.push(...toModelMessages(message))
+  }
+  return prompt
+}
+
+function toModelMessages(message: MessageWithParts): LanguageModelV4Message[] {
+  const texts = message.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text ?? ''))
+  if (message.role === 'user' || message.metadata.synthetic) {
+    const text = texts.join('\n')
+    if (!text) return []
+    const body = message.metadata.synthetic ? `[background task finished]\n${text}` : text
+    return [{ role: 'user', content: [{ type: 'text', text: body }] }]
+  }
+  if (message.role === 'system') return texts.length ? [{ role: 'system', content: texts.join('\n') }] : []
+
+  const assistant: Extract<LanguageModelV4Message, { role: 'assistant' }> = { role: 'assistant', content: [] }
+  const results: Extract<LanguageModelV4Message, { role: 'tool' }> = { role: 'tool', content: [] }
+  for (const part of message.parts) {
+    if (part.type === 'text' && part.data.text) assistant.content.push({ type: 'text', text: String(part.data.text) })
+    else if (part.type === 'reasoning' && part.data.text) assistant.content.push({ type: 'reasoning', text: String(part.data.text) })
+    else if (isToolPart(part) && part.toolCallId) {
+      const toolName = toolNameOf(part)
+      assistant.content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName, input: part.data.input ?? {} })
+      const result = toolResultText(part)
+      results.content.push({
+        type: 'tool-result',
+        toolCallId: part.toolCallId,
+        toolName,
+        output: result.isError ? { type: 'error-text', value: result.text } : { type: 'text', value: result.text },
+      })
+    }
+  }
+  const out: LanguageModelV4Message[] = []
+  if (assistant.content.length) out.push(assistant)
+  if (results.content.length) out.push(results)
+  return out
+}
+
+/** Rough token estimate (chars / 4) used to decide when to compact. */
+export function estimateTokens(prompt: LanguageModelV4Prompt): number {
+  let chars = 0
+  for (const m of prompt) chars += JSON.stringify(m.content).length
+  return Math.ceil(chars / 4)
+}

@@ -1,0 +1,263 @@
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider'
+import type { AgentEvent, AgentInfo, PartRecord, SessionStatus, TokenUsage } from '../../src-shared'
+import { streamWithRetry } from '../models'
+import { newId } from '../store'
+import { toolJsonSchema, type ToolDef } from '../tools'
+import { buildPrompt } from './prompt'
+import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
+import type { Transcript } from './transcript'
+
+export type FinishReason = 'stop' | 'max_steps' | 'aborted' | 'error'
+
+export interface RunContext {
+  agent: AgentInfo
+  model: LanguageModelV4
+  transcript: Transcript
+  tools: ToolDef[]
+  system: string
+  signal: AbortSignal
+  maxSteps: number
+  /** events of this run's session (sessionId = transcript.sessionId); the caller routes them */
+  emit(event: AgentEvent): void
+  setStatus(status: SessionStatus, reason?: string): void
+  toolContext: ToolContextFactory
+  /** metadata stamped on every assistant message (model, agent, …) */
+  messageMetadata?: Record<string, unknown>
+  /** called after every model step with that step's usage */
+  onStep?(step: { index: number; usage: TokenUsage }): void
+  retryDelayMs?: number
+}
+
+export interface TurnResult {
+  text: string
+  finishReason: FinishReason
+  usage: TokenUsage
+  steps: number
+  error?: string
+  lastMessageId: string | null
+}
+
+export const FINAL_ANSWER_NOTICE =
+  'You have used all the tool steps allowed for this task. Tools are no longer available: answer now with what you have.'
+
+/** Why a run was stopped, carried as the AbortSignal's reason so the model and the user see the real cause. */
+export function abortReason(signal: AbortSignal): string {
+  const r: unknown = signal.reason
+  if (typeof r === 'string') return r
+  if (r instanceof Error && r.name !== 'AbortError') return r.message
+  return 'aborted by user'
+}
+
+/**
+ * The loop, one code path for every agent: stream the model, persist every chunk, run the step's tool calls,
+ * repeat until the model stops calling tools, `maxSteps` is used up (then one forced answer without tools), or abort.
+ */
+export async function runTurn(ctx: RunContext): Promise<TurnResult> {
+  const usage = emptyUsage()
+  let steps = 0
+  let lastText = ''
+  let lastMessageId: string | null = null
+  const toolSpecs = ctx.tools.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, inputSchema: toolJsonSchema(t) }))
+
+  try {
+    for (;;) {
+      const finalStep = steps >= ctx.maxSteps
+      const prompt = buildPrompt(ctx.system, ctx.transcript.history())
+      if (finalStep) prompt.push({ role: 'user', content: [{ type: 'text', text: FINAL_ANSWER_NOTICE }] })
+      const options: LanguageModelV4CallOptions = {
+        prompt,
+        tools: finalStep || toolSpecs.length === 0 ? undefined : toolSpecs,
+        toolChoice: finalStep || toolSpecs.length === 0 ? undefined : { type: 'auto' },
+        temperature: ctx.agent.temperature,
+        maxOutputTokens: ctx.agent.maxOutputTokens,
+        abortSignal: ctx.signal,
+      }
+      const stream = await streamWithRetry(ctx.model, options, {
+        signal: ctx.signal,
+        baseDelayMs: ctx.retryDelayMs,
+        onRetry: (info) => ctx.setStatus('retrying', `retry ${info.attempt} in ${info.delayMs} ms: ${info.error}`),
+      })
+      const step = await consumeStep(ctx, stream, steps)
+      steps++
+      addUsage(usage, step.usage)
+      ctx.onStep?.({ index: steps, usage: step.usage })
+      if (step.messageId) lastMessageId = step.messageId
+      if (step.text) lastText = step.text
+      if (step.calls.length === 0 || finalStep) {
+        return { text: lastText, finishReason: finalStep ? 'max_steps' : 'stop', usage, steps, lastMessageId }
+      }
+      await executeToolCalls(ctx, step.calls)
+      if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted')
+    }
+  } catch (err) {
+    if (ctx.signal.aborted) {
+      return { text: lastText, finishReason: 'aborted', usage, steps, error: abortReason(ctx.signal), lastMessageId }
+    }
+    const message = err instanceof Error ? err.message : String(err)
+    ctx.emit({ type: 'error', sessionId: ctx.transcript.sessionId, at: Date.now(), code: errorCode(err), message })
+    return { text: lastText, finishReason: 'error', usage, steps, error: message, lastMessageId }
+  }
+}
+
+interface StepResult {
+  messageId: string | null
+  text: string
+  calls: PendingCall[]
+  usage: TokenUsage
+}
+
+/** Reads one model response, persisting the assistant message on its first chunk and every part as it grows. */
+async function consumeStep(ctx: RunContext, stream: ReadableStream<LanguageModelV4StreamPart>, stepIndex: number): Promise<StepResult> {
+  const sessionId = ctx.transcript.sessionId
+  let messageId: string | null = null
+  let nextIndex = 0
+  const open = new Map<string, PartRecord>() // stream block id → part
+  const calls: PendingCall[] = []
+  const texts: string[] = []
+  let usage = emptyUsage()
+
+  const ensureMessage = (): string => {
+    if (messageId) return messageId
+    const message = ctx.transcript.createMessage('assistant', { ...ctx.messageMetadata, agent: ctx.agent.name, step: stepIndex + 1 })
+    messageId = message.id
+    ctx.emit({ type: 'message_created', sessionId, at: Date.now(), message })
+    return messageId
+  }
+  const newPart = (type: string, data: Record<string, unknown>, toolCallId: string | null = null): PartRecord => ({
+    id: newId('prt'),
+    messageId: ensureMessage(),
+    sessionId,
+    index: nextIndex++,
+    type,
+    data,
+    toolCallId,
+    toolState: toolCallId ? 'input-streaming' : null,
+  })
+
+  const reader = stream.getReader()
+  try {
+    for (;;) {
+      const { done, value: chunk } = await reader.read()
+      if (done) break
+      switch (chunk.type) {
+        case 'text-start':
+        case 'reasoning-start': {
+          const part = newPart(chunk.type === 'text-start' ? 'text' : 'reasoning', { text: '' })
+          open.set(`${chunk.type.split('-')[0]}:${chunk.id}`, part)
+          ctx.transcript.upsertPart(part)
+          break
+        }
+        case 'text-delta':
+        case 'reasoning-delta': {
+          const kind = chunk.type === 'text-delta' ? 'text' : 'reasoning'
+          let part = open.get(`${kind}:${chunk.id}`)
+          if (!part) {
+            part = newPart(kind, { text: '' })
+            open.set(`${kind}:${chunk.id}`, part)
+          }
+          part.data = { text: String(part.data.text) + chunk.delta }
+          ctx.transcript.upsertPart(part)
+          ctx.emit({ type: 'content_delta', sessionId, at: Date.now(), messageId: part.messageId, partId: part.id, partType: kind, delta: chunk.delta })
+          break
+        }
+        case 'text-end': {
+          const part = open.get(`text:${chunk.id}`)
+          if (part) texts.push(String(part.data.text))
+          break
+        }
+        case 'tool-input-start': {
+          const part = newPart(`tool-${chunk.toolName}`, { input: null }, chunk.id)
+          open.set(`tool:${chunk.id}`, part)
+          ctx.transcript.upsertPart(part)
+          break
+        }
+        case 'tool-call': {
+          let part = open.get(`tool:${chunk.toolCallId}`)
+          if (!part) {
+            part = newPart(`tool-${chunk.toolName}`, { input: null }, chunk.toolCallId)
+            open.set(`tool:${chunk.toolCallId}`, part)
+          }
+          const parsed = parseInput(chunk.input)
+          part.data = { input: parsed.ok ? parsed.value : chunk.input }
+          part.toolState = 'input-available'
+          ctx.transcript.upsertPart(part)
+          ctx.emit({
+            type: 'tool_call_start',
+            sessionId,
+            at: Date.now(),
+            messageId: part.messageId,
+            partId: part.id,
+            toolCallId: chunk.toolCallId,
+            toolName: chunk.toolName,
+            input: part.data.input,
+          })
+          calls.push({ part, toolName: chunk.toolName, input: parsed.ok ? parsed.value : undefined, inputError: parsed.ok ? undefined : parsed.error })
+          break
+        }
+        case 'finish':
+          usage = fromModelUsage(chunk.usage)
+          break
+        case 'error':
+          throw chunk.error instanceof Error ? chunk.error : new Error(describe(chunk.error))
+        default:
+          break
+      }
+    }
+  } finally {
+    reader.releaseLock()
+  }
+  // Text blocks without an explicit end still count as the answer.
+  const text = texts.length
+    ? texts.join('')
+    : [...open.values()].filter((p) => p.type === 'text').map((p) => String(p.data.text)).join('')
+  if (messageId) ctx.transcript.updateMessageMetadata(messageId, { usage })
+  return { messageId, text, calls, usage }
+}
+
+function parseInput(raw: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (typeof raw !== 'string') return { ok: true, value: raw ?? {} }
+  if (raw.trim() === '') return { ok: true, value: {} }
+  try {
+    return { ok: true, value: JSON.parse(raw) }
+  } catch (err) {
+    return { ok: false, error: `the arguments were not valid JSON (${(err as Error).message}); send a JSON object` }
+  }
+}
+
+function describe(e: unknown): string {
+  if (e && typeof e === 'object' && 'message' in e) return String((e as { message: unknown }).message)
+  return typeof e === 'string' ? e : JSON.stringify(e)
+}
+
+function errorCode(err: unknown): string {
+  const name = err instanceof Error ? err.name : ''
+  if (name === 'ModelAuthError') return 'model_auth'
+  if (name === 'ModelConfigError') return 'model_config'
+  return 'model_error'
+}
+
+export function emptyUsage(): TokenUsage {
+  return { prompt: 0, completion: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0, total: 0 }
+}
+
+export function addUsage(into: TokenUsage, add: TokenUsage): void {
+  into.prompt += add.prompt
+  into.completion += add.completion
+  into.reasoning += add.reasoning
+  into.cacheRead += add.cacheRead
+  into.cacheWrite += add.cacheWrite
+  into.total += add.total
+}
+
+function fromModelUsage(u: { inputTokens: { total?: number; cacheRead?: number; cacheWrite?: number }; outputTokens: { total?: number; reasoning?: number } }): TokenUsage {
+  const prompt = u.inputTokens.total ?? 0
+  const completion = u.outputTokens.total ?? 0
+  return {
+    prompt,
+    completion,
+    reasoning: u.outputTokens.reasoning ?? 0,
+    cacheRead: u.inputTokens.cacheRead ?? 0,
+    cacheWrite: u.inputTokens.cacheWrite ?? 0,
+    total: prompt + completion,
+  }
+}

@@ -1,0 +1,54 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { AgentInfo, ModelRef } from '../../src-shared'
+
+export const CALLER_AGENT_LINE = 'Your caller is another agent; return structured output.'
+
+const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md']
+const MAX_INSTRUCTIONS = 20_000
+
+/** Agent prompt → workspace instructions (AGENTS.md, else CLAUDE.md) → environment → tool catalog. */
+export function buildSystemPrompt(o: {
+  agent: AgentInfo
+  workdir: string
+  tools: { name: string; description: string }[]
+  model: ModelRef
+  now?: Date
+}): string {
+  const sections = [o.agent.prompt.trim() || `You are the "${o.agent.name}" agent. ${o.agent.description}`]
+  if (o.agent.caller === 'agent') sections.push(CALLER_AGENT_LINE)
+  const instructions = readInstructions(o.workdir)
+  if (instructions) sections.push(`# Instructions from ${instructions.file}\n${instructions.text}`)
+  sections.push(
+    [
+      '# Environment',
+      `Working directory: ${o.workdir}`,
+      `Platform: ${process.platform}`,
+      `Date: ${(o.now ?? new Date()).toISOString().slice(0, 10)}`,
+      `Model: ${o.model.provider}/${o.model.model}`,
+      'All file paths are relative to the working directory; you cannot leave it.',
+    ].join('\n'),
+  )
+  if (o.tools.length) sections.push(`# Tools\n${o.tools.map((t) => `- ${t.name}: ${firstLine(t.description)}`).join('\n')}`)
+  return sections.join('\n\n')
+}
+
+function readInstructions(workdir: string): { file: string; text: string } | undefined {
+  for (const file of INSTRUCTION_FILES) {
+    let text: string
+    try {
+      text = fs.readFileSync(path.join(workdir, file), 'utf8')
+    } catch (err) {
+      // Only a missing file is expected here; anything else (permissions, a directory) is worth surfacing.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue
+      return { file, text: `(could not read ${file}: ${(err as Error).message})` }
+    }
+    return { file, text: text.length > MAX_INSTRUCTIONS ? `${text.slice(0, MAX_INSTRUCTIONS)}\n… [truncated]` : text }
+  }
+  return undefined
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0]
+  return line.length > 200 ? `${line.slice(0, 197)}…` : line
+}

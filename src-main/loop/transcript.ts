@@ -1,0 +1,104 @@
+import type { MessageRecord, MessageRole, MessageWithParts, PartRecord } from '../../src-shared'
+import { newId, type Store } from '../store'
+
+/**
+ * Where a run's messages and parts live. The loop writes through this and never knows which kind it has:
+ * a session with rows in the store, or an opaque child whose transcript is nested inside its parent's task part.
+ */
+export interface Transcript {
+  readonly sessionId: string
+  history(): MessageWithParts[]
+  createMessage(role: MessageRole, metadata?: Record<string, unknown>): MessageRecord
+  upsertPart(part: PartRecord): void
+  updateMessageMetadata(id: string, patch: Record<string, unknown>): void
+}
+
+export class StoredTranscript implements Transcript {
+  constructor(
+    private readonly store: Store,
+    readonly sessionId: string,
+  ) {}
+
+  history(): MessageWithParts[] {
+    return this.store.listMessages(this.sessionId)
+  }
+
+  createMessage(role: MessageRole, metadata: Record<string, unknown> = {}): MessageRecord {
+    return this.store.createMessage({ sessionId: this.sessionId, role, metadata })
+  }
+
+  upsertPart(part: PartRecord): void {
+    this.store.upsertPart(part)
+  }
+
+  updateMessageMetadata(id: string, patch: Record<string, unknown>): void {
+    this.store.updateMessageMetadata(id, patch)
+  }
+}
+
+/** An opaque child's transcript: kept in memory and mirrored into the parent's task part on every change. */
+export class NestedTranscript implements Transcript {
+  private readonly messages: MessageWithParts[]
+  private scheduled = false
+
+  constructor(
+    readonly sessionId: string,
+    initial: MessageWithParts[],
+    private readonly onChange: (messages: MessageWithParts[]) => void,
+  ) {
+    this.messages = structuredClone(initial)
+  }
+
+  history(): MessageWithParts[] {
+    return this.messages
+  }
+
+  createMessage(role: MessageRole, metadata: Record<string, unknown> = {}): MessageRecord {
+    const now = Date.now()
+    const message: MessageWithParts = {
+      id: newId('msg'),
+      sessionId: this.sessionId,
+      role,
+      metadata,
+      createdAt: now,
+      updatedAt: now,
+      parts: [],
+    }
+    this.messages.push(message)
+    this.changed()
+    const { parts: _parts, ...record } = message
+    return record
+  }
+
+  upsertPart(part: PartRecord): void {
+    const message = this.messages.find((m) => m.id === part.messageId)
+    if (!message) throw new Error(`nested transcript ${this.sessionId}: no message ${part.messageId} for part ${part.id}`)
+    const at = message.parts.findIndex((p) => p.id === part.id)
+    if (at >= 0) message.parts[at] = { ...part }
+    else message.parts.push({ ...part })
+    message.updatedAt = Date.now()
+    this.changed()
+  }
+
+  updateMessageMetadata(id: string, patch: Record<string, unknown>): void {
+    const message = this.messages.find((m) => m.id === id)
+    if (!message) return
+    message.metadata = { ...message.metadata, ...patch }
+    this.changed()
+  }
+
+  /** Write the nested copy now (at the end of a run), instead of at the next tick. */
+  flush(): void {
+    this.scheduled = false
+    this.onChange(structuredClone(this.messages))
+  }
+
+  // Chunks arrive many per tick; serializing the whole nested transcript once per tick keeps this linear.
+  private changed(): void {
+    if (this.scheduled) return
+    this.scheduled = true
+    setImmediate(() => {
+      if (this.scheduled) this.flush()
+    })
+  }
+}

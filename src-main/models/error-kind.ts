@@ -1,0 +1,77 @@
+import { APICallError } from '@ai-sdk/provider'
+import { isAbortError } from './abort'
+
+/** How the retry loop should treat a provider failure. */
+export type ErrorKind = 'abort' | 'auth' | 'transient' | 'fatal'
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+])
+const NETWORK_MESSAGES = ['fetch failed', 'failed to fetch', 'cannot connect to api', 'terminated', 'other side closed']
+
+/** HTTP status of a provider error: APICallError.statusCode, or a plain `status`/`statusCode` field. */
+export function statusOf(e: unknown): number | undefined {
+  if (APICallError.isInstance(e)) return e.statusCode
+  if (typeof e !== 'object' || e === null) return undefined
+  const record = e as Record<string, unknown>
+  const status = record.statusCode ?? record.status
+  return typeof status === 'number' ? status : undefined
+}
+
+/** Walks `cause` links (bounded, in case of cycles) looking for a network error code or message. */
+export function isNetworkError(e: unknown): boolean {
+  let current: unknown = e
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+    const record = current as Record<string, unknown>
+    if (typeof record.code === 'string' && NETWORK_CODES.has(record.code)) return true
+    if (typeof record.message === 'string') {
+      const message = record.message.toLowerCase()
+      if (NETWORK_MESSAGES.some((m) => message.startsWith(m))) return true
+    }
+    current = record.cause
+  }
+  return false
+}
+
+export function classifyError(e: unknown): ErrorKind {
+  if (isAbortError(e)) return 'abort'
+  const status = statusOf(e)
+  if (status === 401 || status === 403) return 'auth'
+  if (status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500)) return 'transient'
+  if (status !== undefined) return 'fatal'
+  if (isNetworkError(e)) return 'transient'
+  return 'fatal'
+}
+
+/** Delay the server asked for, from `retry-after-ms` or `retry-after` (seconds or HTTP date). */
+export function retryAfterMs(e: unknown, now = Date.now()): number | undefined {
+  if (!APICallError.isInstance(e) || !e.responseHeaders) return undefined
+  const headers = Object.fromEntries(Object.entries(e.responseHeaders).map(([k, v]) => [k.toLowerCase(), v]))
+  const ms = Number.parseFloat(headers['retry-after-ms'] ?? '')
+  if (Number.isFinite(ms) && ms >= 0) return ms
+  const raw = headers['retry-after']
+  if (raw === undefined) return undefined
+  const seconds = Number.parseFloat(raw)
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000
+  const date = Date.parse(raw)
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined
+}
+
+/** A short one-line description of a provider error, for messages shown to the user. */
+export function describeError(e: unknown): string {
+  const status = statusOf(e)
+  let message = e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e)
+  if (APICallError.isInstance(e) && e.responseBody) {
+    const body = e.responseBody.length > 300 ? `${e.responseBody.slice(0, 300)}…` : e.responseBody
+    if (!message.includes(body)) message = `${message}: ${body}`
+  }
+  return status !== undefined && !message.includes(String(status)) ? `${message} (HTTP ${status})` : message
+}

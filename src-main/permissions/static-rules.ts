@@ -1,0 +1,132 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, stripComments, type ParseError } from 'jsonc-parser'
+import type { z } from 'zod'
+import { CompactPermission } from '../../src-shared'
+import { DEFAULT_PERMISSIONS_JSONC } from './defaults'
+import { fromCompact, type Ruleset } from './ruleset'
+
+export interface StaticRulesError {
+  file: string
+  reason: string
+}
+
+/** What a file that cannot be trusted contributes: ask for everything, never allow. */
+const MALFORMED_FALLBACK: Ruleset = [{ tool: '*', pattern: '*', action: 'ask' }]
+
+export const PERMISSIONS_FILE_NAME = 'permissions.jsonc'
+
+/**
+ * Read static permission files (e.g. `[{dataDir}/permissions.jsonc, {workdir}/.agents/permissions.jsonc]`)
+ * and concatenate their rules in order. A missing file adds nothing. A file that cannot be read or
+ * parsed, or does not have the CompactPermission shape, is reported with line/column or field path
+ * and contributes `"*": ask` instead of its rules.
+ */
+export function loadStaticRules(files: string[]): { rules: Ruleset; errors: StaticRulesError[] } {
+  const rules: Ruleset = []
+  const errors: StaticRulesError[] = []
+  for (const file of files) {
+    const result = loadOne(file)
+    if (result.kind === 'missing') continue
+    if (result.kind === 'error') {
+      errors.push({ file, reason: result.reason })
+      rules.push(...MALFORMED_FALLBACK)
+      continue
+    }
+    rules.push(...result.rules)
+  }
+  return { rules, errors }
+}
+
+type LoadResult = { kind: 'missing' } | { kind: 'error'; reason: string } | { kind: 'ok'; rules: Ruleset }
+
+function loadOne(file: string): LoadResult {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    // Only a file that does not exist is "no rules"; anything else (EACCES, EISDIR) is an error.
+    if (isErrno(err) && err.code === 'ENOENT') return { kind: 'missing' }
+    return { kind: 'error', reason: `cannot read the file: ${err instanceof Error ? err.message : String(err)}` }
+  }
+  if (stripComments(text).trim() === '') {
+    return { kind: 'error', reason: 'the file has no content; write {} for "no rules" (until then every tool call asks)' }
+  }
+  const parseErrors: ParseError[] = []
+  const value: unknown = parse(text, parseErrors, { allowTrailingComma: true, disallowComments: false })
+  if (parseErrors.length > 0) {
+    const first = parseErrors[0]
+    const { line, column } = lineColumn(text, first.offset)
+    const more = parseErrors.length > 1 ? ` (and ${parseErrors.length - 1} more)` : ''
+    return {
+      kind: 'error',
+      reason: `invalid JSONC at line ${line}, column ${column}: ${printParseErrorCode(first.error)}${more}. Fix the syntax; until then every tool call asks`,
+    }
+  }
+  const checked = CompactPermission.safeParse(value)
+  if (!checked.success) {
+    const issue = deepestIssue(checked.error.issues[0], [])
+    const field = issue.path.length > 0 ? issue.path.join(' › ') : '(top level)'
+    const node = findNodeAtLocation(parseTree(text) ?? emptyNode(), issue.path)
+    const pos = node ? lineColumn(text, node.offset) : undefined
+    const where = pos ? `line ${pos.line}, column ${pos.column}, ` : ''
+    return {
+      kind: 'error',
+      reason:
+        `${where}field "${field}": ${issue.message}. Expected {"tool": "allow"|"deny"|"ask"} or ` +
+        `{"tool": {"pattern": "allow"|"deny"|"ask"}}; until fixed every tool call asks`,
+    }
+  }
+  return { kind: 'ok', rules: fromCompact(checked.data) }
+}
+
+/**
+ * Write the commented defaults to `{dataDir}/permissions.jsonc` unless a file is already there
+ * (a user's edits are never overwritten). Returns the file's path.
+ */
+export function ensureDefaultPermissionsFile(dataDir: string): string {
+  const file = path.join(dataDir, PERMISSIONS_FILE_NAME)
+  fs.mkdirSync(dataDir, { recursive: true })
+  try {
+    // `wx` so two processes starting at once cannot clobber each other or a user's file.
+    fs.writeFileSync(file, DEFAULT_PERMISSIONS_JSONC, { encoding: 'utf8', flag: 'wx' })
+  } catch (err) {
+    if (!(isErrno(err) && err.code === 'EEXIST')) throw err
+  }
+  return file
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset)
+  const line = before.split('\n').length
+  const column = offset - (before.lastIndexOf('\n') + 1) + 1
+  return { line, column }
+}
+
+/**
+ * A union issue ("action or map of actions") only says "Invalid input" at the tool key; the
+ * branch that got furthest names the real culprit (`read_file.*.env: expected allow|deny|ask`).
+ */
+function deepestIssue(issue: z.core.$ZodIssue, base: (string | number)[]): { path: (string | number)[]; message: string } {
+  const path = [...base, ...issue.path.filter(isKey)]
+  if (issue.code !== 'invalid_union') return { path, message: issue.message }
+  let best: { path: (string | number)[]; message: string } | undefined
+  for (const inner of issue.errors.flat()) {
+    const candidate = deepestIssue(inner, path)
+    // Strictly longer only: on a tie the first branch (a bare action) gives the clearer message.
+    if (!best || candidate.path.length > best.path.length) best = candidate
+  }
+  return best ?? { path, message: issue.message }
+}
+
+function isKey(segment: PropertyKey): segment is string | number {
+  return typeof segment === 'string' || typeof segment === 'number'
+}
+
+function emptyNode(): NonNullable<ReturnType<typeof parseTree>> {
+  return { type: 'null', offset: 0, length: 0 }
+}
+
+function isErrno(err: unknown): err is NodeJS.ErrnoException {
+  return err instanceof Error && 'code' in err
+}

@@ -1,0 +1,77 @@
+import type { PermissionAsk } from '../tools'
+import { decide, suggestAlwaysPatterns, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
+import type { Approvals } from '../approvals'
+import type { PartHandle } from '../loop'
+import type { RunLevel } from './level'
+
+export interface RuleSources {
+  staticRules(workdir: string): Ruleset
+  /** "always" rules for this conversation and workspace, plus headless grants */
+  runtimeRules(rootSessionId: string, workdir: string): Ruleset
+}
+
+export function decideFor(level: RunLevel, rules: RuleSources, req: PermissionRequest): Decision {
+  const staticRules = rules.staticRules(level.workdir)
+  const runtime = rules.runtimeRules(level.rootSessionId, level.workdir)
+  const chain: LayeredRules[] = level.chain.map((agent, i) => ({
+    agent,
+    static: staticRules,
+    runtime,
+    agentName: level.agentPath[i],
+  }))
+  return decide(chain, req)
+}
+
+/**
+ * The permission gate a tool awaits: decide; ask the person through the approvals service when the rules say
+ * ask; in a headless run ask means deny. The denial text tells the model what happened and what to do instead.
+ */
+export async function authorizeCall(o: {
+  level: RunLevel
+  rules: RuleSources
+  approvals: Approvals
+  toolName: string
+  ask: PermissionAsk
+  display?: { summary: string; diff?: string }
+  handle: PartHandle
+}): Promise<{ ok: true } | { ok: false; message: string }> {
+  const { level, toolName, ask } = o
+  const req: PermissionRequest = { tool: toolName, kind: ask.kind, subjects: ask.subjects, outsideWorkspace: ask.outsideWorkspace }
+  const decision = decideFor(level, o.rules, req)
+  if (decision.action === 'allow') return { ok: true }
+  if (decision.action === 'deny') {
+    return { ok: false, message: `Permission denied: ${decision.reason}. This call will not be allowed; do not retry it — choose another approach or explain what you need.` }
+  }
+  if (level.headless) {
+    return {
+      ok: false,
+      message: `Permission denied: ${toolName} needs approval (${decision.reason}) and this run is headless, where "ask" means deny. The user can re-run with --yes or --allow ${toolName}.`,
+    }
+  }
+  o.handle.patch({}, 'approval-requested')
+  const answer = await o.approvals.request({
+    sessionId: level.sessionId,
+    rootSessionId: level.rootSessionId,
+    messageId: o.handle.part.messageId,
+    toolCallId: o.handle.part.toolCallId ?? '',
+    toolName,
+    kind: 'tool',
+    agentPath: level.agentPath,
+    arguments: { input: o.handle.part.data.input, summary: o.display?.summary, diff: o.display?.diff },
+    patterns: ask.subjects,
+    alwaysPatterns: suggestAlwaysPatterns(req),
+    workspaceRoot: level.workdir,
+    signal: level.signal,
+    emit: level.emit,
+    recheck: () => decideFor(level, o.rules, req).action === 'allow',
+  })
+  o.handle.patch({}, 'input-available')
+  if (answer.outcome === 'approved') return { ok: true }
+  if (answer.outcome === 'cancelled') return { ok: false, message: `Cancelled: ${answer.reason}.` }
+  return {
+    ok: false,
+    message: answer.feedback
+      ? `The user denied this ${toolName} call and said: "${answer.feedback}"`
+      : `The user denied this ${toolName} call. Do not retry it; ask the user or take another approach.`,
+  }
+}

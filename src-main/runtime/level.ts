@@ -1,0 +1,31 @@
+import type { AgentEvent, AgentInfo, ModelRef } from '../../src-shared'
+import type { Transcript } from '../loop'
+import type { Ruleset } from '../permissions'
+
+/**
+ * One run's place in the tree: the root session's run is level 0, each subagent one deeper. Everything that
+ * differs between a parent's run and a child's run is here; the loop itself is the same for both.
+ */
+export interface RunLevel {
+  sessionId: string
+  rootSessionId: string
+  /** the session that spawned this one (undefined at the root) */
+  parentSessionId?: string
+  workdir: string
+  agent: AgentInfo
+  /** agent names from the root down to this run, e.g. ["build", "explore"] */
+  agentPath: string[]
+  /** declared agent rules from the root down to this run: the child's effective rules are their intersection */
+  chain: Ruleset[]
+  depth: number
+  modelRef: ModelRef
+  signal: AbortSignal
+  /** events of this run's session; at the root they go to the hub, in a child they are wrapped for the parent */
+  emit(event: AgentEvent): void
+  /** the user message this run is processing (recorded as parent_message_id of inspectable children) */
+  userMessageId: string | null
+  /** where this run's messages live (a stored session, or nested in the parent's task part) */
+  transcript: Transcript
+  /** headless runs cannot ask: `ask` becomes deny unless a grant covers it */
+  headless: boolean
+}

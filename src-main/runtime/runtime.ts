@@ -1,0 +1,111 @@
+import path from 'node:path'
+import type { LanguageModelV4 } from '@ai-sdk/provider'
+import type { ModelRef, TokenUsage } from '../../src-shared'
+import type { Approvals } from '../approvals'
+import type { PartHandle, RunContext, Transcript } from '../loop'
+import { buildSystemPrompt } from '../loop'
+import type { Store } from '../store'
+import type { Todo, ToolContext, ToolDef } from '../tools'
+import { authorizeCall, type RuleSources } from './authorize'
+import type { RunLevel } from './level'
+import { toolsForRun } from './tool-set'
+
+export interface RuntimeDeps {
+  store: Store
+  approvals: Approvals
+  dataDir: string
+  rules: RuleSources
+  resolveModel(ref: ModelRef, agentName: string, workdir: string): LanguageModelV4
+  /** tools that belong to higher layers (the subagents module's `task`) */
+  extraTools?(level: RunLevel): ToolDef[]
+  setTodos?(level: RunLevel, todos: Todo[]): void
+  /** plan_exit approved: the session's next turns run with `build` */
+  onPlanApproved?(level: RunLevel): void
+  retryDelayMs?: number
+}
+
+/** The context every tool gets, plus — for tools of higher layers such as `task` — the run level and the tool's own part. */
+export interface RunToolContext extends ToolContext {
+  level: RunLevel
+  handle: PartHandle
+}
+
+export function isRunToolContext(ctx: ToolContext): ctx is RunToolContext {
+  return 'level' in ctx && 'handle' in ctx
+}
+
+/** Builds the loop's RunContext for any level — root or subagent — so there is one way to run an agent. */
+export class Runtime {
+  constructor(readonly deps: RuntimeDeps) {}
+
+  prepare(level: RunLevel, transcript: Transcript, o: { onStep?(s: { index: number; usage: TokenUsage }): void } = {}): RunContext {
+    const tools = toolsForRun(level.agent, level.chain, this.deps.extraTools?.(level) ?? [])
+    const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools, model: level.modelRef })
+    return {
+      agent: level.agent,
+      model: this.deps.resolveModel(level.modelRef, level.agent.name, level.workdir),
+      transcript,
+      tools,
+      system,
+      signal: level.signal,
+      maxSteps: level.agent.maxSteps,
+      emit: level.emit,
+      setStatus: (status, reason) => level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status, reason }),
+      toolContext: ({ handle, toolName }) => this.toolContext(level, handle, toolName),
+      messageMetadata: { model: level.modelRef, agent: level.agent.name },
+      onStep: o.onStep,
+      retryDelayMs: this.deps.retryDelayMs,
+    }
+  }
+
+  toolContext(level: RunLevel, handle: PartHandle, toolName: string): RunToolContext {
+    const { approvals, rules } = this.deps
+    const ask = (kind: 'question' | 'plan', args: Record<string, unknown>) =>
+      approvals.request({
+        sessionId: level.sessionId,
+        rootSessionId: level.rootSessionId,
+        messageId: handle.part.messageId,
+        toolCallId: handle.part.toolCallId ?? '',
+        toolName,
+        kind,
+        agentPath: level.agentPath,
+        arguments: args,
+        patterns: [],
+        alwaysPatterns: [],
+        workspaceRoot: level.workdir,
+        signal: level.signal,
+        emit: level.emit,
+      })
+    return {
+      level,
+      handle,
+      sessionId: level.sessionId,
+      rootSessionId: level.rootSessionId,
+      messageId: handle.part.messageId,
+      toolCallId: handle.part.toolCallId ?? '',
+      agent: level.agent.name,
+      workdir: level.workdir,
+      signal: level.signal,
+      overflowDir: path.join(this.deps.dataDir, 'tool-output'),
+      authorize: (permissionAsk, display) => authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle }),
+      setTodos: (todos) => this.deps.setTodos?.(level, todos),
+      askUser: async (question, options) => {
+        if (level.headless) throw new Error('No one can answer questions in a headless run; continue with your best assumption and state it.')
+        level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status: 'waiting_on_user' })
+        const answer = await ask('question', { question, options })
+        level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status: 'busy' })
+        if (answer.outcome !== 'approved') throw new Error('The user did not answer the question; continue with your best assumption and state it.')
+        return answer.feedback ?? ''
+      },
+      planExit: async (plan) => {
+        if (level.headless) return { approved: false, feedback: 'plan_exit needs the user\'s approval and this run is headless.' }
+        const answer = await ask('plan', { plan })
+        if (answer.outcome === 'approved') {
+          this.deps.onPlanApproved?.(level)
+          return { approved: true }
+        }
+        return { approved: false, feedback: answer.outcome === 'denied' ? answer.feedback : answer.reason }
+      },
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import type { AgentInfo, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { EventHub } from '../events'
+import { runTurn, StoredTranscript } from '../loop'
+import { agentRules, type Runtime, type RunLevel } from '../runtime'
+import { newId, type Store } from '../store'
+import { costOf, type Subagents } from '../subagents'
+import { maybeCompact } from './compaction'
+import { ancestorsOf, emitterFor } from './emitter'
+import { generateTitle } from './title'
+
+export interface RunnerDeps {
+  store: Store
+  hub: EventHub
+  runtime: Runtime
+  subagents: Subagents
+  agents(workdir: string): AgentInfo[]
+  defaultModel(workdir: string): ModelRef
+  contextWindow(ref: ModelRef): number
+  pricing(ref: ModelRef): { input: number; output: number } | undefined
+  headless: boolean
+}
+
+interface ActiveRun {
+  controller: AbortController
+  done: Promise<void>
+}
+
+export class RunnerError extends Error {
+  override readonly name = 'RunnerError'
+  constructor(
+    readonly code: 'not_found' | 'conflict',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * One run per session at a time. Prompts go through a persistent queue (idempotent by request id) and start
+ * when the session is idle; background completions start a turn of their own when the parent is idle.
+ */
+export class SessionRunner {
+  private readonly active = new Map<string, ActiveRun>()
+  private readonly wakeups = new Set<string>()
+  private readonly settled = new Set<() => void>()
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
+    const session = this.requireSession(input.sessionId)
+    if (input.agent && !this.deps.agents(session.workspaceRoot).some((a) => a.name === input.agent)) {
+      throw new RunnerError('not_found', `No agent "${input.agent}" in ${session.workspaceRoot}. Pick one from the agent list.`)
+    }
+    const { entry, duplicate } = this.deps.store.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
+    if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
+    const busy = this.active.has(input.sessionId)
+    if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
+    this.drain(input.sessionId)
+    return { entry, duplicate: false, queued: busy }
+  }
+
+  cancelQueued(queueId: string, sessionId: string): boolean {
+    const entry = this.deps.store.listQueue(sessionId).find((e) => e.id === queueId)
+    if (!entry) return false
+    this.deps.store.setQueueStatus(queueId, 'cancelled')
+    const session = this.deps.store.getSession(sessionId)
+    if (session) this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId, text: entry.text, removed: true })
+    return true
+  }
+
+  abort(sessionId: string, reason = 'aborted by user'): boolean {
+    const run = this.active.get(sessionId)
+    const background = this.deps.subagents.abortBackground({ rootSessionId: sessionId }, 'aborted by parent')
+    if (run) run.controller.abort(reason)
+    return Boolean(run) || background > 0
+  }
+
+  /** A background child finished: let the parent react (now if idle, after its current run otherwise). */
+  wake(sessionId: string): void {
+    this.wakeups.add(sessionId)
+    this.drain(sessionId)
+  }
+
+  isRunning(sessionId: string): boolean {
+    return this.active.has(sessionId)
+  }
+
+  runs(): { sessionId: string; status: SessionStatus }[] {
+    return [...this.active.keys()].map((sessionId) => ({ sessionId, status: this.deps.store.getSession(sessionId)?.status ?? 'busy' }))
+  }
+
+  /** Resolves when no run is active and nothing is queued (CLI and tests). */
+  idle(): Promise<void> {
+    if (this.active.size === 0) return Promise.resolve()
+    return new Promise((resolve) => this.settled.add(resolve))
+  }
+
+  async stop(reason: string): Promise<void> {
+    for (const run of this.active.values()) run.controller.abort(reason)
+    await Promise.allSettled([...this.active.values()].map((r) => r.done))
+  }
+
+  /** Start queued work for every session that has some (after a host restart). */
+  resumeQueues(): void {
+    for (const sessionId of this.deps.store.sessionsWithQueuedPrompts()) this.drain(sessionId)
+  }
+
+  private drain(sessionId: string): void {
+    if (this.active.has(sessionId)) return
+    const next = this.deps.store.listQueue(sessionId, 'queued')[0]
+    const wake = this.wakeups.has(sessionId)
+    if (!next && !wake) {
+      this.notifyIfIdle()
+      return
+    }
+    this.wakeups.delete(sessionId)
+    const controller = new AbortController()
+    const run: ActiveRun = { controller, done: Promise.resolve() }
+    this.active.set(sessionId, run)
+    run.done = this.turn(sessionId, next, controller)
+      .catch((err) => this.fail(sessionId, err))
+      .finally(() => {
+        this.active.delete(sessionId)
+        this.drain(sessionId)
+        this.notifyIfIdle()
+      })
+  }
+
+  private notifyIfIdle(): void {
+    if (this.active.size > 0) return
+    const waiting = [...this.settled]
+    this.settled.clear()
+    for (const cb of waiting) cb()
+  }
+
+  private async turn(sessionId: string, entry: QueueEntry | undefined, controller: AbortController): Promise<void> {
+    const { store } = this.deps
+    let session = this.requireSession(sessionId)
+    const agentName = entry?.agent ?? (session.metadata.activeAgent as string | undefined) ?? session.agent
+    const all = this.deps.agents(session.workspaceRoot)
+    const agent = all.find((a) => a.name === agentName)
+    if (entry) {
+      store.setQueueStatus(entry.id, 'started')
+      if (entry.status === 'queued') this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId: entry.id, text: entry.text, removed: true })
+    }
+    if (!agent) {
+      this.setStatus(session, 'error', `agent "${agentName}" is not defined any more; pick another agent`)
+      this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'agent_not_found', message: `Agent "${agentName}" is not defined in ${session.workspaceRoot}. Pick another agent and send again.` })
+      return
+    }
+    const transcript = new StoredTranscript(store, sessionId)
+    const { emit } = emitterFor(this.deps.hub, store, session)
+    const firstPrompt = entry !== undefined && !transcript.history().some((m) => m.role === 'user')
+
+    let userMessageId: string | null = null
+    if (entry) {
+      const message = transcript.createMessage('user', {
+        ...(agent.name !== session.agent ? { agent: agent.name } : {}),
+        ...(entry.requestId ? { requestId: entry.requestId } : {}),
+      })
+      const part = { id: newId('prt'), messageId: message.id, sessionId, index: 0, type: 'text', data: { text: entry.text }, toolCallId: null, toolState: null }
+      transcript.upsertPart(part)
+      emit({ type: 'message_created', sessionId, at: Date.now(), message })
+      emit({ type: 'part_updated', sessionId, at: Date.now(), part })
+      userMessageId = message.id
+    }
+    session = this.setStatus(session, 'busy')
+    const ancestors = ancestorsOf(store, session)
+    const chainAgents = [...ancestors.map((a) => all.find((x) => x.name === a.agent)).filter((a): a is AgentInfo => !!a), agent]
+    const modelRef = session.model ?? this.deps.defaultModel(session.workspaceRoot)
+    const level: RunLevel = {
+      sessionId,
+      rootSessionId: ancestors[0]?.id ?? sessionId,
+      parentSessionId: session.parentId ?? undefined,
+      workdir: session.workspaceRoot,
+      agent,
+      agentPath: chainAgents.map((a) => a.name),
+      chain: chainAgents.map(agentRules),
+      depth: ancestors.length,
+      modelRef,
+      signal: controller.signal,
+      emit,
+      userMessageId,
+      transcript,
+      headless: this.deps.headless,
+    }
+    if (firstPrompt && entry) void generateTitle(this.deps, level, session, entry.text)
+    await maybeCompact(this.deps, level)
+    const result = await runTurn(this.deps.runtime.prepare(level, transcript))
+    const cost = costOf(result.usage, this.deps.pricing(modelRef))
+    store.addSessionUsage(sessionId, result.usage, cost ?? 0)
+    const status: SessionStatus = result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
+    session = this.setStatus(this.requireSession(sessionId), status, result.error)
+    emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage: result.usage, text: result.text })
+  }
+
+  private fail(sessionId: string, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err)
+    console.error(`[agentry] run of ${sessionId} failed:`, err)
+    const session = this.deps.store.getSession(sessionId)
+    if (!session) return
+    this.setStatus(session, 'error', message)
+    this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'internal', message })
+  }
+
+  private setStatus(session: SessionRecord, status: SessionStatus, reason?: string): SessionRecord {
+    const updated = this.deps.store.updateSession(session.id, { status })
+    this.emit(updated, { type: 'status_change', sessionId: session.id, at: Date.now(), status, reason })
+    this.emit(updated, { type: 'session_updated', sessionId: session.id, at: Date.now(), session: updated })
+    return updated
+  }
+
+  private emit(session: SessionRecord, event: Parameters<RunLevel['emit']>[0]): void {
+    emitterFor(this.deps.hub, this.deps.store, session).emit(event)
+  }
+
+  private requireSession(sessionId: string): SessionRecord {
+    const session = this.deps.store.getSession(sessionId)
+    if (!session) throw new RunnerError('not_found', `No session ${sessionId}. It may have been deleted; reload the session list.`)
+    return session
+  }
+}

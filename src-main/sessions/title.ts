@@ -1,0 +1,27 @@
+import type { SessionRecord } from '../../src-shared'
+import type { RunLevel } from '../runtime'
+import type { RunnerDeps } from './runner'
+import { emitterFor } from './emitter'
+
+/** Fire-and-forget: the hidden `title` agent names the session after its first message. */
+export async function generateTitle(deps: RunnerDeps, level: RunLevel, session: SessionRecord, text: string): Promise<void> {
+  if (session.title && session.title !== 'New session') return
+  try {
+    // The title must not be cut short by aborting the user's turn, but must not outlive a stopped host either.
+    const result = await deps.subagents.runHelper({ ...level, signal: new AbortController().signal }, 'title', text.slice(0, 4000))
+    const title = cleanTitle(result.text)
+    if (!title || result.finishReason === 'error') return
+    const current = deps.store.getSession(session.id)
+    if (!current || (current.title && current.title !== 'New session')) return
+    const updated = deps.store.updateSession(session.id, { title })
+    emitterFor(deps.hub, deps.store, updated).emit({ type: 'session_updated', sessionId: session.id, at: Date.now(), session: updated })
+  } catch (err) {
+    // A missing title is cosmetic; report it and keep the run going.
+    console.error(`[agentry] title for ${session.id} failed:`, err instanceof Error ? err.message : err)
+  }
+}
+
+export function cleanTitle(raw: string): string {
+  const line = raw.replace(/^\[demo model[^\]]*\]\s*/i, '').split('\n').find((l) => l.trim()) ?? ''
+  return line.replace(/^["'#*\s]+|["'*\s.]+$/g, '').slice(0, 80)
+}

@@ -1,0 +1,22 @@
+export { openStore } from './store'
+export type { Store, StoreOptions } from './store'
+export { StoreError } from './store-error'
+export type { StoreErrorCode } from './store-error'
+export { newId } from './new-id'
+export type { IdPrefix } from './new-id'
+export { SCHEMA_VERSION } from './migrations'
+export {
+  ApprovalKind,
+  ApprovalRecord,
+  ApprovalStatus,
+  JobRecord,
+  JobStatus,
+  QueueEntry,
+  QueueStatus,
+} from './records'
+export type { CreateSessionInput, SessionFilter, SessionPatch } from './sessions'
+export type { CreateMessageInput } from './messages'
+export type { CreateApprovalInput, ApprovalFilter } from './approvals'
+export type { RuleFilter } from './rules'
+export type { CreateJobInput, JobFilter } from './jobs'
+export type { EnqueueInput } from './prompt-queue'

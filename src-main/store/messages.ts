@@ -1,0 +1,138 @@
+import type Database from 'better-sqlite3'
+import { MessageRole } from '../../src-shared'
+import type { MessageRecord, MessageWithParts, PartRecord, ToolState } from '../../src-shared'
+import { newId } from './new-id'
+import { checkInput, parseObject, toJson } from './sql-json'
+import { StoreError } from './store-error'
+
+export type CreateMessageInput = {
+  id?: string
+  sessionId: string
+  role: MessageRole
+  metadata?: Record<string, unknown>
+}
+
+type MessageRow = {
+  id: string
+  session_id: string
+  role: MessageRole
+  metadata_json: string
+  created_at: number
+  updated_at: number
+}
+
+export type PartRow = {
+  id: string
+  message_id: string
+  session_id: string
+  index: number
+  type: string
+  data_json: string
+  tool_call_id: string | null
+  tool_state: ToolState | null
+}
+
+const PART_COLUMNS = 'id, message_id, session_id, "index", type, data_json, tool_call_id, tool_state'
+
+function toMessage(r: MessageRow): MessageRecord {
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    role: r.role,
+    metadata: parseObject(r.metadata_json),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  }
+}
+
+export function toPart(r: PartRow): PartRecord {
+  return {
+    id: r.id,
+    messageId: r.message_id,
+    sessionId: r.session_id,
+    index: r.index,
+    type: r.type,
+    data: parseObject(r.data_json),
+    toolCallId: r.tool_call_id,
+    toolState: r.tool_state,
+  }
+}
+
+/** Messages are written at once (they are few); parts go through the write buffer. */
+export function createMessageRepo(db: Database.Database) {
+  const insert = db.prepare(
+    `INSERT INTO chat_messages (id, session_id, role, metadata_json, created_at, updated_at)
+     VALUES (@id, @sessionId, @role, @metadata, @now, @now)`,
+  )
+  const selectOne = db.prepare<[string], MessageRow>('SELECT * FROM chat_messages WHERE id = ?')
+  const setMetadata = db.prepare<[string, number, string]>(
+    'UPDATE chat_messages SET metadata_json = ?, updated_at = ? WHERE id = ?',
+  )
+  const listAll = db.prepare<[string], MessageRow>('SELECT * FROM chat_messages WHERE session_id = ? ORDER BY id')
+  const listVisible = db.prepare<[string], MessageRow>(
+    `SELECT * FROM chat_messages WHERE session_id = ? AND json_extract(metadata_json, '$.hiddenAt') IS NULL ORDER BY id`,
+  )
+  const partsOfSession = db.prepare<[string], PartRow>(
+    `SELECT ${PART_COLUMNS} FROM chat_parts WHERE session_id = ? ORDER BY message_id, "index", id`,
+  )
+  const selectPart = db.prepare<[string], PartRow>(`SELECT ${PART_COLUMNS} FROM chat_parts WHERE id = ?`)
+  const openTools = db.prepare<[], PartRow>(
+    `SELECT ${PART_COLUMNS} FROM chat_parts
+     WHERE tool_state IN ('input-streaming', 'input-available', 'approval-requested')
+     ORDER BY session_id, message_id, "index"`,
+  )
+
+  return {
+    create(input: CreateMessageInput): MessageRecord {
+      checkInput(MessageRole, input.role, 'createMessage role')
+      const id = input.id ?? newId('msg')
+      try {
+        insert.run({
+          id,
+          sessionId: input.sessionId,
+          role: input.role,
+          metadata: toJson(input.metadata ?? {}),
+          now: Date.now(),
+        })
+      } catch (err) {
+        if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+          throw new StoreError('not_found', `createMessage: sessionId "${input.sessionId}" is not a stored session`)
+        }
+        throw err
+      }
+      return toMessage(selectOne.get(id) as MessageRow)
+    },
+
+    updateMetadata(id: string, patch: Record<string, unknown>): MessageRecord {
+      const row = selectOne.get(id)
+      if (!row) throw new StoreError('not_found', `updateMessageMetadata: no message with id "${id}"`)
+      const merged = { ...parseObject(row.metadata_json), ...patch }
+      const now = Date.now()
+      setMetadata.run(toJson(merged), now, id)
+      return { ...toMessage(row), metadata: merged, updatedAt: now }
+    },
+
+    list(sessionId: string, includeHidden: boolean): MessageWithParts[] {
+      const rows = (includeHidden ? listAll : listVisible).all(sessionId)
+      const byId = new Map<string, MessageWithParts>()
+      const out = rows.map((r) => {
+        const m: MessageWithParts = { ...toMessage(r), parts: [] }
+        byId.set(m.id, m)
+        return m
+      })
+      for (const p of partsOfSession.all(sessionId)) byId.get(p.message_id)?.parts.push(toPart(p))
+      return out
+    },
+
+    getPart(id: string): PartRecord | undefined {
+      const row = selectPart.get(id)
+      return row && toPart(row)
+    },
+
+    listOpenToolParts(): PartRecord[] {
+      return openTools.all().map(toPart)
+    },
+  }
+}
+
+export type MessageRepo = ReturnType<typeof createMessageRepo>

@@ -1,0 +1,127 @@
+/**
+ * Numbered schema migrations. Entry i brings the database to `PRAGMA user_version` = i + 1.
+ * Never edit a shipped step: append a new one, because user databases already ran the old ones.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // v1: initial schema
+  `
+  CREATE TABLE chat_sessions (
+    id TEXT PRIMARY KEY,
+    agent TEXT NOT NULL,
+    title TEXT NOT NULL DEFAULT '',
+    workspace_root TEXT NOT NULL,
+    model_json TEXT,
+    parent_id TEXT REFERENCES chat_sessions(id) ON DELETE CASCADE,
+    parent_message_id TEXT,
+    status TEXT NOT NULL DEFAULT 'idle',
+    permissions_json TEXT NOT NULL DEFAULT '[]',
+    metadata_json TEXT NOT NULL DEFAULT '{}',
+    prompt_tokens INTEGER NOT NULL DEFAULT 0,
+    completion_tokens INTEGER NOT NULL DEFAULT 0,
+    reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+    total_tokens INTEGER NOT NULL DEFAULT 0,
+    cost_usd REAL NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    archived_at INTEGER
+  );
+  CREATE INDEX chat_sessions_agent_updated ON chat_sessions(agent, updated_at);
+  CREATE INDEX chat_sessions_workspace_updated ON chat_sessions(workspace_root, updated_at);
+  CREATE INDEX chat_sessions_parent ON chat_sessions(parent_id);
+  CREATE INDEX chat_sessions_archived ON chat_sessions(archived_at);
+
+  CREATE TABLE chat_messages (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES chat_sessions(id) ON DELETE CASCADE,
+    role TEXT NOT NULL,
+    metadata_json TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX chat_messages_session ON chat_messages(session_id, id);
+
+  CREATE TABLE chat_parts (
+    id TEXT PRIMARY KEY,
+    message_id TEXT NOT NULL REFERENCES chat_messages(id) ON DELETE CASCADE,
+    session_id TEXT NOT NULL,
+    "index" INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data_json TEXT NOT NULL DEFAULT '{}',
+    tool_call_id TEXT,
+    tool_state TEXT
+  );
+  CREATE INDEX chat_parts_session ON chat_parts(session_id);
+  CREATE INDEX chat_parts_message_index ON chat_parts(message_id, "index");
+  -- Also covers 'approval-requested' so the restart sweep (listOpenToolParts) never scans all parts.
+  CREATE INDEX chat_parts_open_tools ON chat_parts(tool_state)
+    WHERE tool_state IN ('input-streaming', 'input-available', 'approval-requested');
+
+  -- No FK on session_id: opaque children have no session row.
+  CREATE TABLE approvals (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    root_session_id TEXT NOT NULL,
+    message_id TEXT,
+    tool_call_id TEXT NOT NULL,
+    tool_name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    agent_path_json TEXT NOT NULL DEFAULT '[]',
+    arguments_json TEXT NOT NULL DEFAULT 'null',
+    patterns_json TEXT NOT NULL DEFAULT '[]',
+    always_patterns_json TEXT NOT NULL DEFAULT '[]',
+    status TEXT NOT NULL DEFAULT 'pending',
+    answer_json TEXT,
+    created_at INTEGER NOT NULL,
+    resolved_at INTEGER
+  );
+  CREATE INDEX approvals_root_status ON approvals(root_session_id, status);
+
+  CREATE TABLE permission_rules (
+    id TEXT PRIMARY KEY,
+    scope TEXT NOT NULL,
+    scope_key TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    pattern TEXT NOT NULL,
+    action TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX permission_rules_scope ON permission_rules(scope, scope_key);
+
+  CREATE TABLE background_jobs (
+    id TEXT PRIMARY KEY,
+    parent_session_id TEXT NOT NULL,
+    root_session_id TEXT NOT NULL,
+    parent_message_id TEXT,
+    tool_call_id TEXT NOT NULL,
+    agent_type TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL DEFAULT 'running',
+    created_at INTEGER NOT NULL,
+    ended_at INTEGER
+  );
+  CREATE INDEX background_jobs_status ON background_jobs(status);
+
+  CREATE TABLE prompt_queue (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    request_id TEXT UNIQUE,
+    text TEXT NOT NULL,
+    agent TEXT,
+    status TEXT NOT NULL DEFAULT 'queued',
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX prompt_queue_session_status ON prompt_queue(session_id, status);
+
+  CREATE TABLE event_log (
+    stream_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    event_json TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (stream_id, seq)
+  ) WITHOUT ROWID;
+  `,
+]
+
+export const SCHEMA_VERSION = MIGRATIONS.length

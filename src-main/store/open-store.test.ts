@@ -1,0 +1,109 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SCHEMA_VERSION } from './migrations'
+import { openStore } from './store'
+import { StoreError } from './store-error'
+
+const dirs: string[] = []
+function tempFile(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-store-'))
+  dirs.push(dir)
+  return path.join(dir, 'agentry.db')
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+
+function expectStoreError(fn: () => unknown): StoreError {
+  try {
+    fn()
+  } catch (err) {
+    expect(StoreError.isInstance(err)).toBe(true)
+    return err as StoreError
+  }
+  throw new Error('expected a StoreError')
+}
+
+describe('openStore', () => {
+  it('creates every table from an empty file, with WAL and foreign keys on', () => {
+    const file = tempFile()
+    const store = openStore(file)
+    store.close()
+    const db = new Database(file)
+    const tables = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()
+    expect(tables).toEqual([
+      'approvals',
+      'background_jobs',
+      'chat_messages',
+      'chat_parts',
+      'chat_sessions',
+      'event_log',
+      'permission_rules',
+      'prompt_queue',
+    ])
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION)
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    db.close()
+  })
+
+  it('reopens an existing database without re-running migrations or losing rows', () => {
+    const file = tempFile()
+    const first = openStore(file)
+    const s = first.createSession({ agent: 'build', workspaceRoot: '/w', title: 'kept' })
+    first.close()
+    const second = openStore(file)
+    expect(second.getSession(s.id)?.title).toBe('kept')
+    second.close()
+    const third = openStore(file)
+    expect(third.listSessions()).toHaveLength(1)
+    third.close()
+  })
+
+  it('creates the data folder when it does not exist yet', () => {
+    const file = path.join(path.dirname(tempFile()), 'nested', 'home', 'agentry.db')
+    openStore(file).close()
+    expect(fs.existsSync(file)).toBe(true)
+  })
+
+  it('refuses a database written by a newer Agentry, naming the file and both versions', () => {
+    const file = tempFile()
+    openStore(file).close()
+    const db = new Database(file)
+    db.pragma('user_version = 7')
+    db.close()
+    const err = expectStoreError(() => openStore(file))
+    expect(err.code).toBe('newer_schema')
+    expect(err.name).toBe('StoreError')
+    expect(err.message).toBe(
+      `agentry.db at ${file} was written by a newer Agentry (schema v7; this build knows v${SCHEMA_VERSION}). ` +
+        'Upgrade Agentry, or point AGENTRY_HOME at another folder.',
+    )
+  })
+
+  it('reports a non-SQLite file as corrupt, naming the file', () => {
+    const file = tempFile()
+    fs.writeFileSync(file, 'this is not a database, just some text that is long enough '.repeat(100))
+    const err = expectStoreError(() => openStore(file))
+    expect(err.code).toBe('corrupt')
+    expect(err.message).toContain(file)
+    expect(err.message).toContain('AGENTRY_HOME')
+  })
+
+  it('works in memory for tests', () => {
+    const store = openStore(':memory:')
+    const s = store.createSession({ agent: 'build', workspaceRoot: '/w' })
+    expect(store.getSession(s.id)?.agent).toBe('build')
+    store.close()
+  })
+
+  it('rejects calls after close with a clear error', () => {
+    const store = openStore(':memory:')
+    store.close()
+    store.close() // idempotent
+    const err = expectStoreError(() => store.appendEvent({ stream: 's', seq: 1, event: { type: 'error', sessionId: 's', at: 0, code: 'x', message: 'y' } }))
+    expect(err.code).toBe('closed')
+  })
+})

@@ -1,0 +1,6 @@
+export { Subagents } from './spawner'
+export type { SubagentDeps } from './spawner'
+export { Lane } from './lane'
+export { findNestedTask } from './nested'
+export { callableAgents, taskDescription } from './task-tool'
+export { statsLine, taskResult, taskError, formatDuration, costOf } from './result-text'

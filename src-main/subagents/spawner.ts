@@ -1,0 +1,293 @@
+import type { AgentInfo, MessageWithParts, ModelRef, SubagentLimits, TaskCard, TokenUsage } from '../../src-shared'
+import { addUsage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
+import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
+import { newId, type Store } from '../store'
+import { ToolError, type ToolDef } from '../tools'
+import { findNestedTask } from './nested'
+import { Lane, type Slot } from './lane'
+import { costOf, statsLine, taskError, taskResult } from './result-text'
+import { callableAgents, createTaskTool, type TaskInput } from './task-tool'
+
+export interface SubagentDeps {
+  runtime: Runtime
+  store: Store
+  agents(workdir: string): AgentInfo[]
+  limits(workdir: string): SubagentLimits
+  parseModel(ref: string): ModelRef
+  pricing(ref: ModelRef): { input: number; output: number } | undefined
+  /** a background child finished and its synthetic message is in the parent: the host may start a parent turn */
+  onBackgroundDone(parent: RunLevel): void
+}
+
+interface BackgroundJob {
+  controller: AbortController
+  rootSessionId: string
+  parentSessionId: string
+  done: Promise<void>
+}
+
+/** Spawns children on the same loop: the `task` tool, the per-root lane, background jobs, helper agents. */
+export class Subagents {
+  private readonly lanes = new Map<string, Lane>()
+  private readonly slots = new WeakMap<RunLevel, Slot>()
+  private readonly background = new Map<string, BackgroundJob>()
+
+  constructor(private readonly deps: SubagentDeps) {}
+
+  /** The `task` tool for a level, or nothing when no agent can be called from it. */
+  toolFor(level: RunLevel): ToolDef | undefined {
+    const agents = callableAgents(level, this.deps.agents(level.workdir), this.deps.runtime.deps.rules)
+    return createTaskTool(level, agents, { run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) })
+  }
+
+  abortBackground(filter: { rootSessionId?: string; taskId?: string; all?: boolean }, reason: string): number {
+    let n = 0
+    for (const [id, job] of this.background) {
+      if (filter.all || (filter.taskId && id === filter.taskId) || (filter.rootSessionId && job.rootSessionId === filter.rootSessionId)) {
+        job.controller.abort(reason)
+        n++
+      }
+    }
+    return n
+  }
+
+  runningBackground(rootSessionId?: string): string[] {
+    return [...this.background].filter(([, j]) => !rootSessionId || j.rootSessionId === rootSessionId).map(([id]) => id)
+  }
+
+  /** Wait for every background child (tests, orderly shutdown). */
+  async settle(): Promise<void> {
+    while (this.background.size) await Promise.allSettled([...this.background.values()].map((j) => j.done))
+  }
+
+  /** Run a hidden helper agent (title, summary, compaction) as an opaque child of `level` and return its answer. */
+  async runHelper(level: RunLevel, agentName: string, prompt: string): Promise<TurnResult> {
+    const agent = this.deps.agents(level.workdir).find((a) => a.name === agentName)
+    if (!agent) throw new Error(`helper agent "${agentName}" is not defined`)
+    const childId = newId('ses')
+    const transcript = new NestedTranscript(childId, [], () => {})
+    // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
+    const child = { ...this.childLevel(level, agent, childId, transcript, level.signal), emit: () => {} }
+    this.writeUserMessage(child, prompt)
+    return runTurn(this.deps.runtime.prepare(child, transcript))
+  }
+
+  private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
+    const limits = this.deps.limits(level.workdir)
+    const agent = this.deps.agents(level.workdir).find((a) => a.name === input.subagent_type)
+    if (!agent) throw new ToolError(`No agent "${input.subagent_type}".`)
+    if (level.depth + 1 > limits.maxDepth) {
+      throw new ToolError(`Subagent depth limit reached (maxDepth ${limits.maxDepth}): this agent is at depth ${level.depth} and cannot start another level. Do the work yourself.`)
+    }
+    const background = input.background ?? agent.background
+    const resumed = input.task_id ? this.findResumable(level, input.task_id, agent) : undefined
+    const taskId = resumed?.taskId ?? newId('ses')
+
+    const card: TaskCard = {
+      taskId,
+      agentType: agent.name,
+      description: input.description,
+      background,
+      inspectable: agent.inspectable,
+      depth: level.depth + 1,
+      status: 'queued',
+      steps: 0,
+      tokensIn: 0,
+      tokensOut: 0,
+      costUsd: null,
+      startedAt: null,
+      endedAt: null,
+      error: null,
+    }
+    const publish = () => {
+      ctx.handle.patch({ subagent: { ...(ctx.handle.part.data.subagent as object | undefined), ...card } })
+      const { transcript: _t, ...summary } = card
+      level.emit({ type: 'task_update', sessionId: level.sessionId, at: Date.now(), messageId: ctx.handle.part.messageId, partId: ctx.handle.part.id, toolCallId: ctx.toolCallId, task: summary })
+    }
+    publish()
+
+    const controller = new AbortController()
+    const onParentAbort = () => controller.abort('aborted by parent')
+    if (level.signal.aborted) onParentAbort()
+    else level.signal.addEventListener('abort', onParentAbort, { once: true })
+
+    const transcript: Transcript = agent.inspectable
+      ? this.storedChild(level, agent, taskId, background, input, resumed !== undefined)
+      : new NestedTranscript(taskId, resumed?.messages ?? [], (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }))
+    const child = this.childLevel(level, agent, taskId, transcript, controller.signal)
+
+    const work = this.execute(child, input.prompt, card, publish, controller, limits, agent).finally(() => {
+      level.signal.removeEventListener('abort', onParentAbort)
+      if (transcript instanceof NestedTranscript) transcript.flush()
+    })
+
+    if (background) {
+      const done = work.then((outcome) => this.deliverBackground(level, outcome)).finally(() => {
+        this.background.delete(taskId)
+        this.deps.store.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
+      })
+      this.deps.store.createJob({
+        id: taskId,
+        parentSessionId: level.sessionId,
+        rootSessionId: level.rootSessionId,
+        parentMessageId: level.userMessageId,
+        toolCallId: ctx.toolCallId,
+        agentType: agent.name,
+        description: input.description,
+      })
+      this.background.set(taskId, { controller, rootSessionId: level.rootSessionId, parentSessionId: level.sessionId, done })
+      return { output: JSON.stringify({ task_id: taskId, status: 'running' }), metadata: { taskId, background: true } }
+    }
+
+    const slot = this.slots.get(level)
+    const outcome = slot ? await slot.yieldWhile(work) : await work
+    if (!outcome.ok) throw new ToolError(outcome.text)
+    return { output: outcome.text, metadata: { taskId, sessionId: agent.inspectable ? taskId : undefined } }
+  }
+
+  /** Queue in the lane, run the child's turn with its timeout, and produce the result text for the parent. */
+  private async execute(
+    child: RunLevel,
+    prompt: string,
+    card: TaskCard,
+    publish: () => void,
+    controller: AbortController,
+    limits: SubagentLimits,
+    agent: AgentInfo,
+  ): Promise<{ ok: boolean; text: string }> {
+    const lane = this.laneFor(child.rootSessionId, limits.maxConcurrent)
+    let slot: Slot | undefined
+    const usage: TokenUsage = emptyUsage()
+    const started = Date.now()
+    let timer: NodeJS.Timeout | undefined
+    try {
+      slot = await lane.acquire(controller.signal)
+      this.slots.set(child, slot)
+      card.status = 'running'
+      card.startedAt = Date.now()
+      publish()
+      timer = setTimeout(() => controller.abort(`timed out after ${limits.timeoutSeconds}s`), limits.timeoutSeconds * 1000)
+      this.setChildStatus(child, 'busy')
+      this.writeUserMessage(child, prompt)
+      const run = this.deps.runtime.prepare(child, child.transcript, {
+        onStep: ({ usage: u }) => {
+          addUsage(usage, u)
+          card.steps++
+          card.tokensIn = usage.prompt
+          card.tokensOut = usage.completion
+          card.costUsd = costOf(usage, this.deps.pricing(child.modelRef))
+          publish()
+        },
+      })
+      const result = await runTurn(run)
+      const cost = costOf(usage, this.deps.pricing(child.modelRef))
+      if (agent.inspectable) this.deps.store.addSessionUsage(child.sessionId, usage, cost ?? 0)
+      const ok = result.finishReason === 'stop' || result.finishReason === 'max_steps'
+      card.status = ok ? 'completed' : result.finishReason === 'aborted' ? 'aborted' : 'failed'
+      card.error = ok ? null : (result.error ?? 'failed')
+      this.setChildStatus(child, ok ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : 'error', card.error ?? undefined)
+      child.emit({ type: 'turn_complete', sessionId: child.sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage, text: result.text })
+      if (!ok) return { ok: false, text: taskError(agent.name, child.sessionId, card.error ?? 'failed') }
+      return { ok: true, text: taskResult(agent.name, child.sessionId, result.text, statsLine(Date.now() - started, usage, cost)) }
+    } catch (err) {
+      // Only a lane wait cut short by abort lands here; the loop itself never throws.
+      const reason = controller.signal.aborted ? String(controller.signal.reason) : err instanceof Error ? err.message : String(err)
+      card.status = controller.signal.aborted ? 'aborted' : 'failed'
+      card.error = reason
+      this.setChildStatus(child, 'aborted', reason)
+      return { ok: false, text: taskError(agent.name, child.sessionId, reason) }
+    } finally {
+      clearTimeout(timer)
+      slot?.release()
+      card.endedAt = Date.now()
+      publish()
+    }
+  }
+
+  private deliverBackground(parent: RunLevel, outcome: { ok: boolean; text: string }): void {
+    const message = parent.transcript.createMessage('assistant', { synthetic: true, agent: parent.agent.name })
+    const part = { id: newId('prt'), messageId: message.id, sessionId: parent.sessionId, index: 0, type: 'text', data: { text: outcome.text }, toolCallId: null, toolState: null }
+    parent.transcript.upsertPart(part)
+    parent.emit({ type: 'message_created', sessionId: parent.sessionId, at: Date.now(), message })
+    parent.emit({ type: 'part_updated', sessionId: parent.sessionId, at: Date.now(), part })
+    this.deps.onBackgroundDone(parent)
+  }
+
+  private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal): RunLevel {
+    return {
+      sessionId: childId,
+      rootSessionId: level.rootSessionId,
+      parentSessionId: level.sessionId,
+      workdir: level.workdir,
+      agent,
+      agentPath: [...level.agentPath, agent.name],
+      chain: [...level.chain, agentRules(agent)],
+      depth: level.depth + 1,
+      modelRef: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+      signal,
+      emit: (event) => level.emit({ type: 'subagent_event', sessionId: childId, at: event.at, agentType: agent.name, event }),
+      userMessageId: null,
+      transcript,
+      headless: level.headless,
+    }
+  }
+
+  private writeUserMessage(child: RunLevel, prompt: string): void {
+    const message = child.transcript.createMessage('user', { agent: child.agent.name })
+    child.userMessageId = message.id
+    const part = { id: newId('prt'), messageId: message.id, sessionId: child.sessionId, index: 0, type: 'text', data: { text: prompt }, toolCallId: null, toolState: null }
+    child.transcript.upsertPart(part)
+    child.emit({ type: 'message_created', sessionId: child.sessionId, at: Date.now(), message })
+    child.emit({ type: 'part_updated', sessionId: child.sessionId, at: Date.now(), part })
+  }
+
+  private storedChild(level: RunLevel, agent: AgentInfo, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
+    if (!existing) {
+      const session = this.deps.store.createSession({
+        id: taskId,
+        agent: agent.name,
+        title: input.description,
+        workspaceRoot: level.workdir,
+        model: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+        parentId: level.sessionId,
+        parentMessageId: level.userMessageId,
+        metadata: {
+          subagent: { agentType: agent.name, parentSessionId: level.sessionId, depth: level.depth + 1, background, inspectable: true },
+          ...(input.metadata ? { task: input.metadata } : {}),
+        },
+      })
+      level.emit({ type: 'subagent_event', sessionId: taskId, at: Date.now(), agentType: agent.name, event: { type: 'session_created', sessionId: taskId, at: Date.now(), session } })
+    }
+    return new StoredTranscript(this.deps.store, taskId)
+  }
+
+  private setChildStatus(child: RunLevel, status: 'busy' | 'idle' | 'error' | 'aborted', reason?: string): void {
+    if (child.agent.inspectable) this.deps.store.updateSession(child.sessionId, { status })
+    child.emit({ type: 'status_change', sessionId: child.sessionId, at: Date.now(), status, reason })
+  }
+
+  /** `task_id` must name a descendant of the caller: an inspectable child session, or an opaque one nested in its history. */
+  private findResumable(level: RunLevel, taskId: string, agent: AgentInfo): { taskId: string; messages?: MessageWithParts[] } {
+    if (agent.inspectable) {
+      let s = this.deps.store.getSession(taskId)
+      const target = s
+      while (s && s.parentId && s.parentId !== level.sessionId) s = this.deps.store.getSession(s.parentId)
+      if (!target || !s || s.parentId !== level.sessionId) {
+        throw new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
+      }
+      if (target.agent !== agent.name) throw new ToolError(`task_id ${taskId} was a "${target.agent}" task; resume it with subagent_type "${target.agent}".`)
+      return { taskId }
+    }
+    const found = findNestedTask(level.transcript.history(), taskId)
+    if (!found) throw new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
+    if (found.agentType !== agent.name) throw new ToolError(`task_id ${taskId} was a "${found.agentType}" task; resume it with subagent_type "${found.agentType}".`)
+    return { taskId, messages: found.transcript ?? [] }
+  }
+
+  private laneFor(rootSessionId: string, limit: number): Lane {
+    let lane = this.lanes.get(rootSessionId)
+    if (!lane) this.lanes.set(rootSessionId, (lane = new Lane(limit)))
+    else lane.setLimit(limit)
+    return lane
+  }
+}

@@ -1,0 +1,57 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { PermissionAsk, Todo, ToolContext, ToolDisplay } from './tool'
+
+/** Test support only: a real temp workspace and a ToolContext whose callbacks record calls. */
+export interface TestContext extends ToolContext {
+  asks: Array<{ ask: PermissionAsk; display?: ToolDisplay }>
+  todos: Todo[][]
+  controller: AbortController
+  /** remove the temp dirs */
+  cleanup(): void
+}
+
+export function makeTempDir(prefix = 'agentry-tools-'): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+}
+
+export function makeContext(opts: {
+  workdir?: string
+  deny?: (ask: PermissionAsk) => string | null
+  askUser?: ToolContext['askUser']
+  planExit?: ToolContext['planExit']
+} = {}): TestContext {
+  const workdir = opts.workdir ?? makeTempDir()
+  const overflowDir = makeTempDir('agentry-overflow-')
+  const controller = new AbortController()
+  const asks: TestContext['asks'] = []
+  const todos: Todo[][] = []
+  return {
+    sessionId: 'ses_test',
+    rootSessionId: 'ses_test',
+    messageId: 'msg_test',
+    toolCallId: 'call_test',
+    agent: 'build',
+    workdir,
+    overflowDir,
+    signal: controller.signal,
+    controller,
+    asks,
+    todos,
+    async authorize(ask, display) {
+      asks.push({ ask, ...(display ? { display } : {}) })
+      const denial = opts.deny?.(ask) ?? null
+      return denial === null ? { ok: true } : { ok: false, message: denial }
+    },
+    setTodos(list) {
+      todos.push(list)
+    },
+    askUser: opts.askUser ?? (async () => Promise.reject(new Error('No user is attached (headless run).'))),
+    planExit: opts.planExit ?? (async () => ({ approved: true })),
+    cleanup() {
+      fs.rmSync(workdir, { recursive: true, force: true })
+      fs.rmSync(overflowDir, { recursive: true, force: true })
+    },
+  }
+}

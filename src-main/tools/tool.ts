@@ -1,0 +1,87 @@
+import { z } from 'zod'
+
+/** What a tool asks the permission gate about. The permission module turns it into rule lookups. */
+export interface PermissionAsk {
+  kind: 'path' | 'command' | 'host' | 'name' | 'other'
+  /**
+   * file tools → workspace-relative paths (absolute if outside); glob/grep → the search
+   * pattern and path; web_fetch → URL host; bash → the whole command line (the permission
+   * module splits it into sub-commands).
+   */
+  subjects: string[]
+  outsideWorkspace?: boolean
+}
+
+export const TodoStatus = z.enum(['pending', 'in_progress', 'completed'])
+export type TodoStatus = z.infer<typeof TodoStatus>
+
+export const Todo = z.object({
+  content: z.string().min(1).describe('What to do, as a short imperative sentence.'),
+  status: TodoStatus.describe('pending, in_progress (at most one at a time) or completed.'),
+})
+export type Todo = z.infer<typeof Todo>
+
+/** Everything a tool may touch. Tools never see the store, the permission service or sessions. */
+export interface ToolContext {
+  sessionId: string
+  rootSessionId: string
+  messageId: string
+  toolCallId: string
+  /** agent name running the tool */
+  agent: string
+  /** absolute, realpath'd */
+  workdir: string
+  signal: AbortSignal
+  /** where the full text of truncated outputs is saved (absolute) */
+  overflowDir: string
+  /** permission gate; resolves when allowed, or returns a denial message for the model */
+  authorize(
+    ask: PermissionAsk,
+    display?: { summary: string; diff?: string },
+  ): Promise<{ ok: true } | { ok: false; message: string }>
+  setTodos(todos: Todo[]): void
+  /** rejects (Error with message) when headless */
+  askUser(question: string, options?: string[]): Promise<string>
+  planExit(plan: string): Promise<{ approved: boolean; feedback?: string }>
+  emitProgress?(text: string): void
+}
+
+export interface ToolResult {
+  output: string
+  metadata?: Record<string, unknown>
+}
+
+export interface ToolDisplay {
+  summary: string
+  diff?: string
+}
+
+export interface ToolDef<P extends z.ZodType = z.ZodType> {
+  name: string
+  /** what the model reads to decide when and how to call the tool */
+  description: string
+  parameters: P
+  /** null = no check needed */
+  permission(input: z.infer<P>, ctx: ToolContext): PermissionAsk | null
+  /** what the approval dialog shows (a summary and, for edits, a diff) */
+  display?(input: z.infer<P>, ctx: ToolContext): Promise<ToolDisplay> | ToolDisplay
+  execute(input: z.infer<P>, ctx: ToolContext): Promise<ToolResult>
+  /** output size above which runTool truncates; defaults to DEFAULT_MAX_OUTPUT_CHARS */
+  maxOutputChars?: number
+}
+
+/**
+ * A failure the model caused and can fix (bad path, no match, …). runTool shows only its
+ * message; any other thrown error is shown too, but this marks the expected ones.
+ */
+export class ToolError extends Error {
+  override readonly name = 'ToolError'
+  static isInstance(e: unknown): e is ToolError {
+    return e instanceof Error && e.name === 'ToolError'
+  }
+}
+
+/** Identity helper so each tool file gets its input type inferred from its zod schema. */
+export function defineTool<P extends z.ZodType>(def: ToolDef<P>): ToolDef<P> {
+  return def
+}

@@ -1,0 +1,243 @@
+import { z } from 'zod'
+import { AgentInfo, AgentLoadError, AgentMode } from './agent'
+import { SubagentLimits } from './config'
+import { RuleScope, RuntimeRule } from './permission'
+import { MessageWithParts, SessionRecord, SessionStatus } from './session'
+import type { SequencedEvent } from './events'
+
+/**
+ * The bridge contract: every call the renderer can make, with zod schemas for input and output.
+ * The host parses every input; a bad one is answered `{ ok: false, error: { code: 'invalid_request' } }`.
+ */
+
+const id = z.string().min(1).max(200)
+const text = (max: number) => z.string().max(max)
+
+export const ApprovalStatus = z.enum(['pending', 'approved', 'denied', 'cancelled', 'expired'])
+export type ApprovalStatus = z.infer<typeof ApprovalStatus>
+export const ApprovalRecord = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  rootSessionId: z.string(),
+  messageId: z.string().nullable(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  kind: z.enum(['tool', 'plan', 'question']),
+  agentPath: z.array(z.string()),
+  arguments: z.unknown(),
+  patterns: z.array(z.string()),
+  alwaysPatterns: z.array(z.string()),
+  status: ApprovalStatus,
+  answer: z.unknown().nullable(),
+  createdAt: z.number(),
+  resolvedAt: z.number().nullable(),
+})
+export type ApprovalRecord = z.infer<typeof ApprovalRecord>
+
+export const QueueEntry = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  requestId: z.string().nullable(),
+  text: z.string(),
+  agent: z.string().nullable(),
+  status: z.enum(['queued', 'started', 'cancelled']),
+  createdAt: z.number(),
+})
+export type QueueEntry = z.infer<typeof QueueEntry>
+
+export const SessionSummary = SessionRecord.extend({
+  pendingApprovals: z.number().int(),
+  queued: z.number().int(),
+  childCount: z.number().int(),
+})
+export type SessionSummary = z.infer<typeof SessionSummary>
+
+export const ProviderSummary = z.object({
+  name: z.string(),
+  type: z.string(),
+  baseURL: z.string().nullable(),
+  hasKey: z.boolean(),
+  keySource: z.enum(['config', 'env', 'store', 'none', 'not_needed']),
+})
+
+const Ok = z.object({ ok: z.literal(true) })
+
+/** name → { input, output } */
+export const BridgeCalls = {
+  'workspaces.list': {
+    input: z.object({}).strict(),
+    output: z.object({ recent: z.array(z.object({ root: z.string(), lastOpenedAt: z.number() })), defaultRoot: z.string() }),
+  },
+  'workspaces.open': {
+    input: z.object({ root: text(4096).min(1) }).strict(),
+    output: z.object({ root: z.string() }),
+  },
+  'agents.list': {
+    input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
+    output: z.object({ agents: z.array(AgentInfo), errors: z.array(AgentLoadError) }),
+  },
+  'sessions.list': {
+    input: z
+      .object({
+        workspaceRoot: text(4096).optional(),
+        agent: id.optional(),
+        mode: AgentMode.optional(),
+        includeArchived: z.boolean().optional(),
+        parentId: id.nullable().optional(),
+        search: text(200).optional(),
+        limit: z.number().int().min(1).max(20_000).optional(),
+        offset: z.number().int().min(0).optional(),
+      })
+      .strict(),
+    output: z.object({ sessions: z.array(SessionSummary) }),
+  },
+  'sessions.get': {
+    input: z.object({ sessionId: id }).strict(),
+    output: z.object({
+      session: SessionRecord,
+      messages: z.array(MessageWithParts),
+      children: z.array(SessionRecord),
+      queue: z.array(QueueEntry),
+      approvals: z.array(ApprovalRecord),
+      /** breadcrumb: ancestors from the root down to the parent */
+      ancestors: z.array(z.object({ id: z.string(), title: z.string(), agent: z.string() })),
+      lastSeq: z.number().int(),
+    }),
+  },
+  'sessions.create': {
+    input: z
+      .object({ workspaceRoot: text(4096).min(1), agent: id.optional(), model: text(200).optional(), title: text(500).optional() })
+      .strict(),
+    output: z.object({ session: SessionRecord }),
+  },
+  'sessions.rename': {
+    input: z.object({ sessionId: id, title: text(500).min(1) }).strict(),
+    output: z.object({ session: SessionRecord }),
+  },
+  'sessions.archive': {
+    input: z.object({ sessionId: id, archived: z.boolean() }).strict(),
+    output: z.object({ session: SessionRecord }),
+  },
+  'sessions.delete': {
+    input: z.object({ sessionId: id }).strict(),
+    output: Ok,
+  },
+  'messages.prompt': {
+    input: z
+      .object({ sessionId: id, requestId: id, text: text(200_000).min(1), agent: id.optional() })
+      .strict(),
+    output: z.object({ queueId: z.string(), duplicate: z.boolean(), queued: z.boolean() }),
+  },
+  'messages.abort': {
+    input: z.object({ sessionId: id }).strict(),
+    output: z.object({ aborted: z.boolean() }),
+  },
+  'queue.list': {
+    input: z.object({ sessionId: id }).strict(),
+    output: z.object({ entries: z.array(QueueEntry) }),
+  },
+  'queue.cancel': {
+    input: z.object({ queueId: id }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
+  },
+  'approvals.list': {
+    input: z.object({ rootSessionId: id.optional() }).strict(),
+    output: z.object({ approvals: z.array(ApprovalRecord) }),
+  },
+  'approvals.answer': {
+    input: z
+      .object({
+        approvalId: id,
+        decision: z.enum(['allow_once', 'allow_always', 'deny']),
+        patterns: z.array(text(1000).min(1)).max(20).optional(),
+        scope: RuleScope.optional(),
+        feedback: text(10_000).optional(),
+      })
+      .strict(),
+    output: z.object({ approval: ApprovalRecord, alsoResolved: z.array(z.string()) }),
+  },
+  'tasks.list': {
+    input: z.object({ rootSessionId: id }).strict(),
+    output: z.object({
+      tasks: z.array(
+        z.object({
+          taskId: z.string(),
+          parentSessionId: z.string(),
+          agentType: z.string(),
+          description: z.string(),
+          status: z.string(),
+          createdAt: z.number(),
+          endedAt: z.number().nullable(),
+        }),
+      ),
+    }),
+  },
+  'tasks.abort': {
+    input: z.object({ taskId: id }).strict(),
+    output: z.object({ aborted: z.boolean() }),
+  },
+  'settings.get': {
+    input: z.object({ workspaceRoot: text(4096).optional() }).strict(),
+    output: z.object({
+      dataDir: z.string(),
+      configFile: z.string(),
+      permissionsFiles: z.array(z.string()),
+      permissionErrors: z.array(z.object({ file: z.string(), reason: z.string() })),
+      configIssues: z.array(z.object({ file: z.string(), path: z.string(), reason: z.string() })),
+      defaultModel: z.string(),
+      subagents: SubagentLimits,
+      providers: z.array(ProviderSummary),
+    }),
+  },
+  'settings.update': {
+    input: z
+      .object({ model: text(200).regex(/^[^/\s]+\/\S+$/).optional(), subagents: SubagentLimits.partial().optional() })
+      .strict(),
+    output: Ok,
+  },
+  'providers.setKey': {
+    input: z.object({ provider: id, key: text(4096).min(1) }).strict(),
+    output: Ok,
+  },
+  'providers.removeKey': {
+    input: z.object({ provider: id }).strict(),
+    output: Ok,
+  },
+  'providers.test': {
+    input: z.object({ provider: id }).strict(),
+    output: z.object({ ok: z.boolean(), message: z.string() }),
+  },
+  'rules.list': {
+    input: z.object({ workspaceRoot: text(4096).optional(), sessionId: id.optional() }).strict(),
+    output: z.object({ rules: z.array(RuntimeRule) }),
+  },
+  'rules.revoke': {
+    input: z.object({ ruleId: id }).strict(),
+    output: z.object({ revoked: z.boolean() }),
+  },
+} as const
+
+export type BridgeCallName = keyof typeof BridgeCalls
+export type CallInput<N extends BridgeCallName> = z.infer<(typeof BridgeCalls)[N]['input']>
+export type CallOutput<N extends BridgeCallName> = z.infer<(typeof BridgeCalls)[N]['output']>
+
+export const BridgeErrorCode = z.enum(['invalid_request', 'not_found', 'conflict', 'config_error', 'internal', 'unavailable'])
+export type BridgeError = { code: z.infer<typeof BridgeErrorCode>; message: string; data?: unknown }
+export type CallResult<T> = { ok: true; data: T } | { ok: false; error: BridgeError }
+
+export const SubscribeInput = z
+  .object({ sessionId: z.union([id, z.literal('all')]), afterSeq: z.number().int().min(0).default(0) })
+  .strict()
+export type SubscribeInput = z.infer<typeof SubscribeInput>
+
+/** What a subscription delivers, in order: one snapshot, then replayed and live events; or resync. */
+export type SubscriptionMessage =
+  | {
+      kind: 'snapshot'
+      stream: string
+      runs: { sessionId: string; status: z.infer<typeof SessionStatus> }[]
+      approvals: ApprovalRecord[]
+      lastSeq: number
+    }
+  | { kind: 'event'; event: SequencedEvent }
+  | { kind: 'resync'; stream: string; reason: string }

@@ -1,0 +1,53 @@
+import { z } from 'zod'
+
+export const ProviderType = z.enum(['anthropic', 'openai', 'openai-compatible', 'ollama', 'script', 'demo'])
+export type ProviderType = z.infer<typeof ProviderType>
+
+export const ModelPricing = z
+  .object({
+    /** USD per million input tokens */
+    input: z.number().nonnegative(),
+    /** USD per million output tokens */
+    output: z.number().nonnegative(),
+  })
+  .strict()
+
+export const ProviderConfig = z
+  .object({
+    type: ProviderType,
+    baseURL: z.string().url().optional(),
+    apiKey: z.string().optional(),
+    /** env var to read the key from (default per type, e.g. ANTHROPIC_API_KEY) */
+    apiKeyEnv: z.string().optional(),
+    /** script provider: path of the YAML script (relative to the config file) */
+    script: z.string().optional(),
+    /** per-model context window and pricing */
+    models: z
+      .record(
+        z.string(),
+        z.object({ contextWindow: z.number().int().positive().optional(), pricing: ModelPricing.optional() }).strict(),
+      )
+      .optional(),
+  })
+  .strict()
+export type ProviderConfig = z.infer<typeof ProviderConfig>
+
+export const SubagentLimits = z
+  .object({
+    maxDepth: z.number().int().min(1).max(50).default(5),
+    maxConcurrent: z.number().int().min(1).max(64).default(4),
+    timeoutSeconds: z.number().positive().max(86_400).default(300),
+    archiveAfterMinutes: z.number().nonnegative().default(60),
+  })
+  .strict()
+export type SubagentLimits = z.infer<typeof SubagentLimits>
+
+/** `config.yaml` (data dir), overlaid by `{workdir}/.agents/config.yaml`. */
+export const Config = z
+  .object({
+    model: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
+    providers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/), ProviderConfig).default({}),
+    subagents: SubagentLimits.default(SubagentLimits.parse({})),
+  })
+  .strict()
+export type Config = z.infer<typeof Config>

@@ -1,0 +1,142 @@
+import { z } from 'zod'
+import { MessageRecord, PartRecord, SessionRecord, SessionStatus, TaskCard, TokenUsage } from './session'
+
+const base = { sessionId: z.string(), at: z.number() }
+
+export const StatusChangeEvent = z.object({
+  type: z.literal('status_change'),
+  ...base,
+  status: SessionStatus,
+  reason: z.string().optional(),
+})
+export const MessageCreatedEvent = z.object({
+  type: z.literal('message_created'),
+  ...base,
+  message: MessageRecord,
+})
+export const ContentDeltaEvent = z.object({
+  type: z.literal('content_delta'),
+  ...base,
+  messageId: z.string(),
+  partId: z.string(),
+  partType: z.enum(['text', 'reasoning']),
+  delta: z.string(),
+})
+export const ToolCallStartEvent = z.object({
+  type: z.literal('tool_call_start'),
+  ...base,
+  messageId: z.string(),
+  partId: z.string(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  input: z.unknown(),
+})
+export const ToolCallEndEvent = z.object({
+  type: z.literal('tool_call_end'),
+  ...base,
+  messageId: z.string(),
+  partId: z.string(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  ok: z.boolean(),
+  output: z.string(),
+  durationMs: z.number(),
+})
+export const TaskUpdateEvent = z.object({
+  type: z.literal('task_update'),
+  ...base,
+  messageId: z.string(),
+  partId: z.string(),
+  toolCallId: z.string(),
+  task: TaskCard.omit({ transcript: true }),
+})
+export const TurnCompleteEvent = z.object({
+  type: z.literal('turn_complete'),
+  ...base,
+  messageId: z.string().nullable(),
+  finishReason: z.enum(['stop', 'max_steps', 'aborted', 'error']),
+  usage: TokenUsage,
+  text: z.string(),
+})
+export const ErrorEvent = z.object({
+  type: z.literal('error'),
+  ...base,
+  code: z.string(),
+  message: z.string(),
+})
+export const ToolApprovalRequiredEvent = z.object({
+  type: z.literal('tool_approval_required'),
+  ...base,
+  approvalId: z.string(),
+  rootSessionId: z.string(),
+  agentPath: z.array(z.string()),
+  toolName: z.string(),
+  toolCallId: z.string(),
+  arguments: z.unknown(),
+  patterns: z.array(z.string()),
+  alwaysPatterns: z.array(z.string()),
+})
+export const ToolApprovalResolvedEvent = z.object({
+  type: z.literal('tool_approval_resolved'),
+  ...base,
+  approvalId: z.string(),
+  outcome: z.enum(['approved', 'denied', 'cancelled']),
+})
+export const MessageQueuedEvent = z.object({
+  type: z.literal('message_queued'),
+  ...base,
+  queueId: z.string(),
+  text: z.string(),
+  /** true when the queued entry was removed (started or cancelled) */
+  removed: z.boolean().optional(),
+})
+export const SessionCreatedEvent = z.object({ type: z.literal('session_created'), ...base, session: SessionRecord })
+export const SessionUpdatedEvent = z.object({ type: z.literal('session_updated'), ...base, session: SessionRecord })
+export const PartUpdatedEvent = z.object({ type: z.literal('part_updated'), ...base, part: PartRecord })
+
+const leafEvents = [
+  StatusChangeEvent,
+  MessageCreatedEvent,
+  ContentDeltaEvent,
+  ToolCallStartEvent,
+  ToolCallEndEvent,
+  TaskUpdateEvent,
+  TurnCompleteEvent,
+  ErrorEvent,
+  ToolApprovalRequiredEvent,
+  ToolApprovalResolvedEvent,
+  MessageQueuedEvent,
+  SessionCreatedEvent,
+  SessionUpdatedEvent,
+  PartUpdatedEvent,
+] as const
+
+export type LeafEvent = z.infer<(typeof leafEvents)[number]>
+
+export type SubagentEvent = {
+  type: 'subagent_event'
+  /** the child's session id (also for opaque children, whose session has no row) */
+  sessionId: string
+  at: number
+  agentType: string
+  event: AgentEvent
+}
+
+/** Everything a subscriber can see. `subagent_event` wraps a child's event, recursively. */
+export type AgentEvent = LeafEvent | SubagentEvent
+
+export const SubagentEventSchema: z.ZodType<SubagentEvent> = z.lazy(() =>
+  z.object({
+    type: z.literal('subagent_event'),
+    ...base,
+    agentType: z.string(),
+    event: AgentEventSchema,
+  }),
+)
+
+export const AgentEventSchema: z.ZodType<AgentEvent> = z.lazy(() =>
+  z.discriminatedUnion('type', [...leafEvents, SubagentEventSchema as never]),
+) as z.ZodType<AgentEvent>
+
+/** An event as delivered to subscribers: stamped with its root stream and a monotonic seq. */
+export type SequencedEvent = { seq: number; stream: string; event: AgentEvent }

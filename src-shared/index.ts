@@ -1,0 +1,6 @@
+export * from './permission'
+export * from './agent'
+export * from './config'
+export * from './session'
+export * from './events'
+export * from './bridge'

@@ -1,0 +1,39 @@
+import { z } from 'zod'
+
+/** What a permission rule decides for a call. */
+export const PermissionAction = z.enum(['allow', 'deny', 'ask'])
+export type PermissionAction = z.infer<typeof PermissionAction>
+
+/**
+ * CompactPermission: tool name (glob) → action, or tool name → { pattern glob → action }.
+ * Order matters: within a ruleset the last matching rule wins.
+ */
+export const CompactPermission = z.record(
+  z.string().min(1),
+  z.union([PermissionAction, z.record(z.string().min(1), PermissionAction)]),
+)
+export type CompactPermission = z.infer<typeof CompactPermission>
+
+/** One flattened rule. `tool` and `pattern` are picomatch globs (dot: true). */
+export const PermissionRule = z.object({
+  tool: z.string(),
+  pattern: z.string(),
+  action: PermissionAction,
+})
+export type PermissionRule = z.infer<typeof PermissionRule>
+
+export const RuleScope = z.enum(['session', 'workspace'])
+export type RuleScope = z.infer<typeof RuleScope>
+
+/** A runtime "Always allow" rule as stored and listed. */
+export const RuntimeRule = z.object({
+  id: z.string(),
+  scope: RuleScope,
+  /** session id for scope=session, workspace root for scope=workspace */
+  scopeKey: z.string(),
+  tool: z.string(),
+  pattern: z.string(),
+  action: PermissionAction,
+  createdAt: z.number(),
+})
+export type RuntimeRule = z.infer<typeof RuntimeRule>

@@ -1,0 +1,115 @@
+import { z } from 'zod'
+
+export const SessionStatus = z.enum([
+  'idle',
+  'busy',
+  'retrying',
+  'waiting_on_approval',
+  'waiting_on_user',
+  'error',
+  'aborted',
+])
+export type SessionStatus = z.infer<typeof SessionStatus>
+
+export const TokenUsage = z.object({
+  prompt: z.number().default(0),
+  completion: z.number().default(0),
+  reasoning: z.number().default(0),
+  cacheRead: z.number().default(0),
+  cacheWrite: z.number().default(0),
+  total: z.number().default(0),
+})
+export type TokenUsage = z.infer<typeof TokenUsage>
+
+/** `metadata_json.subagent` of a child session (and of an opaque child's nested record). */
+export const SubagentMeta = z.object({
+  agentType: z.string(),
+  parentSessionId: z.string(),
+  depth: z.number().int(),
+  background: z.boolean(),
+  inspectable: z.boolean(),
+})
+export type SubagentMeta = z.infer<typeof SubagentMeta>
+
+export const ModelRef = z.object({ provider: z.string(), model: z.string() })
+export type ModelRef = z.infer<typeof ModelRef>
+
+export const SessionRecord = z.object({
+  id: z.string(),
+  agent: z.string(),
+  title: z.string(),
+  workspaceRoot: z.string(),
+  model: ModelRef.nullable(),
+  parentId: z.string().nullable(),
+  parentMessageId: z.string().nullable(),
+  status: SessionStatus,
+  metadata: z.record(z.string(), z.unknown()),
+  usage: TokenUsage,
+  costUsd: z.number(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  archivedAt: z.number().nullable(),
+})
+export type SessionRecord = z.infer<typeof SessionRecord>
+
+export const MessageRole = z.enum(['user', 'assistant', 'system'])
+export type MessageRole = z.infer<typeof MessageRole>
+
+export const ToolState = z.enum([
+  'input-streaming',
+  'input-available',
+  'approval-requested',
+  'output-available',
+  'output-error',
+])
+export type ToolState = z.infer<typeof ToolState>
+
+export const PartRecord = z.object({
+  id: z.string(),
+  messageId: z.string(),
+  sessionId: z.string(),
+  index: z.number().int(),
+  /** `text`, `reasoning`, `tool-<name>`, `data-<name>` */
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  toolCallId: z.string().nullable(),
+  toolState: ToolState.nullable(),
+})
+export type PartRecord = z.infer<typeof PartRecord>
+
+export const MessageRecord = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  role: MessageRole,
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+})
+export type MessageRecord = z.infer<typeof MessageRecord>
+
+export const MessageWithParts = MessageRecord.extend({ parts: z.array(PartRecord) })
+export type MessageWithParts = z.infer<typeof MessageWithParts>
+
+/** Live state of one `task` call, kept in the task part's data as `subagent`. */
+export const TaskStatus = z.enum(['queued', 'running', 'completed', 'failed', 'aborted'])
+export type TaskStatus = z.infer<typeof TaskStatus>
+
+export const TaskCard = z.object({
+  taskId: z.string(),
+  agentType: z.string(),
+  description: z.string(),
+  background: z.boolean(),
+  inspectable: z.boolean(),
+  depth: z.number().int(),
+  status: TaskStatus,
+  steps: z.number().int(),
+  tokensIn: z.number(),
+  tokensOut: z.number(),
+  costUsd: z.number().nullable(),
+  startedAt: z.number().nullable(),
+  endedAt: z.number().nullable(),
+  error: z.string().nullable(),
+  /** opaque children only: the child's whole transcript, nested here */
+  transcript: z.array(MessageWithParts).optional(),
+})
+export type TaskCard = z.infer<typeof TaskCard>
