@@ -118,6 +118,10 @@ export const BridgeCalls = {
     input: z.object({ sessionId: id, archived: z.boolean() }).strict(),
     output: z.object({ session: SessionRecord }),
   },
+  'sessions.summarize': {
+    input: z.object({ sessionId: id }).strict(),
+    output: z.object({ summary: z.string() }),
+  },
   'sessions.delete': {
     input: z.object({ sessionId: id }).strict(),
     output: Ok,

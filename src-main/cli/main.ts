@@ -8,6 +8,7 @@ import { serveCommand } from './serve'
 /** Entry point shared by `bin/agentry.js` and tests: returns the exit code (0 ok, 1 run failed, 2 usage/config). */
 export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
   const env = io.env ?? process.env
+  if (!io.stdout) ignoreClosedPipe(process.stdout)
   const full: CliIO = { stdout: io.stdout ?? process.stdout, stderr: io.stderr ?? process.stderr, env, dataDir: io.dataDir ?? resolveDataDir(env) }
   try {
     const args = parseCli(argv)
@@ -28,6 +29,17 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
   } catch (err) {
     return reportError(err, full)
   }
+}
+
+/**
+ * `agentry sessions | head` closes the pipe early. Without a listener the EPIPE is an uncaught exception with a
+ * stack trace; with it, the rest of the output is simply dropped and a run still finishes and saves its session.
+ */
+function ignoreClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return
+    throw err
+  })
 }
 
 const CONFIG_ERRORS = new Set(['UsageError', 'ModelConfigError', 'HostLockError', 'StoreError', 'HostError'])

@@ -1,25 +1,31 @@
 import type { AgentEvent, SequencedEvent } from '../../src-shared'
 import { formatDuration } from '../subagents'
 
-const DIM = '\x1b[2m'
-const RESET = '\x1b[0m'
-const GREEN = '\x1b[32m'
-const RED = '\x1b[31m'
-const CYAN = '\x1b[36m'
+const COLORS = { DIM: '\x1b[2m', RESET: '\x1b[0m', GREEN: '\x1b[32m', RED: '\x1b[31m', CYAN: '\x1b[36m' }
+const PLAIN = { DIM: '', RESET: '', GREEN: '', RED: '', CYAN: '' }
 
-/** The compact TTY view of a headless run: one line per subagent start/finish, indented by depth. */
+/**
+ * The compact view of a headless run on stderr: one line per subagent start/finish, indented by depth, and
+ * every failed tool call (so a headless permission denial and how to lift it is never silent). Colours only
+ * on a terminal, so logs and pipes stay plain text.
+ */
 export class ProgressView {
   private readonly seen = new Map<string, string>()
+  private readonly c: typeof COLORS
 
-  constructor(private readonly out: NodeJS.WritableStream) {}
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    color: boolean,
+  ) {
+    this.c = color ? COLORS : PLAIN
+  }
 
   onEvent(e: SequencedEvent): void {
     this.visit(e.event, 0)
   }
 
-  done(): void {}
-
   private visit(event: AgentEvent, depth: number): void {
+    const { DIM, RESET, GREEN, RED, CYAN } = this.c
     if (event.type === 'subagent_event') return this.visit(event.event, depth + 1)
     const pad = '  '.repeat(depth)
     if (event.type === 'task_update') {
@@ -49,5 +55,5 @@ export class ProgressView {
 
 function firstLine(s: string): string {
   const l = s.split('\n')[0]
-  return l.length > 160 ? `${l.slice(0, 157)}…` : l
+  return l.length > 400 ? `${l.slice(0, 397)}…` : l
 }

@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { formatConfigIssues } from '../config'
 import { createHost } from '../host'
-import { parseAllow, UsageError, type ParsedArgs } from './args'
+import { createFileKeyStore, defaultModelRef, parseModelRef, resolveModel } from '../models'
+import { parseAllow, UsageError, USAGE, type ParsedArgs } from './args'
 import { ProgressView } from './progress'
 
 export interface CliIO {
@@ -15,7 +16,7 @@ export interface CliIO {
 /** `agentry run`: one user turn, headless (ask = deny unless --yes / --allow), waiting for background children too. */
 export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const prompt = args.positionals.join(' ').trim()
-  if (!prompt) throw new UsageError('agentry run needs a PROMPT, e.g. agentry run "summarize this project"')
+  if (!prompt) throw new UsageError(`agentry run needs a PROMPT, e.g. agentry run "summarize this project"\n${USAGE}`)
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
   if (!fs.existsSync(workdir) || !fs.statSync(workdir).isDirectory()) throw new UsageError(`--workdir ${workdir}: not a folder`)
   const yes = Boolean(args.values.yes)
@@ -29,23 +30,28 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       io.stderr.write(`${formatConfigIssues(loaded.issues)}\n`)
       return 2
     }
+    // Resolve the model before a session exists: an unknown provider or bad ref is a config error (exit 2) with
+    // one line, not a failed run that leaves an empty session behind. Resolution is lazy, so nothing is loaded.
+    const modelArg = args.values.model as string | undefined
+    const modelRef = modelArg ? parseModelRef(modelArg) : defaultModelRef(loaded.config)
+    resolveModel(modelRef, { config: loaded.config, configDir: io.dataDir, keys: createFileKeyStore(io.dataDir), env: io.env, agentName: String(args.values.agent ?? 'build') })
     const created = await host.api.calls['sessions.create']({
       workspaceRoot: workdir,
       agent: args.values.agent as string | undefined,
-      model: args.values.model as string | undefined,
+      model: modelArg,
     })
     const sessionId = created.session.id
     const json = Boolean(args.values.json)
-    const progress = !json && io.stderr.isTTY ? new ProgressView(io.stderr) : undefined
+    const progress = json ? undefined : new ProgressView(io.stderr, Boolean(io.stderr.isTTY) && !io.env.NO_COLOR)
     let final: { text: string; finishReason: string } | undefined
-    let lastError: string | undefined
+    let lastError: { code: string; message: string } | undefined
     const unsubscribe = host.api.subscribe({ sessionId, afterSeq: 0 }, (m) => {
       if (m.kind !== 'event') return
       if (json) io.stdout.write(`${JSON.stringify(m.event)}\n`)
       progress?.onEvent(m.event)
       const e = m.event.event
       if (e.type === 'turn_complete' && e.sessionId === sessionId) final = { text: e.text, finishReason: e.finishReason }
-      if (e.type === 'error' && e.sessionId === sessionId) lastError = e.message
+      if (e.type === 'error' && e.sessionId === sessionId) lastError = { code: e.code, message: e.message }
     })
     await host.api.calls['messages.prompt']({ sessionId, requestId: `cli-${Date.now()}`, text: prompt })
     // A background child's result starts another parent turn: wait until nothing is running at all.
@@ -55,17 +61,15 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     } while (host.runner.isRunning(sessionId))
     host.store.flush()
     unsubscribe()
-    progress?.done()
-    if (!final) {
-      io.stderr.write(`agentry: the run ended without an answer${lastError ? `: ${lastError}` : ''}\n`)
-      return 1
+    if (!final || final.finishReason === 'error' || final.finishReason === 'aborted') {
+      if (final?.text && !json) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)
+      io.stderr.write(`agentry: ${lastError?.message ?? `the run ${final?.finishReason ?? 'ended without an answer'}`}\n`)
+      // A model that is not configured is a configuration error (2); anything else is a failed run (1).
+      return lastError?.code === 'model_config' ? 2 : 1
     }
-    if (!json) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)
-    if (final.finishReason === 'error' || final.finishReason === 'aborted') {
-      io.stderr.write(`agentry: run ${final.finishReason}${lastError ? `: ${lastError}` : ''}\n`)
-      return 1
-    }
-    if (!json) io.stderr.write(progress ? `session ${sessionId}\n` : '')
+    // A failed turn may have no text at all; print nothing rather than a blank line.
+    if (!json && final.text) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)
+    if (!json) io.stderr.write(`session ${sessionId} (agentry show ${sessionId})\n`)
     return 0
   } finally {
     await host.stop()

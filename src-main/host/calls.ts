@@ -108,6 +108,15 @@ export function createCalls(d: CallDeps): HostApi {
       publishUpdate(session)
       return { session }
     },
+    'sessions.summarize': async ({ sessionId }) => {
+      const session = requireSession(sessionId)
+      try {
+        return { summary: await d.runner.summarize(session.id) }
+      } catch (err) {
+        if (err instanceof RunnerError) throw new HostError(err.code, err.message)
+        throw err
+      }
+    },
     'sessions.delete': async ({ sessionId }) => {
       requireSession(sessionId)
       if (d.runner.isRunning(sessionId)) throw new HostError('conflict', 'This session is running. Stop it first, then delete it.')

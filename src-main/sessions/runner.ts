@@ -1,6 +1,6 @@
-import type { AgentInfo, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { AgentInfo, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
 import type { EventHub } from '../events'
-import { runTurn, StoredTranscript } from '../loop'
+import { emptyUsage, runTurn, StoredTranscript } from '../loop'
 import { agentRules, type Runtime, type RunLevel } from '../runtime'
 import { newId, type Store } from '../store'
 import { costOf, type Subagents } from '../subagents'
@@ -73,6 +73,19 @@ export class SessionRunner {
     const background = this.deps.subagents.abortBackground({ rootSessionId: sessionId }, 'aborted by parent')
     if (run) run.controller.abort(reason)
     return Boolean(run) || background > 0
+  }
+
+  /** The hidden `summary` agent over the whole visible conversation; stored in the session's metadata. */
+  async summarize(sessionId: string): Promise<string> {
+    const session = this.requireSession(sessionId)
+    const level = this.rootLevel(session, new AbortController().signal, null)
+    const text = renderConversation(level.transcript.history())
+    if (!text.trim()) throw new RunnerError('conflict', 'This session has no messages to summarize yet.')
+    const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000))
+    if (result.finishReason === 'error') throw new RunnerError('conflict', `The summary agent failed: ${result.error ?? 'unknown error'}`)
+    const updated = this.deps.store.updateSession(sessionId, { metadata: { ...this.requireSession(sessionId).metadata, summary: result.text } })
+    this.emit(updated, { type: 'session_updated', sessionId, at: Date.now(), session: updated })
+    return result.text
   }
 
   /** A background child finished: let the parent react (now if idle, after its current run otherwise). */
@@ -165,33 +178,53 @@ export class SessionRunner {
       userMessageId = message.id
     }
     session = this.setStatus(session, 'busy')
-    const ancestors = ancestorsOf(store, session)
-    const chainAgents = [...ancestors.map((a) => all.find((x) => x.name === a.agent)).filter((a): a is AgentInfo => !!a), agent]
-    const modelRef = session.model ?? this.deps.defaultModel(session.workspaceRoot)
-    const level: RunLevel = {
-      sessionId,
-      rootSessionId: ancestors[0]?.id ?? sessionId,
-      parentSessionId: session.parentId ?? undefined,
-      workdir: session.workspaceRoot,
-      agent,
-      agentPath: chainAgents.map((a) => a.name),
-      chain: chainAgents.map(agentRules),
-      depth: ancestors.length,
-      modelRef,
-      signal: controller.signal,
-      emit,
-      userMessageId,
-      transcript,
-      headless: this.deps.headless,
-    }
+    const level = this.rootLevel(session, controller.signal, userMessageId, agent)
     if (firstPrompt && entry) void generateTitle(this.deps, level, session, entry.text)
+    let run
+    try {
+      run = this.deps.runtime.prepare(level, level.transcript)
+    } catch (err) {
+      // Model not configured / key missing: the run cannot start; say why, in this session.
+      const e = err as Error
+      const code = e.name === 'ModelAuthError' ? 'model_auth' : e.name === 'ModelConfigError' ? 'model_config' : 'internal'
+      emit({ type: 'error', sessionId, at: Date.now(), code, message: e.message })
+      this.setStatus(this.requireSession(sessionId), 'error', e.message)
+      emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: 'error', usage: emptyUsage(), text: '' })
+      return
+    }
     await maybeCompact(this.deps, level)
-    const result = await runTurn(this.deps.runtime.prepare(level, transcript))
-    const cost = costOf(result.usage, this.deps.pricing(modelRef))
+    const result = await runTurn(run)
+    const cost = costOf(result.usage, this.deps.pricing(level.modelRef))
     store.addSessionUsage(sessionId, result.usage, cost ?? 0)
     const status: SessionStatus = result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
     session = this.setStatus(this.requireSession(sessionId), status, result.error)
     emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage: result.usage, text: result.text })
+  }
+
+  /** The run level of a session prompted directly: its ancestors' rules still bound it (a child never exceeds its parent). */
+  private rootLevel(session: SessionRecord, signal: AbortSignal, userMessageId: string | null, agent?: AgentInfo): RunLevel {
+    const { store } = this.deps
+    const all = this.deps.agents(session.workspaceRoot)
+    const own = agent ?? all.find((a) => a.name === session.agent)
+    if (!own) throw new RunnerError('not_found', `Agent "${session.agent}" is not defined in ${session.workspaceRoot}.`)
+    const ancestors = ancestorsOf(store, session)
+    const chainAgents = [...ancestors.map((a) => all.find((x) => x.name === a.agent)).filter((a): a is AgentInfo => !!a), own]
+    return {
+      sessionId: session.id,
+      rootSessionId: ancestors[0]?.id ?? session.id,
+      parentSessionId: session.parentId ?? undefined,
+      workdir: session.workspaceRoot,
+      agent: own,
+      agentPath: chainAgents.map((a) => a.name),
+      chain: chainAgents.map(agentRules),
+      depth: ancestors.length,
+      modelRef: session.model ?? this.deps.defaultModel(session.workspaceRoot),
+      signal,
+      emit: emitterFor(this.deps.hub, store, session).emit,
+      userMessageId,
+      transcript: new StoredTranscript(store, session.id),
+      headless: this.deps.headless,
+    }
   }
 
   private fail(sessionId: string, err: unknown): void {
@@ -219,4 +252,12 @@ export class SessionRunner {
     if (!session) throw new RunnerError('not_found', `No session ${sessionId}. It may have been deleted; reload the session list.`)
     return session
   }
+}
+
+/** Plain-text rendering of a conversation for the summary agent. */
+function renderConversation(messages: MessageWithParts[]): string {
+  return messages
+    .filter((m) => !m.metadata.hiddenAt)
+    .map((m) => `${m.role}: ${m.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text ?? '')).join('\n')}`)
+    .join('\n\n')
 }

@@ -46,7 +46,12 @@ export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
   fs.mkdirSync(workdir, { recursive: true })
   const scriptFile = path.join(root, 'script.yaml')
   fs.writeFileSync(scriptFile, YAML.stringify(o.script ?? { agents: { '*': [{ text: 'ok', repeat: true }] } }))
-  const config = { model: 'script/test', providers: { script: { type: 'script', script: scriptFile } }, ...o.config }
+  const extra = (o.config ?? {}) as { providers?: Record<string, Record<string, unknown>> }
+  const config = {
+    model: 'script/test',
+    ...o.config,
+    providers: { ...extra.providers, script: { type: 'script', script: scriptFile, ...extra.providers?.script } },
+  }
   fs.writeFileSync(path.join(dataDir, 'config.yaml'), YAML.stringify(config))
   if (o.permissions) fs.writeFileSync(path.join(dataDir, 'permissions.jsonc'), o.permissions)
   for (const [rel, text] of Object.entries(o.files ?? {})) {

@@ -1,0 +1,76 @@
+import { execFileSync, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import YAML from 'yaml'
+
+/**
+ * Runs the built `agentry` command as a user would (a real process, its own AGENTRY_HOME), for the CLI's
+ * end-to-end tests and the benchmarks. Not part of the CLI itself.
+ */
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const AGENTRY_BIN = path.join(REPO_ROOT, 'bin', 'agentry.js')
+
+/** Bundles src-main/cli into out/cli (what `npm run build` does), so tests run the code as shipped. */
+export function buildCli(): void {
+  execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+}
+
+export interface CliRun {
+  code: number | null
+  stdout: string
+  stderr: string
+  /** wall time from spawn to exit */
+  ms: number
+}
+
+export interface CliOptions {
+  home: string
+  cwd: string
+  env?: Record<string, string>
+  /** extra node flags before the script, e.g. ['--cpu-prof'] */
+  nodeArgs?: string[]
+}
+
+/** Variables that would leak the developer's own setup (keys, a script, a data dir) into a run. */
+const HOST_ENV = /^(AGENTRY_|ANTHROPIC_|OPENAI_|OLLAMA_|NO_COLOR$|FORCE_COLOR$)/
+
+export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) if (!HOST_ENV.test(k)) env[k] = v
+  return { ...env, AGENTRY_HOME: home, ...extra }
+}
+
+/** `agentry ...args`; async so an in-process loopback server keeps answering while the CLI runs. */
+export function agentry(args: string[], o: CliOptions): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [...(o.nodeArgs ?? []), AGENTRY_BIN, ...args], {
+      cwd: o.cwd,
+      env: cliEnv(o.home, o.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.once('error', reject)
+    child.once('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }))
+  })
+}
+
+export function tempDir(prefix: string): string {
+  // realpath: on macOS /tmp is a symlink, and the CLI reports resolved workspace paths.
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `agentry-${prefix}-`)))
+}
+
+/** Writes { relativePath: content } under root; objects are written as YAML. */
+export function writeFiles(root: string, files: Record<string, string | Record<string, unknown>>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const file = path.join(root, rel)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, typeof content === 'string' ? content : YAML.stringify(content))
+  }
+}
