@@ -17,7 +17,7 @@ export function dropInvalid(raw: unknown, schema: z.ZodType): { clean: Record<st
   if (!isPlainObject(raw)) {
     return { clean: {}, problems: [{ path: '', reason: 'must be a mapping of settings (key: value), not a list or a single value' }] }
   }
-  let clean: Record<string, unknown> = structuredClone(raw)
+  const clean: Record<string, unknown> = structuredClone(raw)
   let problems: FieldProblem[] | undefined
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const result = schema.safeParse(clean)
