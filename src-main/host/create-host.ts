@@ -8,12 +8,13 @@ import { EventHub } from '../events'
 import { contextWindowFor, createFileKeyStore, defaultModelRef, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset } from '../permissions'
 import { Runtime } from '../runtime'
-import { SessionRunner } from '../sessions'
+import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
 import type { HostApi } from './api'
 import { createCalls } from './calls'
 import { cachedByFiles } from './file-cache'
+import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
 import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
 import { snapshotFor } from './snapshot'
@@ -59,7 +60,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
   try {
     const store = openStore(path.join(dataDir, 'agentry.db'))
     disposers.push(() => store.close())
-    const reconcileReport = reconcileAfterRestart(store)
+    // runner and subagents are created after the runtime that calls back into them.
+    const late: { runner?: SessionRunner; subagents?: Subagents } = {}
+    const hub = new EventHub(store, (stream) => snapshotFor(store, late.runner, stream))
+    disposers.push(() => hub.dispose())
+    // Before any run, and through the hub: a viewer resuming from its last seq sees what reconciliation closed.
+    const reconcileReport = reconcileAfterRestart(store, (sessionId, event) => {
+      const session = store.getSession(sessionId)
+      if (session) emitterFor(hub, store, session).emit(event)
+    })
     ensureDefaultPermissionsFile(dataDir)
 
     const env = options.env ?? process.env
@@ -76,10 +85,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const grants = options.grants ?? { yes: false, rules: [] }
 
     const approvals = new Approvals(store)
-    // runner and subagents are created after the runtime that calls back into them.
-    const late: { runner?: SessionRunner; subagents?: Subagents } = {}
-    const hub = new EventHub(store, (stream) => snapshotFor(store, late.runner, stream))
-    disposers.push(() => hub.dispose())
 
     const runtime = new Runtime({
       store,
@@ -138,6 +143,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
     late.subagents = subagents
     const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
     runner.resumeQueues()
+    disposers.push(
+      startAutoArchive(store, () => config().config.subagents.archiveAfterMinutes, (ids) => {
+        for (const id of ids) {
+          const session = store.getSession(id)
+          if (session) emitterFor(hub, store, session).emit({ type: 'session_updated', sessionId: id, at: Date.now(), session })
+        }
+      }),
+    )
 
     let stopped = false
     return {

@@ -143,3 +143,19 @@ async function waitFor<T>(get: () => T | undefined, ms = 5000): Promise<T> {
     await new Promise((r) => setTimeout(r, 10))
   }
 }
+
+describe('auto-archive', () => {
+  it('archives finished subagent sessions after archiveAfterMinutes, keeping them listable', async () => {
+    h = await createHarness({
+      script: { agents: { build: [{ step: 1, tools: [{ name: 'task', input: { subagent_type: 'general', description: 'child', prompt: 'x' } }] }, { step: 2, text: 'ok' }], general: [{ text: 'done' }], title: [{ text: 't', repeat: true }] } },
+    })
+    const r = await h.run('go')
+    const child = h.host.store.listSessions({ parentId: r.sessionId })[0]
+    expect(child).toBeDefined()
+    expect(h.host.store.archiveFinishedChildren(Date.now() - 60_000)).toEqual([])
+    expect(h.host.store.archiveFinishedChildren(Date.now() + 1)).toEqual([child.id])
+    expect(h.host.store.listSessions({ parentId: r.sessionId })).toEqual([])
+    expect(h.host.store.listSessions({ parentId: r.sessionId, includeArchived: true }).map((s) => s.id)).toEqual([child.id])
+    expect(h.host.store.getSession(r.sessionId)?.archivedAt).toBeNull()
+  })
+})

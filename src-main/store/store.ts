@@ -87,6 +87,8 @@ export interface Store {
   sessionsWithQueuedPrompts(): string[]
   /** badge counts for the session list: pending approvals (by root), queued prompts, child sessions */
   sessionCounts(ids: string[]): Record<string, SessionCounts>
+  /** archive finished subagent sessions not updated since `updatedBefore`; returns their ids */
+  archiveFinishedChildren(updatedBefore: number): string[]
 
   /** Buffered. */
   appendEvent(event: SequencedEvent): void
@@ -179,6 +181,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     getQueueEntry: (id) => queue.get(id),
     sessionsWithQueuedPrompts: () => summaries.sessionsWithQueuedPrompts(),
     sessionCounts: (ids) => summaries.counts(ids),
+    archiveFinishedChildren: (before) => summaries.archiveFinishedChildren(before),
 
     appendEvent: (event) => buffer.appendEvent(event),
     eventsAfter(stream, afterSeq, limit) {

@@ -16,7 +16,15 @@ export function createSummaryRepo(db: Database.Database) {
     return out
   }
 
+  const archiveChildren = db.prepare<[number, number], { id: string }>(
+    `UPDATE chat_sessions SET archived_at = ? WHERE parent_id IS NOT NULL AND archived_at IS NULL
+       AND status IN ('idle', 'error', 'aborted') AND updated_at < ? RETURNING id`,
+  )
+
   return {
+    archiveFinishedChildren(updatedBefore: number): string[] {
+      return archiveChildren.all(Date.now(), updatedBefore).map((r) => r.id)
+    },
     counts(ids: string[]): Record<string, SessionCounts> {
       if (ids.length === 0) return {}
       const approvals = grouped(`SELECT root_session_id AS id, COUNT(*) AS n FROM approvals WHERE status = 'pending' AND root_session_id IN ($IDS) GROUP BY root_session_id`, ids)
