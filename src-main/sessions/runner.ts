@@ -88,6 +88,14 @@ export class SessionRunner {
     return result.text
   }
 
+  /** Pending approvals of a conversation changed: show the root as waiting while any is open. */
+  approvalsChanged(rootSessionId: string, pending: number): void {
+    const session = this.deps.store.getSession(rootSessionId)
+    if (!session || !this.active.has(rootSessionId)) return
+    const status: SessionStatus = pending > 0 ? 'waiting_on_approval' : 'busy'
+    if (session.status !== status && (session.status === 'busy' || session.status === 'waiting_on_approval')) this.setStatus(session, status)
+  }
+
   /** A background child finished: let the parent react (now if idle, after its current run otherwise). */
   wake(sessionId: string): void {
     this.wakeups.add(sessionId)

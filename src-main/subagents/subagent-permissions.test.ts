@@ -134,6 +134,7 @@ describe('approvals from descendants surface at the root', () => {
     expect(approval.alwaysPatterns).toEqual(['echo *'])
     const required = flatten(h.events.filter((e) => e.stream === sessionId).map((e) => e.event)).find((f) => f.event.type === 'tool_approval_required')!
     expect(required.path).toHaveLength(3)
+    expect(h.host.store.getSession(sessionId)?.status).toBe('waiting_on_approval')
     await h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_once' })
     await h.host.runner.idle()
     await h.host.subagents.settle()
@@ -142,6 +143,7 @@ describe('approvals from descendants surface at the root', () => {
     expect(messages.filter((m) => m.role === 'assistant').at(-1)?.parts[0].data.text).toBe('root done')
     expect(JSON.stringify(messages)).toContain('from-depth-3')
     expect(h.host.store.getApproval(approval.id)?.status).toBe('approved')
+    expect(h.host.store.getSession(sessionId)?.status).toBe('idle')
   })
 
   it('deny with feedback goes back to the model; allow always saves a rule that re-checks the other pending calls', async () => {
