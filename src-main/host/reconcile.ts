@@ -1,8 +1,10 @@
-import type { PartRecord, TaskCard } from '../../src-shared'
-import { newId, type Store } from '../store'
+import type { AgentEvent, PartRecord, TaskCard } from '../../src-shared'
+import { textPart } from '../loop'
+import type { Store } from '../store'
 import { taskError } from '../subagents'
 
 export const RESTART_REASON = 'aborted by host restart'
+const CHILD_REASON = 'interrupted by host restart'
 
 export interface ReconcileReport {
   toolParts: number
@@ -12,38 +14,71 @@ export interface ReconcileReport {
 }
 
 /**
+ * How reconciliation tells viewers what it changed: an event as it happened in `sessionId` (a stored session; the
+ * caller wraps it for the root's stream). Without these, a viewer that resumes from its last seq after the restart
+ * would keep showing the session busy and the tool running.
+ */
+export type ReconcilePublish = (sessionId: string, event: AgentEvent) => void
+
+/** An opaque child level a nested part lives in, outermost first. */
+type NestedPath = { sessionId: string; agentType: string }[]
+
+/**
  * Runs at host start, before any run: nothing is left "running" from a process that died. Tool calls in flight
  * become errors (never replayed — their side effects may have happened), busy sessions go idle with a note,
  * interrupted background children report failure to their parent, and pending approvals expire.
  */
-export function reconcileAfterRestart(store: Store): ReconcileReport {
+export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = () => {}): ReconcileReport {
   const report: ReconcileReport = { toolParts: 0, sessions: 0, backgroundJobs: 0, approvals: 0 }
+  const at = Date.now()
+  /** `owner`: the stored session whose part holds `part` (itself, or the task part an opaque child is nested in). */
+  const partUpdated = (part: PartRecord, path: NestedPath = [], owner = part.sessionId) => {
+    // A part nested in opaque children is announced the way it streamed live: wrapped once per level.
+    let event: AgentEvent = { type: 'part_updated', sessionId: part.sessionId, at, part }
+    for (let i = path.length - 1; i >= 0; i--) event = { type: 'subagent_event', sessionId: path[i].sessionId, at, agentType: path[i].agentType, event }
+    publish(owner, event)
+  }
+  const addMessage = (sessionId: string, metadata: Record<string, unknown>, text: string) => {
+    const message = store.createMessage({ sessionId, role: 'assistant', metadata })
+    const part = textPart(message.id, sessionId, text)
+    store.upsertPart(part)
+    publish(sessionId, { type: 'message_created', sessionId, at, message })
+    partUpdated(part)
+  }
+
   store.transaction(() => {
     for (const part of store.listOpenToolParts()) {
-      store.upsertPart(closePart(part))
+      const nested: { path: NestedPath; part: PartRecord }[] = []
+      const closed = closePart(part, [], nested)
+      store.upsertPart(closed)
+      for (const n of nested) partUpdated(n.part, n.path, part.sessionId)
+      partUpdated(closed)
       report.toolParts++
     }
     for (const approval of store.listApprovals({ status: 'pending' })) {
       store.resolveApproval(approval.id, 'expired', { reason: RESTART_REASON })
+      // The event has no "expired" outcome; "cancelled" is what makes every viewer drop the pending dialog.
+      const event: AgentEvent = { type: 'tool_approval_resolved', sessionId: approval.sessionId, at, approvalId: approval.id, outcome: 'cancelled' }
+      publish(store.getSession(approval.sessionId) ? approval.sessionId : approval.rootSessionId, event)
       report.approvals++
     }
     for (const job of store.listJobs({ status: 'running' })) {
       store.updateJob(job.id, 'interrupted')
       report.backgroundJobs++
       if (!store.getSession(job.parentSessionId)) continue
-      const message = store.createMessage({ sessionId: job.parentSessionId, role: 'assistant', metadata: { synthetic: true, agent: job.agentType } })
-      store.upsertPart(textPart(message.id, job.parentSessionId, taskError(job.agentType, job.id, 'interrupted by host restart')))
+      const card = closeBackgroundCard(store, job.parentSessionId, job.toolCallId)
+      if (card) partUpdated(card)
+      addMessage(job.parentSessionId, { synthetic: true, agent: job.agentType }, taskError(job.agentType, job.id, CHILD_REASON))
     }
     for (const session of store.listSessions({ statuses: ['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'], includeArchived: true, limit: 100_000 })) {
-      const message = store.createMessage({ sessionId: session.id, role: 'assistant', metadata: { notice: 'host_restart' } })
-      store.upsertPart(
-        textPart(
-          message.id,
-          session.id,
-          'The previous run was interrupted because Agentry stopped. Tool calls that were in flight are marked as failed and were not repeated. Send a message to continue.',
-        ),
+      addMessage(
+        session.id,
+        { notice: 'host_restart' },
+        'The previous run was interrupted because Agentry stopped. Tool calls that were in flight are marked as failed and were not repeated. Send a message to continue.',
       )
-      store.updateSession(session.id, { status: 'idle' })
+      const updated = store.updateSession(session.id, { status: 'idle' })
+      publish(session.id, { type: 'status_change', sessionId: session.id, at, status: 'idle', reason: RESTART_REASON })
+      publish(session.id, { type: 'session_updated', sessionId: session.id, at, session: updated })
       report.sessions++
     }
     store.flush()
@@ -53,27 +88,46 @@ export function reconcileAfterRestart(store: Store): ReconcileReport {
 
 const OPEN_STATES = new Set(['input-streaming', 'input-available', 'approval-requested'])
 
-/** Closes a tool part and, for a task part, every opaque descendant nested in its transcript. */
-function closePart(part: PartRecord): PartRecord {
+/**
+ * Closes a tool part and, for a task part, every opaque descendant nested in its transcript. Nested parts that
+ * changed are collected in `nested` with the opaque levels they live in.
+ */
+function closePart(part: PartRecord, path: NestedPath, nested: { path: NestedPath; part: PartRecord }[]): PartRecord {
   const card = part.data.subagent as TaskCard | undefined
   const data: Record<string, unknown> = { ...part.data, error: RESTART_REASON, endedAt: Date.now() }
-  if (card) data.subagent = closeCard(card)
-  return { ...part, data, toolState: 'output-error' }
+  if (card) data.subagent = closeCard(card, path, nested)
+  const closed: PartRecord = { ...part, data, toolState: 'output-error' }
+  if (path.length > 0) nested.push({ path, part: closed })
+  return closed
 }
 
-function closeCard(card: TaskCard): TaskCard {
+/**
+ * A background task's part was closed long ago (it returned the handle), but its card kept being updated while the
+ * child ran: left alone it would show "running" forever for a child that no longer exists.
+ */
+function closeBackgroundCard(store: Store, sessionId: string, toolCallId: string): PartRecord | undefined {
+  for (const message of store.listMessages(sessionId, { includeHidden: true })) {
+    const part = message.parts.find((p) => p.toolCallId === toolCallId)
+    const card = part?.data.subagent as TaskCard | undefined
+    if (!part || !card) continue
+    const closed = { ...part, data: { ...part.data, subagent: closeCard(card, [], []) } }
+    store.upsertPart(closed)
+    return closed
+  }
+  return undefined
+}
+
+function closeCard(card: TaskCard, path: NestedPath, nested: { path: NestedPath; part: PartRecord }[]): TaskCard {
   const open = card.status === 'queued' || card.status === 'running'
+  const inner = [...path, { sessionId: card.taskId, agentType: card.agentType }]
   const transcript = card.transcript?.map((m) => ({
     ...m,
-    parts: m.parts.map((p) => (p.toolState && OPEN_STATES.has(p.toolState) ? closePart(p) : p)),
+    parts: m.parts.map((p) => (p.toolState && OPEN_STATES.has(p.toolState) ? closePart(p, inner, nested) : p)),
   }))
   return {
     ...card,
-    ...(open ? { status: 'failed' as const, error: 'interrupted by host restart', endedAt: Date.now() } : {}),
+    ...(open ? { status: 'failed' as const, error: CHILD_REASON, endedAt: Date.now() } : {}),
     ...(transcript ? { transcript } : {}),
   }
 }
 
-function textPart(messageId: string, sessionId: string, text: string): PartRecord {
-  return { id: newId('prt'), messageId, sessionId, index: 0, type: 'text', data: { text }, toolCallId: null, toolState: null }
-}

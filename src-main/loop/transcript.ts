@@ -1,4 +1,4 @@
-import type { MessageRecord, MessageRole, MessageWithParts, PartRecord } from '../../src-shared'
+import type { AgentEvent, MessageRecord, MessageRole, MessageWithParts, PartRecord } from '../../src-shared'
 import { newId, type Store } from '../store'
 
 /**
@@ -101,4 +101,25 @@ export class NestedTranscript implements Transcript {
       if (this.scheduled) this.flush()
     })
   }
+}
+
+export function textPart(messageId: string, sessionId: string, text: string): PartRecord {
+  return { id: newId('prt'), messageId, sessionId, index: 0, type: 'text', data: { text }, toolCallId: null, toolState: null }
+}
+
+/** Writes a whole one-part message (a prompt, a synthetic result) and tells subscribers about it. */
+export function appendTextMessage(
+  transcript: Transcript,
+  emit: (event: AgentEvent) => void,
+  role: MessageRole,
+  text: string,
+  metadata: Record<string, unknown> = {},
+): MessageRecord {
+  const message = transcript.createMessage(role, metadata)
+  const part = textPart(message.id, transcript.sessionId, text)
+  transcript.upsertPart(part)
+  const at = Date.now()
+  emit({ type: 'message_created', sessionId: transcript.sessionId, at, message })
+  emit({ type: 'part_updated', sessionId: transcript.sessionId, at, part })
+  return message
 }

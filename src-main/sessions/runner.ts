@@ -1,8 +1,8 @@
 import type { AgentInfo, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
 import type { EventHub } from '../events'
-import { emptyUsage, runTurn, StoredTranscript } from '../loop'
+import { appendTextMessage, emptyUsage, runTurn, StoredTranscript } from '../loop'
 import { agentRules, type Runtime, type RunLevel } from '../runtime'
-import { newId, type Store } from '../store'
+import type { Store } from '../store'
 import { costOf, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
@@ -175,15 +175,10 @@ export class SessionRunner {
 
     let userMessageId: string | null = null
     if (entry) {
-      const message = transcript.createMessage('user', {
+      userMessageId = appendTextMessage(transcript, emit, 'user', entry.text, {
         ...(agent.name !== session.agent ? { agent: agent.name } : {}),
         ...(entry.requestId ? { requestId: entry.requestId } : {}),
-      })
-      const part = { id: newId('prt'), messageId: message.id, sessionId, index: 0, type: 'text', data: { text: entry.text }, toolCallId: null, toolState: null }
-      transcript.upsertPart(part)
-      emit({ type: 'message_created', sessionId, at: Date.now(), message })
-      emit({ type: 'part_updated', sessionId, at: Date.now(), part })
-      userMessageId = message.id
+      }).id
     }
     session = this.setStatus(session, 'busy')
     const level = this.rootLevel(session, controller.signal, userMessageId, agent)

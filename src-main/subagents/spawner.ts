@@ -1,5 +1,5 @@
 import type { AgentInfo, MessageWithParts, ModelRef, SubagentLimits, TaskCard, TokenUsage } from '../../src-shared'
-import { addUsage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
+import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type Store } from '../store'
 import { ToolError, type ToolDef } from '../tools'
@@ -205,11 +205,7 @@ export class Subagents {
   }
 
   private deliverBackground(parent: RunLevel, outcome: { ok: boolean; text: string }): void {
-    const message = parent.transcript.createMessage('assistant', { synthetic: true, agent: parent.agent.name })
-    const part = { id: newId('prt'), messageId: message.id, sessionId: parent.sessionId, index: 0, type: 'text', data: { text: outcome.text }, toolCallId: null, toolState: null }
-    parent.transcript.upsertPart(part)
-    parent.emit({ type: 'message_created', sessionId: parent.sessionId, at: Date.now(), message })
-    parent.emit({ type: 'part_updated', sessionId: parent.sessionId, at: Date.now(), part })
+    appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name })
     this.deps.onBackgroundDone(parent)
   }
 
@@ -233,12 +229,7 @@ export class Subagents {
   }
 
   private writeUserMessage(child: RunLevel, prompt: string): void {
-    const message = child.transcript.createMessage('user', { agent: child.agent.name })
-    child.userMessageId = message.id
-    const part = { id: newId('prt'), messageId: message.id, sessionId: child.sessionId, index: 0, type: 'text', data: { text: prompt }, toolCallId: null, toolState: null }
-    child.transcript.upsertPart(part)
-    child.emit({ type: 'message_created', sessionId: child.sessionId, at: Date.now(), message })
-    child.emit({ type: 'part_updated', sessionId: child.sessionId, at: Date.now(), part })
+    child.userMessageId = appendTextMessage(child.transcript, child.emit, 'user', prompt, { agent: child.agent.name }).id
   }
 
   private storedChild(level: RunLevel, agent: AgentInfo, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
