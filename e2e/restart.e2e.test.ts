@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { shot } from './support/browser'
+import { send, startScenario, transcriptText, type Scenario } from './support/scenario'
+
+const script = `
+agents:
+  build:
+    - { text: "Running a long command.", tools: [ { name: bash, input: { command: "sleep 30" } } ] }
+  title: [ { text: "Restart demo", repeat: true } ]
+`
+
+describe('daemon restart mid-run', () => {
+  let s: Scenario
+  beforeAll(async () => {
+    // bash is allowed in this workspace so the run is busy in a tool when the host dies.
+    s = await startScenario('restart', { script, files: { '.agents/permissions.jsonc': '{ "bash": "allow" }\n' } })
+  }, 90_000)
+  afterAll(async () => s?.close())
+
+  it('reconnects to the restarted host and shows the orphan cleanup, nothing stuck running', async () => {
+    const { page } = s
+    await send(page, 'run the long command')
+    const card = page.locator('[data-testid=tool-card][data-tool=bash]')
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: 15_000 }).toBe('input-available')
+    await expect.poll(() => page.locator('[data-testid=badge-running]').count()).toBe(1)
+    const sessionUrl = new URL(page.url())
+
+    await s.restartDaemon({ kill: true })
+    // The page notices the drop at once.
+    await expect.poll(() => page.getAttribute('[data-testid=connection-state]', 'class')).not.toContain('conn-open')
+    await shot(page, 'restart', '01-host-gone')
+
+    // A restarted daemon has a new token: open its new URL, as a person would, on the same session.
+    await page.goto(`${s.daemon.url}${sessionUrl.hash}`)
+    await expect.poll(() => page.getAttribute('[data-testid=connection-state]', 'class'), { timeout: 15_000 }).toContain('conn-open')
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: 15_000 }).toBe('output-error')
+    await card.locator('.tool-head').click()
+    await expect.poll(() => card.innerText()).toMatch(/host restart/i)
+    expect(await page.locator('[data-testid=badge-running]').count()).toBe(0)
+    expect(await page.locator('[data-testid=stop-button]').count()).toBe(0)
+    expect(await transcriptText(page)).toContain('Running a long command.')
+    await shot(page, 'restart', '02-after-restart', 'restart-cleanup')
+  })
+})

@@ -1,0 +1,6 @@
+export { createBridgeClient } from './client'
+export { createWsBridgeClient } from './ws-client'
+export type { WebSocketCtor, WebSocketLike, WsBridgeClient, WsClientOptions } from './ws-client'
+export { createIpcBridgeClient } from './ipc-client'
+export type { AppCommand, BridgeClient, ConnectionState } from './types'
+export type { AgentryApi } from './preload-api'

@@ -1,0 +1,165 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { addressable, agentColor, useAgents } from '../state/agents-store'
+import type { UiError } from '../state/bridge'
+import { abortRun, cancelQueued, sendPrompt } from '../state/session-actions'
+import { useTranscript } from '../state/transcript-store'
+import { AgentPicker } from './agent-picker'
+import { ErrorNote } from './error-note'
+
+const EMPTY: never[] = []
+const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
+
+/** Multi-line input: Enter sends, Shift+Enter breaks the line, `@` completes agent names, Stop while running. */
+export function Composer({ autoFocus }: { autoFocus?: boolean }) {
+  const viewId = useTranscript((s) => s.viewId)
+  const status = useTranscript((s) => (viewId ? s.transcripts[viewId]?.status ?? null : null))
+  const queue = useTranscript((s) => (viewId ? s.queue[viewId] ?? EMPTY : EMPTY))
+  const agents = useAgents((s) => s.agents)
+  const selected = useAgents((s) => s.selected)
+  const [text, setText] = useState('')
+  const [error, setError] = useState<UiError | null>(null)
+  const [sending, setSending] = useState(false)
+  const [caret, setCaret] = useState(0)
+  const [pick, setPick] = useState(0)
+  const area = useRef<HTMLTextAreaElement>(null)
+  const running = status !== null && RUNNING.has(status)
+
+  const mention = useMemo(() => /(^|\s)@([a-z0-9_-]*)$/i.exec(text.slice(0, caret)), [text, caret])
+  const matches = useMemo(
+    () => (mention ? addressable(agents).filter((a) => a.name.startsWith(mention[2].toLowerCase())).slice(0, 8) : []),
+    [mention, agents],
+  )
+  const completing = matches.length > 0
+
+  useEffect(() => setPick(0), [mention?.[2]])
+  useEffect(() => {
+    const el = area.current
+    if (!el) return
+    el.style.height = 'auto'
+    el.style.height = `${Math.min(el.scrollHeight, 240)}px`
+  }, [text])
+  useEffect(() => {
+    if (autoFocus) area.current?.focus()
+  }, [autoFocus, viewId])
+
+  const complete = (name: string) => {
+    if (!mention) return
+    const start = caret - mention[2].length
+    const next = `${text.slice(0, start)}${name} ${text.slice(caret)}`
+    setText(next)
+    const pos = start + name.length + 1
+    requestAnimationFrame(() => {
+      area.current?.setSelectionRange(pos, pos)
+      setCaret(pos)
+    })
+  }
+
+  const send = async () => {
+    const t = text.trim()
+    if (!t || sending) return
+    setSending(true)
+    setError(null)
+    const err = await sendPrompt(t, selected)
+    setSending(false)
+    if (err) setError(err)
+    else setText('')
+  }
+
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (completing) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault()
+        setPick((p) => (p + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length)
+        return
+      }
+      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+        e.preventDefault()
+        complete(matches[pick]?.name ?? matches[0].name)
+        return
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault()
+        setCaret(-1)
+        return
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault()
+      void send()
+    }
+  }
+
+  return (
+    <div className="composer-wrap">
+      {queue.length > 0 && viewId && (
+        <div className="queue" data-testid="queue">
+          {queue.map((q) => (
+            <div key={q.id} className="queue-item" data-testid="queue-item">
+              <span className="pill">queued</span>
+              <span className="queue-text">{q.text}</span>
+              <button
+                className="btn small"
+                data-testid="queue-cancel"
+                onClick={async () => setError(await cancelQueued(viewId, q.id))}
+              >
+                Cancel
+              </button>
+            </div>
+          ))}
+        </div>
+      )}
+      {error && <ErrorNote error={error} onDismiss={() => setError(null)} testId="composer-error" />}
+      <div className="composer" data-testid="composer">
+        {completing && (
+          <div className="popover mention-menu" data-testid="mention-menu" role="listbox">
+            {matches.map((a, i) => (
+              <button
+                key={a.name}
+                role="option"
+                aria-selected={i === pick}
+                className={`agent-option ${i === pick ? 'current' : ''}`}
+                onMouseDown={(e) => {
+                  e.preventDefault()
+                  complete(a.name)
+                }}
+              >
+                <span className="agent-dot" style={{ background: agentColor(a.name, a) }} />
+                <span className="agent-option-text">
+                  <span className="agent-option-name">@{a.name}</span>
+                  <span className="agent-option-desc">{a.description}</span>
+                </span>
+              </button>
+            ))}
+          </div>
+        )}
+        <textarea
+          ref={area}
+          className="composer-input"
+          data-testid="composer-input"
+          rows={1}
+          placeholder={running ? 'Agent is working — your message will be queued…' : 'Message the agent — @ to address a subagent'}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value)
+            setCaret(e.target.selectionStart)
+          }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+          onKeyDown={onKey}
+        />
+        <div className="composer-bar">
+          <AgentPicker />
+          <span className="muted small hint">Enter to send · Shift+Enter for a new line</span>
+          <span className="spacer" />
+          {running && viewId && (
+            <button className="btn danger" data-testid="stop-button" onClick={async () => setError(await abortRun(viewId))}>
+              ■ Stop
+            </button>
+          )}
+          <button className="btn primary" data-testid="send-button" disabled={!text.trim() || sending} onClick={() => void send()}>
+            {running ? 'Queue' : 'Send'}
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,96 @@
+import { memo, useState } from 'react'
+import type { PartRecord } from '../../src-shared'
+import { Markdown } from '../markdown'
+import { agentColor, useAgents } from '../state/agents-store'
+import { partText, toolName } from '../state/part-data'
+import { useTranscript } from '../state/transcript-store'
+import { SubagentCard } from './subagent-card'
+import { ToolCard } from './tool-card'
+
+/** One message, selected from the store by id so only the message that changed re-renders. */
+export const MessageView = memo(function MessageView({ sessionId, messageId, nested }: { sessionId: string; messageId: string; nested?: boolean }) {
+  const m = useTranscript((s) => s.transcripts[sessionId]?.messages.get(messageId))
+  if (!m) return null
+  const synthetic = m.metadata.synthetic === true
+  if (synthetic) return <SyntheticCallout parts={m.parts} />
+  if (m.role === 'user') {
+    const agent = typeof m.metadata.agent === 'string' ? m.metadata.agent : null
+    return (
+      <div className={`msg msg-user ${nested ? 'nested' : ''}`} data-testid="message" data-role="user">
+        {agent && <AgentTag name={agent} />}
+        <div className="bubble">
+          {m.parts.map((p) => (p.type === 'text' ? <div key={p.id} className="user-text">{partText(p)}</div> : null))}
+        </div>
+      </div>
+    )
+  }
+  if (m.role === 'system') {
+    return (
+      <div className="msg msg-system muted small" data-testid="message" data-role="system">
+        {m.parts.map((p) => partText(p)).join('\n')}
+      </div>
+    )
+  }
+  return (
+    <div className={`msg msg-assistant ${nested ? 'nested' : ''}`} data-testid="message" data-role="assistant">
+      {m.parts.map((p) => (
+        <PartView key={p.id} part={p} />
+      ))}
+    </div>
+  )
+})
+
+function AgentTag({ name }: { name: string }) {
+  const info = useAgents((s) => s.byName[name])
+  return (
+    <div className="agent-tag" data-testid="message-agent">
+      <span className="agent-dot" style={{ background: agentColor(name, info) }} />
+      to {name}
+    </div>
+  )
+}
+
+function PartView({ part }: { part: PartRecord }) {
+  if (part.type === 'text') return <div className="part-text" data-testid="part-text"><Markdown text={partText(part)} /></div>
+  if (part.type === 'reasoning') return <Reasoning text={partText(part)} />
+  const tool = toolName(part)
+  if (tool === 'task') return <SubagentCard part={part} />
+  if (tool) return <ToolCard part={part} />
+  // data-* parts carry host bookkeeping (step markers, usage); nothing a person needs to read.
+  return null
+}
+
+function Reasoning({ text }: { text: string }) {
+  const [open, setOpen] = useState(false)
+  return (
+    <div className="reasoning" data-testid="reasoning">
+      <button className="reasoning-head" onClick={() => setOpen(!open)} aria-expanded={open}>
+        <span className="caret">{open ? '▾' : '▸'}</span> Thinking
+        {!open && <span className="reasoning-preview">{text.slice(-120)}</span>}
+      </button>
+      {open && (
+        <div className="reasoning-body">
+          <Markdown text={text} />
+        </div>
+      )}
+    </div>
+  )
+}
+
+const RESULT_RE = /<task_(result|error)\s+agent="([^"]*)"[^>]*>([\s\S]*?)(?:<\/task_\1>|$)([\s\S]*)/
+
+/** A synthetic message (a background child's completion) is not the model talking: show it as a callout. */
+function SyntheticCallout({ parts }: { parts: PartRecord[] }) {
+  const text = parts.map(partText).join('\n')
+  const m = RESULT_RE.exec(text)
+  const failed = m?.[1] === 'error'
+  return (
+    <div className={`callout ${failed ? 'error' : 'info'}`} data-testid="synthetic-callout">
+      <div className="callout-title">
+        {m ? `Background task ${failed ? 'failed' : 'finished'}: ${m[2]}` : 'Note from the host'}
+      </div>
+      <Markdown text={m ? m[3].trim() : text} />
+      {m && m[4].trim() && <div className="muted small">{m[4].trim()}</div>}
+    </div>
+  )
+}

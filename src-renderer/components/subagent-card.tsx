@@ -1,0 +1,103 @@
+import { memo, useEffect } from 'react'
+import type { PartRecord, TaskCard } from '../../src-shared'
+import { formatDuration, formatTokens } from '../lib/format'
+import { useNow } from '../lib/use-now'
+import { agentColor, useAgents } from '../state/agents-store'
+import { readTaskCard, toolInput, toolOutput } from '../state/part-data'
+import { loadChild, openSession } from '../state/session-actions'
+import { toggleExpanded, useTranscript } from '../state/transcript-store'
+import { ErrorNote } from './error-note'
+import { NestedTranscript } from './nested-transcript'
+import { StatusIcon } from './tool-card'
+
+/** A `task` call: the child agent's live status, expandable to its transcript nested in place. */
+export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRecord }) {
+  const card = readTaskCard(part) ?? fallbackCard(part)
+  const info = useAgents((s) => s.byName[card.agentType])
+  const expanded = useTranscript((s) => s.expanded[card.taskId] === true)
+  const childLoad = useTranscript((s) => s.childLoads[card.taskId])
+  const active = card.status === 'running' || card.status === 'queued'
+  const now = useNow(active && card.startedAt !== null)
+  const elapsed = card.startedAt !== null ? (card.endedAt ?? now) - card.startedAt : null
+  const color = agentColor(card.agentType, info)
+  const output = toolOutput(part)
+
+  useEffect(() => {
+    if (expanded && card.inspectable && card.taskId) void loadChild(card.taskId)
+  }, [expanded, card.inspectable, card.taskId])
+
+  return (
+    <div
+      className={`subagent-card status-${card.status}`}
+      style={{ ['--agent-color' as string]: color }}
+      data-testid="subagent-card"
+      data-agent={card.agentType}
+      data-status={card.status}
+      data-task-id={card.taskId}
+      data-depth={card.depth}
+    >
+      <div className="subagent-head">
+        <button
+          className="subagent-toggle"
+          data-testid="subagent-expand"
+          aria-expanded={expanded}
+          onClick={() => card.taskId && toggleExpanded(card.taskId)}
+        >
+          <span className="caret" aria-hidden>{expanded ? '▾' : '▸'}</span>
+          <StatusIcon state={card.status} />
+          <span className="subagent-agent" style={{ color }}>{card.agentType}</span>
+          <span className="subagent-desc">{card.description}</span>
+        </button>
+        <span className="subagent-stats">
+          {card.background && <span className="pill">background</span>}
+          <span className={`pill status status-${card.status}`} data-testid="subagent-status">{card.status}</span>
+          <span title="steps">{card.steps} step{card.steps === 1 ? '' : 's'}</span>
+          {elapsed !== null && <span title="elapsed">{formatDuration(elapsed)}</span>}
+          <span title="tokens in / out">
+            {formatTokens(card.tokensIn)} / {formatTokens(card.tokensOut)} tok
+          </span>
+          {card.inspectable && card.taskId && (
+            <button className="btn small" data-testid="subagent-open" onClick={() => void openSession(card.taskId)}>
+              Open ↗
+            </button>
+          )}
+        </span>
+      </div>
+      {card.error && <div className="subagent-error">{card.error}</div>}
+      {expanded && (
+        <div className="subagent-body" data-testid="subagent-transcript">
+          {childLoad && typeof childLoad === 'object' && <ErrorNote error={childLoad} />}
+          <NestedTranscript sessionId={card.taskId} />
+          {output && card.status !== 'running' && (
+            <details className="subagent-result">
+              <summary>Result returned to the parent</summary>
+              <pre>{output}</pre>
+            </details>
+          )}
+        </div>
+      )}
+    </div>
+  )
+})
+
+/** Before the host's first task_update the card is drawn from the call's own arguments. */
+function fallbackCard(part: PartRecord): TaskCard {
+  const input = toolInput(part)
+  const str = (k: string): string => (typeof input[k] === 'string' ? (input[k] as string) : '')
+  return {
+    taskId: '',
+    agentType: str('subagent_type') || 'subagent',
+    description: str('description'),
+    background: input.background === true,
+    inspectable: false,
+    depth: 1,
+    status: part.toolState === 'output-error' ? 'failed' : part.toolState === 'output-available' ? 'completed' : 'queued',
+    steps: 0,
+    tokensIn: 0,
+    tokensOut: 0,
+    costUsd: null,
+    startedAt: null,
+    endedAt: null,
+    error: null,
+  }
+}

@@ -1,0 +1,48 @@
+import { useMemo, useState } from 'react'
+import { agentColor, useAgents } from '../state/agents-store'
+import type { UiError } from '../state/bridge'
+import { abortTask, openSession } from '../state/session-actions'
+import { toggleExpanded, useTranscript } from '../state/transcript-store'
+import { ErrorNote } from './error-note'
+import { StatusIcon } from './tool-card'
+
+/** Background children of the open root: status at a glance, open, abort. */
+export function TasksPanel() {
+  const tasks = useTranscript((s) => s.tasks)
+  const expanded = useTranscript((s) => s.expanded)
+  const byName = useAgents((s) => s.byName)
+  const [error, setError] = useState<UiError | null>(null)
+  const list = useMemo(() => Object.values(tasks).sort((a, b) => b.createdAt - a.createdAt), [tasks])
+  if (list.length === 0) return null
+  return (
+    <section className="tasks-panel" data-testid="tasks-panel">
+      <div className="panel-title">Background tasks</div>
+      {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
+      {list.map((t) => {
+        const running = t.status === 'running' || t.status === 'queued'
+        return (
+          <div key={t.taskId} className="task-row" data-testid="task-row" data-status={t.status} data-task-id={t.taskId}>
+            <StatusIcon state={t.status} />
+            <span className="agent-dot" style={{ background: agentColor(t.agentType, byName[t.agentType]) }} />
+            <span className="task-text">
+              <span className="task-agent">{t.agentType}</span> <span className="muted">{t.description}</span>
+            </span>
+            <span className="pill">{t.status}</span>
+            <button
+              className="btn small"
+              data-testid="task-open"
+              onClick={() => (t.inspectable ? void openSession(t.taskId) : !expanded[t.taskId] && toggleExpanded(t.taskId))}
+            >
+              Open
+            </button>
+            {running && (
+              <button className="btn small danger" data-testid="task-abort" onClick={async () => setError(await abortTask(t.taskId))}>
+                Abort
+              </button>
+            )}
+          </div>
+        )
+      })}
+    </section>
+  )
+}

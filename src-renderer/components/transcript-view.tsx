@@ -1,0 +1,77 @@
+import { useCallback, useMemo } from 'react'
+import { formatTokens } from '../lib/format'
+import { agentColor, useAgents } from '../state/agents-store'
+import { openSession } from '../state/session-actions'
+import { useSessions } from '../state/sessions-store'
+import { useTranscript } from '../state/transcript-store'
+import { ErrorNote } from './error-note'
+import { MessageView } from './message-view'
+import { VirtualList } from './virtual-list'
+
+const ERR = 'err:'
+
+/** The open session: breadcrumb, header, and the virtualized message list. */
+export function TranscriptView() {
+  const viewId = useTranscript((s) => s.viewId)
+  const fetched = useTranscript((s) => s.viewSession)
+  // The sidebar's copy is kept current by session_updated events (title, usage); the fetched one is the fallback.
+  const listed = useSessions((s) => (viewId ? s.byId[viewId] : undefined))
+  const session = listed ?? fetched
+  const ancestors = useTranscript((s) => s.ancestors)
+  const loading = useTranscript((s) => s.loading)
+  const loadError = useTranscript((s) => s.loadError)
+  const messageIds = useTranscript((s) => (viewId ? s.transcripts[viewId]?.messageIds : undefined))
+  const errors = useTranscript((s) => (viewId ? s.transcripts[viewId]?.errors : undefined))
+  const status = useTranscript((s) => (viewId ? s.transcripts[viewId]?.status : null))
+  const info = useAgents((s) => (session ? s.byName[session.agent] : undefined))
+
+  const keys = useMemo(() => [...(messageIds ?? []), ...(errors ?? []).map((_, i) => `${ERR}${i}`)], [messageIds, errors])
+  const render = useCallback(
+    (key: string) => {
+      if (!viewId) return null
+      if (key.startsWith(ERR)) {
+        const e = errors?.[Number(key.slice(ERR.length))]
+        return e ? (
+          <div className="callout error" data-testid="run-error">
+            <div className="callout-title">The run stopped with an error ({e.code})</div>
+            <div>{e.message}</div>
+            <div className="muted small">Check the provider settings or retry the message.</div>
+          </div>
+        ) : null
+      }
+      return <MessageView sessionId={viewId} messageId={key} />
+    },
+    [viewId, errors],
+  )
+
+  if (!viewId) return null
+  return (
+    <div className="transcript-pane">
+      <div className="transcript-head" data-testid="transcript-head">
+        {ancestors.length > 0 && (
+          <nav className="breadcrumb" data-testid="breadcrumb" aria-label="Parent sessions">
+            {ancestors.map((a) => (
+              <span key={a.id} className="crumb">
+                <button className="link-btn" data-testid="breadcrumb-link" onClick={() => void openSession(a.id)}>
+                  {a.title || a.agent}
+                </button>
+                <span className="sep">›</span>
+              </span>
+            ))}
+            <span className="crumb current">{session?.title ?? '…'}</span>
+          </nav>
+        )}
+        <div className="title-row">
+          {session && <span className="agent-dot lg" style={{ background: agentColor(session.agent, info) }} />}
+          <h1 className="session-heading" data-testid="session-heading">{session?.title || (loading ? 'Loading…' : 'Untitled')}</h1>
+          {session && <span className="muted">{session.agent}</span>}
+          <span className="spacer" />
+          {status && <span className={`pill status-${status}`} data-testid="session-status">{status.replaceAll('_', ' ')}</span>}
+          {session && session.usage.total > 0 && <span className="muted small">{formatTokens(session.usage.total)} tokens</span>}
+        </div>
+      </div>
+      {loadError && <ErrorNote error={loadError} testId="session-load-error" />}
+      <VirtualList keys={keys} estimate={120} stickToBottom className="transcript" testId="transcript" render={render} />
+    </div>
+  )
+}

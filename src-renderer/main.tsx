@@ -1,0 +1,42 @@
+import { createRoot } from 'react-dom/client'
+import { App } from './app'
+import { createBridgeClient } from './bridge/client'
+import { setBridge } from './state/bridge'
+import { useConnection } from './state/connection-store'
+import { boot, openWorkspace, refreshApprovals, refreshSessions } from './state/workspace-actions'
+import { newSession, openSession, reloadView } from './state/session-actions'
+import './styles/app.css'
+
+function start(): void {
+  try {
+    const client = createBridgeClient()
+    setBridge(client)
+    useConnection.setState({ transport: client.transport })
+    // The desktop shell's File › Open Folder… lands here.
+    client.onAppCommand((cmd) => {
+      if (cmd.type === 'workspace-opened') void openWorkspace(cmd.root).then((ok) => ok && newSession())
+    })
+    let wasDown = false
+    client.onConnectionChange((state) => {
+      useConnection.setState({ state })
+      if (state === 'reconnecting' || state === 'closed') wasDown = true
+      // Back after a drop: the host may have restarted and cleaned up orphans; show its view of things.
+      if (state === 'open' && wasDown) {
+        wasDown = false
+        void Promise.all([refreshSessions(), refreshApprovals(), reloadView()])
+      }
+    })
+  } catch (err) {
+    useConnection.setState({ fatal: err instanceof Error ? err.message : String(err) })
+  }
+  const el = document.getElementById('root')
+  if (!el) throw new Error('index.html must contain <div id="root">')
+  createRoot(el).render(<App />)
+  if (useConnection.getState().fatal) return
+  const initial = /^#\/s\/(.+)$/.exec(location.hash)?.[1]
+  void boot().then(() => {
+    if (initial) void openSession(decodeURIComponent(initial))
+  })
+}
+
+start()

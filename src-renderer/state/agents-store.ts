@@ -1,0 +1,56 @@
+import { create } from 'zustand'
+import type { AgentInfo, AgentLoadError } from '../../src-shared'
+import type { UiError } from './bridge'
+
+type AgentsStore = {
+  agents: AgentInfo[]
+  errors: AgentLoadError[]
+  byName: Record<string, AgentInfo>
+  /** the agent the composer sends with (per workspace, remembered in localStorage) */
+  selected: string | null
+  loadError: UiError | null
+}
+
+export const useAgents = create<AgentsStore>(() => ({ agents: [], errors: [], byName: {}, selected: null, loadError: null }))
+
+/** Agents a person may pick for the composer: primary or all, and not hidden. */
+export function pickable(agents: AgentInfo[]): AgentInfo[] {
+  return agents.filter((a) => (a.mode === 'primary' || a.mode === 'all') && !a.hidden)
+}
+
+/** Agents offered by `@` completion: anything a task call could reach, minus hidden ones. */
+export function addressable(agents: AgentInfo[]): AgentInfo[] {
+  return agents.filter((a) => (a.mode === 'subagent' || a.mode === 'all') && !a.hidden)
+}
+
+const storageKey = (root: string): string => `agentry.agent:${root}`
+
+export function rememberedAgent(root: string): string | null {
+  try {
+    return localStorage.getItem(storageKey(root))
+  } catch (err) {
+    // Storage can be disabled (privacy mode); the picker then simply starts from the default agent.
+    console.warn('[agentry] localStorage unavailable:', err)
+    return null
+  }
+}
+
+export function selectAgent(root: string | null, name: string): void {
+  useAgents.setState({ selected: name })
+  if (!root) return
+  try {
+    localStorage.setItem(storageKey(root), name)
+  } catch (err) {
+    console.warn('[agentry] could not remember the agent choice:', err)
+  }
+}
+
+/** Fallback colours so every agent has a stable accent even without `color` in its manifest. */
+const PALETTE = ['#5b8def', '#e0883e', '#49a86b', '#b365d6', '#d65c7a', '#3aa6a6', '#c9a227', '#7d8597']
+
+export function agentColor(name: string, info?: AgentInfo): string {
+  if (info?.color) return info.color
+  let h = 0
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0
+  return PALETTE[h % PALETTE.length]
+}

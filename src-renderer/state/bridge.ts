@@ -1,0 +1,48 @@
+import type { BridgeCallName, BridgeError, CallInput, CallOutput, CallResult } from '../../src-shared'
+import type { BridgeClient } from '../bridge/types'
+
+let client: BridgeClient | null = null
+
+/** Set once at startup (main.tsx); everything else reaches the host through `call`/`getBridge`. */
+export function setBridge(c: BridgeClient): void {
+  client = c
+}
+
+export function getBridge(): BridgeClient {
+  if (!client) throw new Error('bridge client not set: main.tsx must call setBridge() before rendering')
+  return client
+}
+
+export function call<N extends BridgeCallName>(name: N, input: CallInput<N>): Promise<CallResult<CallOutput<N>>> {
+  return getBridge()
+    .call(name, input)
+    .catch((err: unknown) => ({
+      // A transport failure (socket closed mid-call) becomes the same shape as a host error, so callers show it in place.
+      ok: false as const,
+      error: { code: 'unavailable' as const, message: err instanceof Error ? err.message : String(err) },
+    }))
+}
+
+/** What to do about a host error, in words for the person looking at the screen. */
+export function errorHint(e: BridgeError): string {
+  switch (e.code) {
+    case 'invalid_request':
+      return 'The app sent something the host rejected. Reload the window; if it persists, report it with this message.'
+    case 'not_found':
+      return 'It may have been deleted or archived. Refresh the list and try again.'
+    case 'conflict':
+      return 'Something else changed it at the same time. Wait for the current run to finish, then retry.'
+    case 'config_error':
+      return 'Fix the configuration named in the message (see Settings), then retry.'
+    case 'unavailable':
+      return 'The host is not reachable right now. It reconnects automatically; retry in a moment.'
+    case 'internal':
+      return 'The host hit an unexpected error. Retry; if it repeats, check the host log in the data folder.'
+  }
+}
+
+export type UiError = { context: string; message: string; hint: string }
+
+export function toUiError(context: string, e: BridgeError): UiError {
+  return { context, message: e.message, hint: errorHint(e) }
+}

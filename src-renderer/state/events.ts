@@ -1,0 +1,181 @@
+import type { AgentEvent, ApprovalRecord, LeafEvent, SequencedEvent, SubscriptionMessage } from '../../src-shared'
+import { addApprovals, removeApproval, replaceApprovals } from './approvals-store'
+import { getBridge, toUiError } from './bridge'
+import { patchSession, upsertSession } from './sessions-store'
+import { TranscriptDraft, leafOf } from './transcript-model'
+import { upsertTasks, useTranscript } from './transcript-store'
+import { notify } from './ui-store'
+import { useWorkspace } from './workspace-store'
+
+/**
+ * The one place where bridge events enter the stores. Two feeds:
+ * - the global feed (`all`, live only) keeps the sidebar badges and pending approvals current;
+ * - the root feed (the open root session, resumable by seq) drives the transcript.
+ * Events of the followed root arrive on both; the global feed ignores them so nothing is applied twice.
+ */
+
+let disposeGlobal: (() => void) | null = null
+let disposeRoot: (() => void) | null = null
+let followed: string | null = null
+const notified = new Set<string>()
+
+export function startGlobalFeed(): void {
+  disposeGlobal?.()
+  disposeGlobal = getBridge().subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
+    if (m.kind === 'snapshot') {
+      replaceApprovals(m.approvals)
+      for (const r of m.runs) patchSession(r.sessionId, { status: r.status })
+      return
+    }
+    if (m.kind === 'event' && m.event.stream !== followed) routeShared(m.event.event)
+  }, (error) => notify(toUiError('Watching sessions for updates', error)))
+}
+
+/** Follow one root's stream from `afterSeq`; `onResync` reloads the session when the host cannot replay. */
+export function followRoot(rootId: string, afterSeq: number, onResync: (reason: string) => void): void {
+  if (followed === rootId && disposeRoot) return
+  stopFollowing()
+  followed = rootId
+  disposeRoot = getBridge().subscribe({ sessionId: rootId, afterSeq }, (m: SubscriptionMessage) => {
+    if (m.kind === 'resync') return onResync(m.reason)
+    if (m.kind === 'snapshot') {
+      addApprovals(m.approvals)
+      flushNow()
+      const draftStatuses = m.runs
+      for (const r of draftStatuses) patchSession(r.sessionId, { status: r.status })
+      useTranscript.setState((s) => {
+        const transcripts = { ...s.transcripts }
+        for (const r of draftStatuses) if (transcripts[r.sessionId]) transcripts[r.sessionId] = { ...transcripts[r.sessionId], status: r.status }
+        return { transcripts }
+      })
+      return
+    }
+    enqueue(m.event)
+  }, (error) => notify(toUiError('Following the session live', error)))
+}
+
+export function stopFollowing(): void {
+  flushNow()
+  disposeRoot?.()
+  disposeRoot = null
+  followed = null
+}
+
+// Deltas arrive far faster than frames; applying them once per frame keeps streaming smooth at any length.
+let buffer: SequencedEvent[] = []
+let scheduled = false
+
+function enqueue(e: SequencedEvent): void {
+  buffer.push(e)
+  if (scheduled) return
+  scheduled = true
+  // rAF does not run in a hidden tab; events must still land (approvals notify while hidden).
+  if (typeof document !== 'undefined' && document.hidden) setTimeout(flushNow, 50)
+  else requestAnimationFrame(flushNow)
+}
+
+/** Applies everything buffered now; also called before a seed so order is kept. */
+export function flushNow(): void {
+  scheduled = false
+  if (buffer.length === 0) return
+  const batch = buffer
+  buffer = []
+  const draft = new TranscriptDraft(useTranscript.getState().transcripts)
+  for (const e of batch) {
+    draft.apply(e.seq, e.event)
+    routeShared(e.event)
+    routeRootOnly(e.event)
+  }
+  if (draft.changed) useTranscript.setState({ transcripts: draft.result() })
+}
+
+/** Seeds a transcript from fetched data, after applying anything already buffered (so nothing is lost or doubled). */
+export function seedTranscript(sessionId: string, messages: Parameters<TranscriptDraft['seed']>[1], seq: number): void {
+  flushNow()
+  const draft = new TranscriptDraft(useTranscript.getState().transcripts)
+  draft.seed(sessionId, messages, seq)
+  useTranscript.setState({ transcripts: draft.result() })
+}
+
+/** Sidebar, approvals and queue: safe to apply from either feed. */
+function routeShared(event: AgentEvent): void {
+  const e = leafOf(event)
+  switch (e.type) {
+    case 'status_change':
+      patchSession(e.sessionId, { status: e.status })
+      return
+    case 'session_created':
+    case 'session_updated':
+      upsertSession(e.session, useWorkspace.getState().root)
+      return
+    case 'tool_approval_required':
+      addApprovals([approvalFromEvent(e)])
+      notifyApproval(e.approvalId, e.agentPath, e.toolName)
+      return
+    case 'tool_approval_resolved':
+      removeApproval(e.approvalId)
+      return
+    default:
+      return
+  }
+}
+
+function routeRootOnly(event: AgentEvent): void {
+  const e: LeafEvent = leafOf(event)
+  if (e.type === 'message_queued') {
+    useTranscript.setState((s) => {
+      const list = s.queue[e.sessionId] ?? []
+      const rest = list.filter((q) => q.id !== e.queueId)
+      const next = e.removed
+        ? rest
+        : [...rest, { id: e.queueId, sessionId: e.sessionId, requestId: null, text: e.text, agent: null, status: 'queued' as const, createdAt: e.at }]
+      return { queue: { ...s.queue, [e.sessionId]: next } }
+    })
+    patchSession(e.sessionId, { queued: Math.max(0, (useTranscript.getState().queue[e.sessionId] ?? []).length) })
+    return
+  }
+  if (e.type === 'task_update' && e.task.background) {
+    upsertTasks([
+      {
+        taskId: e.task.taskId,
+        parentSessionId: e.sessionId,
+        agentType: e.task.agentType,
+        description: e.task.description,
+        status: e.task.status,
+        inspectable: e.task.inspectable,
+        createdAt: e.task.startedAt ?? e.at,
+        endedAt: e.task.endedAt,
+      },
+    ])
+  }
+}
+
+function approvalFromEvent(e: Extract<LeafEvent, { type: 'tool_approval_required' }>): ApprovalRecord {
+  return {
+    id: e.approvalId,
+    sessionId: e.sessionId,
+    rootSessionId: e.rootSessionId,
+    messageId: null,
+    toolCallId: e.toolCallId,
+    toolName: e.toolName,
+    kind: e.toolName === 'plan_exit' ? 'plan' : e.toolName === 'question' ? 'question' : 'tool',
+    agentPath: e.agentPath,
+    arguments: e.arguments,
+    patterns: e.patterns,
+    alwaysPatterns: e.alwaysPatterns,
+    status: 'pending',
+    answer: null,
+    createdAt: e.at,
+    resolvedAt: null,
+  }
+}
+
+/** An approval waiting while the person looks elsewhere raises an OS notification (once per approval). */
+function notifyApproval(id: string, agentPath: string[], tool: string): void {
+  if (notified.has(id)) return
+  notified.add(id)
+  if (typeof document === 'undefined' || (!document.hidden && document.hasFocus())) return
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return
+  const n = new Notification('Agentry: approval needed', { body: `${agentPath.join(' › ')} wants to run ${tool}`, tag: id })
+  n.onclick = () => window.focus()
+}

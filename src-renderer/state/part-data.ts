@@ -1,0 +1,81 @@
+import { TaskCard, type PartRecord } from '../../src-shared'
+
+/**
+ * Part `data` is an open record on the wire; these readers are the one place that knows its keys
+ * (`text` for text/reasoning; `input`, `output`, `durationMs`, `startedAt`, `metadata`, `subagent` for tools),
+ * and they tolerate anything missing, because a part is rendered while it is still growing.
+ */
+
+export function partText(p: PartRecord): string {
+  return typeof p.data.text === 'string' ? p.data.text : ''
+}
+
+export function toolName(p: PartRecord): string | null {
+  return p.type.startsWith('tool-') ? p.type.slice(5) : null
+}
+
+export function toolInput(p: PartRecord): Record<string, unknown> {
+  const v = p.data.input
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+}
+
+export function toolOutput(p: PartRecord): string | null {
+  const v = p.data.output ?? p.data.error
+  if (v === undefined || v === null) return null
+  return typeof v === 'string' ? v : JSON.stringify(v, null, 2)
+}
+
+export function toolMetadata(p: PartRecord): Record<string, unknown> {
+  const v = p.data.metadata
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+}
+
+export function numberField(p: PartRecord, k: string): number | null {
+  const v = p.data[k]
+  return typeof v === 'number' && Number.isFinite(v) ? v : null
+}
+
+const cache = new WeakMap<object, TaskCard | null>()
+
+/** The subagent card of a `task` part, or null while the host has not reported one yet. */
+export function readTaskCard(p: PartRecord): TaskCard | null {
+  const raw = p.data.subagent
+  if (!raw || typeof raw !== 'object') return null
+  const hit = cache.get(raw)
+  if (hit !== undefined) return hit
+  const parsed = TaskCard.safeParse(raw)
+  const card = parsed.success ? parsed.data : null
+  cache.set(raw, card)
+  return card
+}
+
+/** The argument a person recognises a tool call by: the command, the path, the pattern, the URL. */
+export function keyArgument(name: string, input: Record<string, unknown>): string {
+  const pick = (...keys: string[]): string => {
+    for (const k of keys) {
+      const v = input[k]
+      if (typeof v === 'string' && v.length > 0) return v
+    }
+    return ''
+  }
+  switch (name) {
+    case 'bash':
+      return pick('command')
+    case 'read_file':
+    case 'write_file':
+    case 'edit_file':
+    case 'list_dir':
+      return pick('path')
+    case 'glob':
+    case 'grep':
+      return [pick('pattern'), pick('path')].filter(Boolean).join(' in ')
+    case 'web_fetch':
+      return pick('url')
+    case 'web_search':
+      return pick('query')
+    case 'task':
+      return pick('description')
+    default:
+      return pick('path', 'command', 'description', 'query', 'url', 'plan', 'question')
+  }
+}

@@ -1,0 +1,98 @@
+import { useAgents, pickable, rememberedAgent } from './agents-store'
+import { replaceApprovals } from './approvals-store'
+import { call, toUiError } from './bridge'
+import { startGlobalFeed } from './events'
+import { useSessions } from './sessions-store'
+import { useSettings } from './settings-store'
+import { useWorkspace } from './workspace-store'
+
+const LAST_ROOT = 'agentry.workspace'
+
+/** Startup: pick the workspace (last used, else the host's default), then load everything the screens need. */
+export async function boot(): Promise<void> {
+  startGlobalFeed()
+  const res = await call('workspaces.list', {})
+  if (!res.ok) {
+    useWorkspace.setState({ error: toUiError('Loading workspaces', res.error) })
+    return
+  }
+  const stored = safeGet(LAST_ROOT)
+  const root = stored ?? res.data.recent[0]?.root ?? res.data.defaultRoot
+  useWorkspace.setState({ recent: res.data.recent, defaultRoot: res.data.defaultRoot })
+  await openWorkspace(root)
+}
+
+export async function openWorkspace(root: string): Promise<boolean> {
+  const res = await call('workspaces.open', { root })
+  if (!res.ok) {
+    useWorkspace.setState({ error: toUiError(`Opening ${root}`, res.error) })
+    return false
+  }
+  safeSet(LAST_ROOT, res.data.root)
+  useWorkspace.setState((s) => ({
+    root: res.data.root,
+    error: null,
+    recent: [{ root: res.data.root, lastOpenedAt: Date.now() }, ...s.recent.filter((r) => r.root !== res.data.root)].slice(0, 10),
+  }))
+  await Promise.all([loadAgents(), refreshSessions(), loadSettings(), refreshApprovals()])
+  return true
+}
+
+export async function loadAgents(): Promise<void> {
+  const root = useWorkspace.getState().root
+  if (!root) return
+  const res = await call('agents.list', { workspaceRoot: root })
+  if (!res.ok) {
+    useAgents.setState({ loadError: toUiError('Loading agents', res.error) })
+    return
+  }
+  const byName = Object.fromEntries(res.data.agents.map((a) => [a.name, a]))
+  const choices = pickable(res.data.agents)
+  const remembered = rememberedAgent(root)
+  const current = useAgents.getState().selected
+  const selected =
+    [remembered, current, 'build'].find((n) => n && choices.some((a) => a.name === n)) ?? choices[0]?.name ?? null
+  useAgents.setState({ agents: res.data.agents, errors: res.data.errors, byName, selected, loadError: null })
+}
+
+export async function refreshSessions(): Promise<void> {
+  const root = useWorkspace.getState().root
+  if (!root) return
+  const res = await call('sessions.list', { workspaceRoot: root, includeArchived: true, limit: 20_000 })
+  if (!res.ok) {
+    useSessions.setState({ listError: toUiError('Loading sessions', res.error), loaded: true })
+    return
+  }
+  useSessions.setState({ byId: Object.fromEntries(res.data.sessions.map((s) => [s.id, s])), listError: null, loaded: true })
+}
+
+export async function loadSettings(): Promise<void> {
+  const root = useWorkspace.getState().root ?? undefined
+  const [s, r] = await Promise.all([call('settings.get', { workspaceRoot: root }), call('rules.list', { workspaceRoot: root })])
+  if (!s.ok) return useSettings.setState({ loadError: toUiError('Loading settings', s.error) })
+  if (!r.ok) return useSettings.setState({ settings: s.data, loadError: toUiError('Loading permission rules', r.error) })
+  useSettings.setState({ settings: s.data, rules: r.data.rules, loadError: null })
+}
+
+export async function refreshApprovals(): Promise<void> {
+  const res = await call('approvals.list', {})
+  if (res.ok) replaceApprovals(res.data.approvals)
+}
+
+
+function safeGet(k: string): string | null {
+  try {
+    return localStorage.getItem(k)
+  } catch (err) {
+    console.warn('[agentry] localStorage unavailable:', err)
+    return null
+  }
+}
+
+function safeSet(k: string, v: string): void {
+  try {
+    localStorage.setItem(k, v)
+  } catch (err) {
+    console.warn('[agentry] localStorage unavailable:', err)
+  }
+}
