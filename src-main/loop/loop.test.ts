@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHarness, flatten, textOf, toolParts, type Harness } from '../testing/harness'
+import { createHarness, flatten, textOf, toolParts, type Harness, waitFor } from '../testing/harness'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -101,7 +101,7 @@ describe('the loop (script model, real store, real files)', () => {
       script: { agents: { build: [{ tools: [{ name: 'bash', input: { command: 'sleep 30' } }] }, { text: 'never' }] } },
     })
     const { sessionId } = await h.run('sleep', { wait: false })
-    await until(() => h!.events.some((e) => flatten([e.event]).some((f) => f.event.type === 'tool_call_start')))
+    await waitFor(() => h!.events.some((e) => flatten([e.event]).some((f) => f.event.type === 'tool_call_start')))
     const started = Date.now()
     await h.host.api.calls['messages.abort']({ sessionId })
     await h.host.runner.idle()
@@ -130,11 +130,3 @@ describe('the loop (script model, real store, real files)', () => {
     expect(textOf(messages)).toEqual(['first', 'second'])
   })
 })
-
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}

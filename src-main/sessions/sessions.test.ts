@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildPrompt } from '../loop'
-import { createHarness, textOf, toolParts, type Harness } from '../testing/harness'
+import { createHarness, textOf, toolParts, type Harness, waitFor } from '../testing/harness'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -134,15 +134,6 @@ describe('sessions', () => {
   })
 })
 
-async function waitFor<T>(get: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = get()
-    if (v !== undefined) return v
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
 
 describe('auto-archive', () => {
   it('archives finished subagent sessions after archiveAfterMinutes, keeping them listable', async () => {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { AgentInfo, MessageWithParts, ModelRef, SubagentLimits, TaskCard, TokenUsage } from '../../src-shared'
 import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
@@ -108,6 +109,9 @@ export class Subagents {
 
     const controller = new AbortController()
     const onParentAbort = () => controller.abort('aborted by parent')
+    // Each child of a fan-out listens to its parent's signal; 64 at once is normal, not the leak Node warns about
+    // (on stderr, to the user) past 10 listeners. 0 = no limit.
+    setMaxListeners(0, level.signal)
     if (level.signal.aborted) onParentAbort()
     else level.signal.addEventListener('abort', onParentAbort, { once: true })
 

@@ -7,7 +7,7 @@ import { startScriptedChatServer, type ScriptedChatServer } from '../models'
 import { loadStaticRules, DEFAULT_PERMISSIONS_JSONC } from '../permissions'
 import { agentRules, decideFor, type RunLevel } from '../runtime'
 import { CALLER_AGENT_LINE } from '../loop'
-import { createHarness, flatten, toolParts, type Harness } from '../testing/harness'
+import { createHarness, flatten, toolParts, type Harness, waitFor } from '../testing/harness'
 
 let h: Harness | undefined
 let server: ScriptedChatServer | undefined
@@ -176,13 +176,3 @@ describe('approvals from descendants surface at the root', () => {
     expect(decideChain([agent('x', { '*': 'allow', bash: { 'git *': 'deny' } })], 'bash', 'command', 'git status')).toBe('deny')
   })
 })
-
-async function waitFor<T>(get: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = get()
-    if (v !== undefined) return v
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, TaskCard } from '../../src-shared'
-import { createHarness, flatten, textOf, toolParts, type Harness } from '../testing/harness'
+import { createHarness, flatten, textOf, toolParts, type Harness, waitFor } from '../testing/harness'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -225,7 +225,7 @@ describe('task: abort propagation', () => {
     })
     const { sessionId } = await h.run('go', { wait: false })
     const events = () => flatten(h!.events.map((e) => e.event))
-    await until(() => events().filter((f) => f.event.type === 'task_update' && (f.event as Extract<AgentEvent, { type: 'task_update' }>).task.status === 'running').length >= 2)
+    await waitFor(() => events().filter((f) => f.event.type === 'task_update' && (f.event as Extract<AgentEvent, { type: 'task_update' }>).task.status === 'running').length >= 2)
     await h.host.api.calls['messages.abort']({ sessionId })
     await h.host.runner.idle()
     await h.host.subagents.settle()
@@ -237,11 +237,3 @@ describe('task: abort propagation', () => {
     ])
   })
 })
-
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}

@@ -126,3 +126,14 @@ export function textOf(messages: MessageWithParts[], role: 'user' | 'assistant' 
 export function toolParts(messages: MessageWithParts[]) {
   return messages.flatMap((m) => m.parts.filter((p) => p.type.startsWith('tool-')))
 }
+
+/** Polls until `get` returns something (not undefined/false), or fails after `ms`. */
+export async function waitFor<T>(get: () => T | undefined | false, ms = 5000): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = get()
+    if (v !== undefined && v !== false) return v
+    if (Date.now() > end) throw new Error('timed out waiting for a condition')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
