@@ -1,0 +1,346 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { AgentEvent, MessageWithParts, PartRecord, SequencedEvent, TaskCard } from '../../src-shared'
+import { startScriptedChatServer, type ScriptedChatServer } from '../models'
+import { flatten, textOf, toolParts } from '../testing/harness'
+import { createHost, HostError, HostLockError, RESTART_REASON, type Host } from './index'
+import { bundleHostProcess, createFixture, startChildHost, type ChildHost, type Fixture } from './testing/child-host'
+
+/**
+ * kill -9 of a host at each stage of a run, then a new host on the same data dir: nothing committed before the kill is
+ * lost, nothing is left running or waiting, nothing is replayed, and the session takes the next prompt.
+ */
+
+const OPEN_STATES = ['input-streaming', 'input-available', 'approval-requested']
+const TITLE = { title: [{ text: 'Restart test', repeat: true }] }
+const INTERRUPTED = 'interrupted by host restart'
+
+let bundle: { file: string; dispose(): void }
+beforeAll(async () => {
+  bundle = await bundleHostProcess()
+})
+afterAll(() => bundle.dispose())
+
+let fixture: Fixture | undefined
+let child: ChildHost | undefined
+let host: Host | undefined
+let server: ScriptedChatServer | undefined
+afterEach(async () => {
+  await child?.kill()
+  await host?.stop()
+  await server?.close()
+  if (fixture) {
+    // Commands the killed host started (sleep 30) outlived it: end their process groups, by the pid they wrote.
+    for (const name of fs.readdirSync(fixture.workdir).filter((n) => n.endsWith('.pid'))) {
+      const pid = Number(fs.readFileSync(path.join(fixture.workdir, name), 'utf8'))
+      try {
+        process.kill(-pid, 'SIGKILL')
+      } catch (err) {
+        // Already gone is the good case; anything else would leave a stray process behind.
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err
+      }
+    }
+    fs.rmSync(fixture.root, { recursive: true, force: true })
+  }
+  fixture = child = host = server = undefined
+})
+
+/** Kill the child host and open a new one, in this process, on the same data dir. */
+async function restart(o: { headless?: boolean } = {}): Promise<Host> {
+  await child!.kill()
+  host = await createHost({ dataDir: fixture!.dataDir, defaultWorkspace: fixture!.workdir, retryDelayMs: 1, headless: o.headless })
+  return host
+}
+
+async function settle(h: Host): Promise<void> {
+  do {
+    await h.runner.idle()
+    await h.subagents.settle()
+  } while (h.runner.runs().length > 0)
+  h.store.flush()
+}
+
+/** Send a prompt on the restarted host and wait for the run to finish. */
+async function promptAgain(h: Host, sessionId: string, text: string): Promise<MessageWithParts[]> {
+  await h.api.calls['messages.prompt']({ sessionId, requestId: `again-${Math.random()}`, text })
+  await settle(h)
+  return h.store.listMessages(sessionId)
+}
+
+function leaves(events: SequencedEvent[]): { path: string[]; event: AgentEvent; seq: number }[] {
+  return events.flatMap((e) => flatten([e.event]).map((f) => ({ ...f, seq: e.seq })))
+}
+
+/** What a viewer that saw everything up to the kill receives when it resumes from its last seq on the new host. */
+function resumeFrom(h: Host, sessionId: string, seen: SequencedEvent[]): { path: string[]; event: AgentEvent }[] {
+  const afterSeq = Math.max(0, ...seen.filter((e) => e.stream === sessionId).map((e) => e.seq))
+  const got: SequencedEvent[] = []
+  h.api.subscribe({ sessionId, afterSeq }, (m) => m.kind === 'event' && got.push(m.event))()
+  return flatten(got.map((e) => e.event))
+}
+
+function allParts(h: Host): PartRecord[] {
+  return h.store
+    .listSessions({ includeArchived: true, limit: 10_000 })
+    .flatMap((s) => h.store.listMessages(s.id, { includeHidden: true }))
+    .flatMap((m) => m.parts)
+}
+
+function expectRestartNotice(h: Host, sessionId: string): void {
+  const session = h.store.getSession(sessionId)!
+  expect(session.status).toBe('idle')
+  const notices = h.store.listMessages(sessionId).filter((m) => m.metadata.notice === 'host_restart')
+  expect(notices).toHaveLength(1)
+  expect(String(notices[0].parts[0].data.text)).toMatch(/interrupted because Agentry stopped/)
+}
+
+const words = (n: number, word = 'chunk') => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ')
+const task = (subagent_type: string, description: string, prompt: string, extra: Record<string, unknown> = {}) => ({
+  name: 'task',
+  input: { subagent_type, description, prompt, ...extra },
+})
+
+describe('host restart after kill -9', () => {
+  it('model streaming: every delta a viewer saw is in the store; the session is idle with a notice; events replay', async () => {
+    const reply = words(80)
+    fixture = createFixture({ script: { agents: { build: [{ text: reply, chunkDelayMs: 15 }], ...TITLE } } })
+    child = await startChildHost(bundle.file, fixture, { prompt: 'tell me a long story' })
+    const deltas = () => child!.events.filter((e) => e.stream === child!.sessionId && e.event.type === 'content_delta')
+    await child.until(() => deltas().length >= 12, '12 streamed deltas')
+    const seen = deltas()
+    const seenText = seen.map((e) => (e.event.type === 'content_delta' ? e.event.delta : '')).join('')
+    const seenEvents = [...child.events]
+
+    const h = await restart()
+    const sessionId = child.sessionId!
+    const assistant = h.store.listMessages(sessionId).find((m) => m.role === 'assistant' && !m.metadata.notice)!
+    const stored = String(assistant.parts.find((p) => p.type === 'text')!.data.text)
+    expect(stored.startsWith(seenText)).toBe(true)
+    // The kill really cut the stream short (otherwise this test would prove nothing about a mid-stream crash).
+    expect(stored.length).toBeLessThan(reply.length)
+    expectRestartNotice(h, sessionId)
+    expect(h.reconcileReport).toMatchObject({ sessions: 1, toolParts: 0 })
+    expect(allParts(h).filter((p) => p.toolState && OPEN_STATES.includes(p.toolState))).toEqual([])
+
+    // A viewer reconnecting with cursor 0 gets every event it saw before the kill, unchanged.
+    const replayed: SequencedEvent[] = []
+    const stop = h.api.subscribe({ sessionId, afterSeq: 0 }, (m) => m.kind === 'event' && replayed.push(m.event))
+    stop()
+    const bySeq = new Map(replayed.map((e) => [e.seq, e]))
+    for (const e of seenEvents.filter((x) => x.stream === sessionId)) expect(bySeq.get(e.seq)).toEqual(e)
+    // ...followed by what reconciliation changed, so a viewer does not keep showing the run as busy.
+    const resumed = resumeFrom(h, sessionId, seenEvents).map((f) => f.event)
+    expect(resumed.find((e) => e.type === 'status_change')).toMatchObject({ status: 'idle', reason: RESTART_REASON })
+    expect(resumed.find((e) => e.type === 'message_created')).toMatchObject({ message: { metadata: { notice: 'host_restart' } } })
+
+    fixture.setScript({ agents: { build: [{ text: 'Picking up again.' }], ...TITLE } })
+    const after = await promptAgain(h, sessionId, 'continue')
+    expect(textOf(after).at(-1)).toBe('Picking up again.')
+    expect(h.store.getSession(sessionId)!.status).toBe('idle')
+  })
+
+  it('tool executing: the call is closed as failed, never re-run, and the next prompt gives the provider a result for every call', async () => {
+    let mainCalls = 0
+    server = await startScriptedChatServer({
+      respond(body) {
+        if (JSON.stringify(body).includes('Write a title for the conversation')) return { text: 'Restart test' }
+        mainCalls++
+        if (mainCalls === 1) {
+          return { text: 'Running it. ', toolCalls: [{ name: 'bash', arguments: { command: 'echo ran >> ran.txt; echo $$ > tool.pid; exec sleep 30' } }] }
+        }
+        return { text: 'The command was interrupted.' }
+      },
+    })
+    fixture = createFixture({
+      config: { model: 'mock/m', providers: { mock: { type: 'openai-compatible', baseURL: server.url, apiKey: 'sk-test' } } },
+      permissions: '{ "*": "allow" }',
+    })
+    child = await startChildHost(bundle.file, fixture, { prompt: 'run the slow command' })
+    const pidFile = path.join(fixture.workdir, 'tool.pid')
+    await child.until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start')
+    await child.until(() => child!.events.some((e) => e.event.type === 'tool_call_start'), 'the tool_call_start event')
+
+    const h = await restart()
+    const sessionId = child.sessionId!
+    const [tool] = toolParts(h.store.listMessages(sessionId))
+    expect(tool.type).toBe('tool-bash')
+    expect(tool.toolState).toBe('output-error')
+    expect(tool.data.error).toBe(RESTART_REASON)
+    expectRestartNotice(h, sessionId)
+    expect(h.reconcileReport).toMatchObject({ toolParts: 1, sessions: 1 })
+
+    const after = await promptAgain(h, sessionId, 'what happened?')
+    expect(textOf(after).at(-1)).toBe('The command was interrupted.')
+    expect(fs.readFileSync(path.join(fixture.workdir, 'ran.txt'), 'utf8')).toBe('ran\n')
+    expect(toolParts(after)).toHaveLength(1)
+
+    // The request after the restart: every tool call has its result (else real providers answer 400), and the
+    // result tells the model the real reason.
+    type Msg = { role: string; content?: unknown; tool_call_id?: string; tool_calls?: { id: string }[] }
+    const last = server.requests.at(-1) as { messages: Msg[] }
+    const callIds = last.messages.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? [])
+    const results = last.messages.filter((m) => m.role === 'tool')
+    expect(callIds).toHaveLength(1)
+    expect(results.map((m) => m.tool_call_id)).toEqual(callIds)
+    expect(JSON.stringify(results[0].content)).toContain(RESTART_REASON)
+    expect(last.messages.at(-1)).toMatchObject({ role: 'user', content: 'what happened?' })
+  })
+
+  it('background child running: the job is interrupted, the parent is told, the card is closed', async () => {
+    fixture = createFixture({
+      script: {
+        agents: {
+          build: [
+            { step: 1, tools: [task('explore', 'Slow survey', 'survey everything', { background: true })] },
+            { step: 2, text: words(80, 'parent'), chunkDelayMs: 15 },
+          ],
+          explore: [{ text: 'too late', delayMs: 30_000 }],
+          ...TITLE,
+        },
+      },
+    })
+    child = await startChildHost(bundle.file, fixture, { prompt: 'start a background survey' })
+    const running = () => leaves(child!.events).some((l) => l.event.type === 'task_update' && l.event.task.status === 'running')
+    const parentDeltas = () => child!.events.filter((e) => e.event.type === 'content_delta').length
+    await child.until(() => running() && parentDeltas() >= 3, 'the background child to run while the parent streams')
+
+    const h = await restart()
+    const sessionId = child.sessionId!
+    const [job] = h.store.listJobs({ rootSessionId: sessionId })
+    expect(job.status).toBe('interrupted')
+    expect(h.reconcileReport.backgroundJobs).toBe(1)
+    const messages = h.store.listMessages(sessionId)
+    const synthetic = messages.filter((m) => m.metadata.synthetic)
+    expect(synthetic).toHaveLength(1)
+    expect(textOf(synthetic)).toEqual([`<task_error agent="explore" task_id="${job.id}">${INTERRUPTED}</task_error>`])
+    const [part] = toolParts(messages)
+    expect(part.toolState).toBe('output-available')
+    expect(JSON.parse(String(part.data.output))).toEqual({ task_id: job.id, status: 'running' })
+    // The card in the parent's task part must not keep showing "running" for a child that no longer exists.
+    expect(part.data.subagent).toMatchObject({ taskId: job.id, status: 'failed', error: INTERRUPTED })
+    const resumed = resumeFrom(h, sessionId, child.events).map((f) => f.event)
+    const cardUpdate = resumed.find((e) => e.type === 'part_updated' && e.part.id === part.id)
+    expect(cardUpdate?.type === 'part_updated' && cardUpdate.part.data.subagent).toMatchObject({ status: 'failed' })
+    expectRestartNotice(h, sessionId)
+    expect(h.store.listJobs({ rootSessionId: sessionId, status: 'running' })).toEqual([])
+
+    fixture.setScript({ agents: { build: [{ text: 'I will run it again later.' }], ...TITLE } })
+    const after = await promptAgain(h, sessionId, 'what about the survey?')
+    expect(textOf(after).at(-1)).toBe('I will run it again later.')
+  })
+
+  it('approval pending: the approval expires, the call fails, and answering it later is a clear error', async () => {
+    fixture = createFixture({
+      script: { agents: { build: [{ step: 1, tools: [{ name: 'bash', input: { command: 'echo yes > approved.txt' } }] }, { step: 2, text: 'never' }], ...TITLE } },
+    })
+    child = await startChildHost(bundle.file, fixture, { prompt: 'write the file', headless: false })
+    const asked = () => child!.events.find((e) => e.event.type === 'tool_approval_required')
+    await child.until(() => asked() !== undefined, 'the approval request')
+    const approvalId = (asked()!.event as Extract<AgentEvent, { type: 'tool_approval_required' }>).approvalId
+
+    const h = await restart({ headless: false })
+    const sessionId = child.sessionId!
+    expect(h.store.getApproval(approvalId)!.status).toBe('expired')
+    expect(h.reconcileReport.approvals).toBe(1)
+    expect((await h.api.calls['approvals.list']({ rootSessionId: sessionId })).approvals).toEqual([])
+    const [tool] = toolParts(h.store.listMessages(sessionId))
+    expect(tool.toolState).toBe('output-error')
+    expect(tool.data.error).toBe(RESTART_REASON)
+    expectRestartNotice(h, sessionId)
+    const resumed = resumeFrom(h, sessionId, child.events).map((f) => f.event)
+    expect(resumed).toContainEqual(expect.objectContaining({ type: 'tool_approval_resolved', approvalId }))
+    expect(resumed).toContainEqual(expect.objectContaining({ type: 'part_updated', part: expect.objectContaining({ id: tool.id, toolState: 'output-error' }) }))
+
+    const answer = h.api.calls['approvals.answer']({ approvalId, decision: 'allow_once' })
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('approvals.answer hung')), 1000))
+    const error = await Promise.race([answer, timeout]).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(HostError.isInstance(error)).toBe(true)
+    expect((error as HostError).code).toBe('conflict')
+    expect((error as HostError).message).toMatch(/already expired/)
+    expect(fs.existsSync(path.join(fixture.workdir, 'approved.txt'))).toBe(false)
+
+    fixture.setScript({ agents: { build: [{ text: 'Ask me again when you are ready.' }], ...TITLE } })
+    const after = await promptAgain(h, sessionId, 'ok')
+    expect(textOf(after).at(-1)).toBe('Ask me again when you are ready.')
+  })
+
+  it('opaque children mid-run: their cards fail with the restart reason and nested tool calls are closed', async () => {
+    const exploreReply = words(80, 'found')
+    fixture = createFixture({
+      permissions: '{ "*": "allow" }',
+      agents: { worker: { mode: 'subagent' } },
+      script: {
+        agents: {
+          build: [{ step: 1, tools: [task('explore', 'Survey slowly', 'survey'), task('worker', 'Run the slow command', 'run it')] }, { step: 2, text: 'never' }],
+          explore: [{ text: exploreReply, chunkDelayMs: 15 }],
+          worker: [{ step: 1, tools: [{ name: 'bash', input: { command: 'echo $$ > worker.pid; exec sleep 30' } }] }, { step: 2, text: 'never' }],
+          ...TITLE,
+        },
+      },
+    })
+    child = await startChildHost(bundle.file, fixture, { prompt: 'survey and run' })
+    const nested = () => leaves(child!.events).filter((l) => l.path.length === 1)
+    const bashStart = () => nested().find((l) => l.event.type === 'tool_call_start' && l.event.toolName === 'bash')
+    const exploreDeltas = () => nested().filter((l) => l.event.type === 'content_delta')
+    // Explore deltas after the nested bash call started: the nested transcripts are mirrored one tick behind.
+    await child.until(() => bashStart() !== undefined && exploreDeltas().filter((d) => d.seq > bashStart()!.seq).length >= 2, 'the nested bash call and a later explore delta')
+    await child.until(() => fs.existsSync(path.join(fixture!.workdir, 'worker.pid')), 'the worker command to start')
+    // Every delta but the last one seen is certainly mirrored into the parent's part by now.
+    const committedText = exploreDeltas()
+      .slice(0, -1)
+      .map((d) => (d.event.type === 'content_delta' ? d.event.delta : ''))
+      .join('')
+
+    const h = await restart()
+    const sessionId = child.sessionId!
+    const parts = toolParts(h.store.listMessages(sessionId))
+    expect(parts.map((p) => [p.type, p.toolState, p.data.error])).toEqual([
+      ['tool-task', 'output-error', RESTART_REASON],
+      ['tool-task', 'output-error', RESTART_REASON],
+    ])
+    const [explore, worker] = parts.map((p) => p.data.subagent as TaskCard)
+    for (const card of [explore, worker]) expect(card).toMatchObject({ status: 'failed', error: INTERRUPTED })
+    expect(h.store.getSession(explore.taskId)).toBeUndefined()
+    const exploreText = textOf(explore.transcript!).join('')
+    expect(exploreText.startsWith(committedText)).toBe(true)
+    expect(committedText.length).toBeGreaterThan(0)
+    const [nestedBash] = toolParts(worker.transcript!)
+    expect(nestedBash.type).toBe('tool-bash')
+    expect(nestedBash.toolState).toBe('output-error')
+    expect(nestedBash.data.error).toBe(RESTART_REASON)
+    expectRestartNotice(h, sessionId)
+    // A viewer showing the worker's nested transcript gets the closed call in the worker's own session.
+    const resumed = resumeFrom(h, sessionId, child.events)
+    expect(resumed).toContainEqual({
+      path: [worker.taskId],
+      event: expect.objectContaining({ type: 'part_updated', sessionId: worker.taskId, part: expect.objectContaining({ id: nestedBash.id, toolState: 'output-error' }) }),
+    })
+
+    fixture.setScript({ agents: { build: [{ text: 'Both were interrupted.' }], ...TITLE } })
+    const after = await promptAgain(h, sessionId, 'status?')
+    expect(textOf(after).at(-1)).toBe('Both were interrupted.')
+  })
+})
+
+describe('single-writer lock on the data dir', () => {
+  it('refuses a second host while the first is alive, and takes over the lock of a killed one', async () => {
+    fixture = createFixture({})
+    child = await startChildHost(bundle.file, fixture)
+    const error = await createHost({ dataDir: fixture.dataDir, defaultWorkspace: fixture.workdir }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(HostLockError)
+    expect((error as Error).message).toContain(`Another Agentry host (pid ${child.pid}) is already using ${fixture.dataDir}`)
+
+    await child.kill()
+    host = await createHost({ dataDir: fixture.dataDir, defaultWorkspace: fixture.workdir })
+    expect(fs.readFileSync(path.join(fixture.dataDir, 'agentry.lock'), 'utf8')).toBe(String(process.pid))
+    const { session } = await host.api.calls['sessions.create']({ workspaceRoot: fixture.workdir })
+    expect(host.store.getSession(session.id)).toBeDefined()
+  })
+})
