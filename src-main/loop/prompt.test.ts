@@ -1,0 +1,81 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { MessageWithParts, PartRecord } from '../../src-shared'
+import { BUILTIN_AGENTS } from '../agents'
+import { buildPrompt } from './prompt'
+import { buildSystemPrompt, CALLER_AGENT_LINE } from './system-prompt'
+
+const msg = (id: string, role: MessageWithParts['role'], parts: Partial<PartRecord>[], metadata: Record<string, unknown> = {}): MessageWithParts => ({
+  id,
+  sessionId: 's',
+  role,
+  metadata,
+  createdAt: 0,
+  updatedAt: 0,
+  parts: parts.map((p, i) => ({ id: `${id}-p${i}`, messageId: id, sessionId: 's', index: i, type: 'text', data: {}, toolCallId: null, toolState: null, ...p })),
+})
+
+describe('buildPrompt', () => {
+  it('pairs every tool call with a result, including calls cut off by a restart', () => {
+    const prompt = buildPrompt('sys', [
+      msg('m1', 'user', [{ data: { text: 'hi' } }]),
+      msg('m2', 'assistant', [
+        { data: { text: 'checking' } },
+        { type: 'tool-bash', toolCallId: 'c1', toolState: 'output-available', data: { input: { command: 'ls' }, output: 'a.txt' } },
+        { type: 'tool-bash', toolCallId: 'c2', toolState: 'output-error', data: { input: { command: 'sleep 9' }, error: 'aborted by host restart' } },
+        { type: 'tool-read_file', toolCallId: 'c3', toolState: 'input-available', data: { input: { path: 'x' } } },
+      ]),
+    ])
+    expect(prompt.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool'])
+    const calls = (prompt[2].content as { type: string; toolCallId?: string }[]).filter((c) => c.type === 'tool-call').map((c) => c.toolCallId)
+    const results = prompt[3].content as { toolCallId: string; output: { type: string; value: string } }[]
+    expect(results.map((r) => r.toolCallId)).toEqual(calls)
+    expect(results.map((r) => r.output)).toEqual([
+      { type: 'text', value: 'a.txt' },
+      { type: 'error-text', value: 'aborted by host restart' },
+      { type: 'error-text', value: 'tool call did not complete' },
+    ])
+  })
+
+  it('shows synthetic background results as user-side notices and leaves out notices and hidden messages', () => {
+    const prompt = buildPrompt('sys', [
+      msg('m1', 'user', [{ data: { text: 'go' } }]),
+      msg('m2', 'assistant', [{ data: { text: 'restart happened' } }], { notice: 'host_restart' }),
+      msg('m3', 'assistant', [{ data: { text: 'secret' } }], { hiddenAt: 1 }),
+      msg('m4', 'assistant', [{ data: { text: '<task_result agent="explore" task_id="t">x</task_result>' } }], { synthetic: true }),
+    ])
+    expect(prompt.slice(1)).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      { role: 'user', content: [{ type: 'text', text: '[background task finished]\n<task_result agent="explore" task_id="t">x</task_result>' }] },
+    ])
+  })
+})
+
+describe('buildSystemPrompt', () => {
+  const build = BUILTIN_AGENTS.find((a) => a.name === 'build')!
+  const tools = [{ name: 'read_file', description: 'Read a file.\nMore details.' }]
+  const model = { provider: 'demo', model: 'demo' }
+
+  it('assembles agent prompt → AGENTS.md → environment → tools', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-sys-'))
+    fs.writeFileSync(path.join(dir, 'AGENTS.md'), 'Use tabs.')
+    fs.writeFileSync(path.join(dir, 'CLAUDE.md'), 'Use spaces.')
+    const system = buildSystemPrompt({ agent: build, workdir: dir, tools, model })
+    const order = [build.prompt.trim().slice(0, 40), '# Instructions from AGENTS.md\nUse tabs.', '# Environment', `Working directory: ${dir}`, '# Tools\n- read_file: Read a file.']
+    const positions = order.map((s) => system.indexOf(s))
+    expect(positions.every((p) => p >= 0)).toBe(true)
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions)
+    expect(system).not.toContain('Use spaces.')
+    expect(system).not.toContain(CALLER_AGENT_LINE)
+  })
+
+  it('falls back to CLAUDE.md and adds the caller line only for caller: agent', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-sys-'))
+    fs.writeFileSync(path.join(dir, 'CLAUDE.md'), 'Use spaces.')
+    const system = buildSystemPrompt({ agent: { ...build, caller: 'agent' }, workdir: dir, tools: [], model })
+    expect(system).toContain('# Instructions from CLAUDE.md\nUse spaces.')
+    expect(system.split(CALLER_AGENT_LINE)).toHaveLength(2)
+  })
+})
