@@ -13,6 +13,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
   if (!m) return null
   const synthetic = m.metadata.synthetic === true
   if (synthetic) return <SyntheticCallout parts={m.parts} />
+  if (m.metadata.notice) return <NoticeCallout parts={m.parts} />
   if (m.role === 'user') {
     const agent = typeof m.metadata.agent === 'string' ? m.metadata.agent : null
     return (
@@ -73,6 +74,16 @@ function Reasoning({ text }: { text: string }) {
           <Markdown text={text} />
         </div>
       )}
+    </div>
+  )
+}
+
+/** A host notice (e.g. "the previous run was interrupted by a restart"): not the model talking. */
+function NoticeCallout({ parts }: { parts: PartRecord[] }) {
+  return (
+    <div className="callout warn" data-testid="notice-callout">
+      <div className="callout-title">Run interrupted</div>
+      {parts.map(partText).join('\n')}
     </div>
   )
 }
