@@ -35,8 +35,9 @@ export class EventHub {
   publish(stream: string, event: AgentEvent): SequencedEvent {
     const seq = this.nextSeq(stream)
     const sequenced: SequencedEvent = { seq, stream, event }
-    this.store.appendEvent(sequenced)
+    // Queue before appending: an append that fills the store's buffer flushes (and delivers) synchronously.
     this.pending.push(sequenced)
+    this.store.appendEvent(sequenced)
     return sequenced
   }
 
@@ -111,7 +112,8 @@ export class EventHub {
       let ring = this.rings.get(e.stream)
       if (!ring) this.rings.set(e.stream, (ring = []))
       ring.push(e)
-      if (ring.length > RING_SIZE) ring.splice(0, ring.length - RING_SIZE)
+      // Trim in chunks: shifting the whole ring on every event would make delivery O(ring size).
+      if (ring.length >= RING_SIZE * 2) ring.splice(0, ring.length - RING_SIZE)
       const set = this.listeners.get(e.stream)
       if (set) for (const l of set) notify(l, { kind: 'event', event: e })
       for (const l of this.allListeners) notify(l, { kind: 'event', event: e })

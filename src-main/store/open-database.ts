@@ -3,6 +3,7 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations'
 import { StoreError } from './store-error'
+import { explainNativeModuleError, nativeBindingOptions } from './native-binding'
 
 type Db = Database.Database
 
@@ -31,6 +32,8 @@ function toOpenError(file: string, err: unknown): StoreError {
       { cause: err },
     )
   }
+  const abi = explainNativeModuleError(err, { electron: process.versions.electron, modules: process.versions.modules })
+  if (abi) return new StoreError('open_failed', abi, { cause: err })
   return new StoreError('open_failed', `Could not open ${describe(file)}: ${reason}`, { cause: err })
 }
 
@@ -62,7 +65,7 @@ export function openDatabase(file: string): Db {
   }
   let db: Db | undefined
   try {
-    db = new Database(file)
+    db = new Database(file, nativeBindingOptions())
     // journal_mode is the first statement that reads the header, so a non-SQLite file fails here.
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')

@@ -1,0 +1,71 @@
+import type { BridgeCallName, CallInput, CallOutput, CallResult, SubscribeInput, SubscriptionMessage } from '../src-shared'
+// Type only: the page's declared expectation of `window.agentry`, which this object must meet exactly.
+import type { AgentryApi, AppCommand } from '../src-renderer/bridge/preload-api'
+import { APP_COMMAND_CHANNEL, EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, callChannel } from './channels'
+
+export type { AgentryApi, AppCommand }
+
+/** The part of Electron's `ipcRenderer` the preload uses; declared here so this file has no Electron import. */
+export interface IpcRendererLike {
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>
+  on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown
+  removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown
+}
+
+/**
+ * The fixed object the page sees as `window.agentry`: one named method per bridge call, plus subscriptions.
+ * Every channel is spelled out here; the page cannot pick a channel (Electron's security guide: one method per
+ * message, never a generic `invoke`).
+ */
+export function createPreloadApi(ipc: IpcRendererLike) {
+  const call =
+    <N extends BridgeCallName>(name: N) =>
+    (input: CallInput<N>) =>
+      ipc.invoke(callChannel(name), input) as Promise<CallResult<CallOutput<N>>>
+
+  const api = {
+    workspacesList: call('workspaces.list'),
+    workspacesOpen: call('workspaces.open'),
+    agentsList: call('agents.list'),
+    sessionsList: call('sessions.list'),
+    sessionsGet: call('sessions.get'),
+    sessionsCreate: call('sessions.create'),
+    sessionsRename: call('sessions.rename'),
+    sessionsArchive: call('sessions.archive'),
+    sessionsSummarize: call('sessions.summarize'),
+    sessionsDelete: call('sessions.delete'),
+    messagesPrompt: call('messages.prompt'),
+    messagesAbort: call('messages.abort'),
+    queueList: call('queue.list'),
+    queueCancel: call('queue.cancel'),
+    approvalsList: call('approvals.list'),
+    approvalsAnswer: call('approvals.answer'),
+    tasksList: call('tasks.list'),
+    tasksAbort: call('tasks.abort'),
+    settingsGet: call('settings.get'),
+    settingsUpdate: call('settings.update'),
+    providersSetKey: call('providers.setKey'),
+    providersRemoveKey: call('providers.removeKey'),
+    providersTest: call('providers.test'),
+    rulesList: call('rules.list'),
+    rulesRevoke: call('rules.revoke'),
+
+    /** Messages for `subscriptionId` arrive through `onEvent`. A refusal comes back as `{ ok: false }`. */
+    subscribe: (subscriptionId: string, input: SubscribeInput) =>
+      ipc.invoke(SUBSCRIBE_CHANNEL, subscriptionId, input) as Promise<CallResult<null>>,
+    unsubscribe: (subscriptionId: string) => ipc.invoke(UNSUBSCRIBE_CHANNEL, subscriptionId) as Promise<CallResult<null>>,
+    onEvent(cb: (subscriptionId: string, msg: SubscriptionMessage) => void): () => void {
+      // The IPC event object (with its `sender`) is deliberately not passed on to the page.
+      const listener = (_event: unknown, id: unknown, msg: unknown): void => cb(id as string, msg as SubscriptionMessage)
+      ipc.on(EVENT_CHANNEL, listener)
+      return () => void ipc.removeListener(EVENT_CHANNEL, listener)
+    },
+    onAppCommand(cb: (command: AppCommand) => void): () => void {
+      const listener = (_event: unknown, command: unknown): void => cb(command as AppCommand)
+      ipc.on(APP_COMMAND_CHANNEL, listener)
+      return () => void ipc.removeListener(APP_COMMAND_CHANNEL, listener)
+    },
+  }
+  // Compile-time proof that every bridge call has its method, with the contract's types, as the page expects.
+  return api satisfies AgentryApi
+}
