@@ -25,16 +25,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 type BenchHost = { kind: string; api: HostApi; publish(stream: string, event: AgentEvent): void; stop(): Promise<void> }
 
-/**
- * Workaround, to remove once fixed: EventHub.publish appends to the store before queueing the event for delivery,
- * so when that append itself triggers a flush (the buffer is full) the event is committed but delivered only at the
- * NEXT flush. One event on an unrelated stream forces that next flush.
- */
-async function releaseStuckEvent(host: BenchHost): Promise<void> {
-  host.publish('ses_bench_flush', delta('ses_bench_flush', 'flush'))
-  await tick()
-}
-
 const round = (n: number, digits = 2) => Number(n.toFixed(digits))
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 const tick = () => new Promise<void>((r) => setImmediate(r))
@@ -105,7 +95,6 @@ async function throughput(host: BenchHost, daemon: Daemon) {
     for (let i = 0; i < BATCH; i++) host.publish(stream, delta(stream, 'abcd'))
     await tick()
   }
-  await releaseStuckEvent(host)
   const end = await sub.done
   sub.dispose()
   c.close()
@@ -163,7 +152,6 @@ async function publishOnlyRate(host: BenchHost) {
     for (let i = 0; i < BATCH; i++) host.publish(stream, delta(stream, 'abcd'))
     await tick()
   }
-  await releaseStuckEvent(host)
   return { hostPublishOnlyEventsPerSec: Math.round(THROUGHPUT_EVENTS / ((performance.now() - start) / 1000)) }
 }
 
@@ -175,7 +163,6 @@ async function catchUp(host: BenchHost, daemon: Daemon) {
     host.publish(stream, delta(stream, 'abcd'))
     if (i % BATCH === 0) await tick()
   }
-  await releaseStuckEvent(host)
   const c = await client(daemon)
   const start = performance.now()
   const sub = collect(c, stream, 1, CATCH_UP_EVENTS)
