@@ -23,15 +23,14 @@ describe('daemon restart mid-run', () => {
     const card = page.locator('[data-testid=tool-card][data-tool=bash]')
     await expect.poll(() => card.getAttribute('data-state'), { timeout: 15_000 }).toBe('input-available')
     await expect.poll(() => page.locator('[data-testid=badge-running]').count()).toBe(1)
-    const sessionUrl = new URL(page.url())
+    const urlBefore = page.url()
 
-    await s.restartDaemon({ kill: true })
-    // The page notices the drop at once.
-    await expect.poll(() => page.getAttribute('[data-testid=connection-state]', 'class')).not.toContain('conn-open')
+    // kill -9, then the daemon comes back on the same port with the same token (agentry serve --token)
+    await s.restartDaemon({ kill: true, keepToken: true })
     await shot(page, 'restart', '01-host-gone')
 
-    // A restarted daemon has a new token: open its new URL, as a person would, on the same session.
-    await page.goto(`${s.daemon.url}${sessionUrl.hash}`)
+    // No reload, no navigation: the page reconnects by itself and catches up from its last seq.
+    expect(page.url()).toBe(urlBefore)
     await expect.poll(() => page.getAttribute('[data-testid=connection-state]', 'class'), { timeout: 15_000 }).toContain('conn-open')
     await expect.poll(() => card.getAttribute('data-state'), { timeout: 15_000 }).toBe('output-error')
     await card.locator('.tool-head').click()

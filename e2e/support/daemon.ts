@@ -10,8 +10,8 @@ export type RunningDaemon = { url: string; port: number; proc: ChildProcess; out
  * Starts the real daemon (`node bin/agentry.js serve`) as a user would, and reads the URL it prints.
  * `home` is the data dir (AGENTRY_HOME); `workdir` the workspace it opens by default.
  */
-export async function startDaemon(o: { home: string; workdir: string; port?: number; env?: Record<string, string> }): Promise<RunningDaemon> {
-  const args = [path.join(REPO_ROOT, 'bin', 'agentry.js'), 'serve', '--port', String(o.port ?? 0)]
+export async function startDaemon(o: { home: string; workdir: string; port?: number; token?: string; env?: Record<string, string> }): Promise<RunningDaemon> {
+  const args = [path.join(REPO_ROOT, 'bin', 'agentry.js'), 'serve', '--port', String(o.port ?? 0), ...(o.token ? ['--token', o.token] : [])]
   const proc = spawn(process.execPath, args, {
     cwd: o.workdir,
     env: { ...process.env, AGENTRY_HOME: o.home, ...o.env },

@@ -10,7 +10,8 @@ export type Scenario = {
   daemon: RunningDaemon
   home: string
   workdir: string
-  restartDaemon(opts?: { kill?: boolean }): Promise<RunningDaemon>
+  /** keepToken: restart with the same token (agentry serve --token), so the open page reconnects by itself */
+  restartDaemon(opts?: { kill?: boolean; keepToken?: boolean }): Promise<RunningDaemon>
   close(): Promise<void>
 }
 
@@ -42,7 +43,8 @@ export async function startScenario(name: string, o: { script: string; files?: R
     workdir,
     async restartDaemon(opts) {
       await daemon.stop(opts?.kill ? 'SIGKILL' : 'SIGTERM')
-      daemon = await startDaemon({ home, workdir, env, port: daemon.port })
+      const token = opts?.keepToken ? (new URL(daemon.url).searchParams.get('token') ?? undefined) : undefined
+      daemon = await startDaemon({ home, workdir, env, port: daemon.port, token })
       return daemon
     },
     async close() {

@@ -42,6 +42,9 @@ export class AgentFolderCache {
 
 function listManifests(dir: string): Listing {
   let entries: fs.Dirent[]
+  // Most agents folders do not exist; a stat that returns undefined is far cheaper than readdir's ENOENT exception,
+  // and resolve() runs for every prompt and subagent spawn.
+  if (!fs.statSync(dir, { throwIfNoEntry: false })) return { signature: 'absent', files: [], errors: [] }
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true })
   } catch (err) {

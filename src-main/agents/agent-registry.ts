@@ -109,7 +109,7 @@ export class AgentRegistry {
 
 function isDirectory(p: string): boolean {
   try {
-    return fs.statSync(p).isDirectory()
+    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false
   } catch (err) {
     // Missing (or a path through a file) simply means "not a folder". Any other failure
     // (EACCES) means it exists: choose it, so its load error is reported instead of the

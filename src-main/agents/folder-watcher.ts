@@ -16,6 +16,12 @@ export class FolderWatcher {
   private readonly chain: string[]
   private readonly watchers: (fs.FSWatcher | undefined)[]
   private closed = false
+  /**
+   * The first missing level while its parent level is watched: the parent's watcher re-arms when it appears,
+   * so arm() need not retry. Retrying meant a failing fs.watch (an ENOENT exception) on every resolve(), which
+   * runs for every prompt and subagent spawn.
+   */
+  private waitingAt: number | undefined
 
   constructor(
     root: string,
@@ -30,11 +36,15 @@ export class FolderWatcher {
 
   /** Starts watching every level that exists and is not watched yet. Cheap to call often. */
   arm(): void {
-    if (this.closed) return
+    if (this.closed || this.waitingAt !== undefined) return
     for (let level = 0; level < this.chain.length; level++) {
       if (this.watchers[level]) continue
       const watcher = this.watch(level)
-      if (watcher === 'missing') return // this level does not exist, so none below it can
+      if (watcher === 'missing') {
+        // This level does not exist, so none below it can.
+        if (level > 0 && this.watchers[level - 1]) this.waitingAt = level
+        return
+      }
       if (watcher !== 'unwatchable') this.watchers[level] = watcher
     }
   }
@@ -60,6 +70,7 @@ export class FolderWatcher {
         if (name !== null && name !== child) return
         // The child folder appeared, vanished or was replaced: watch the new one.
         this.closeFrom(level + 1)
+        this.waitingAt = undefined
         this.arm()
         this.onChange()
       })
@@ -80,6 +91,8 @@ export class FolderWatcher {
   }
 
   private closeFrom(level: number): void {
+    // The parent of the level we wait for is going away: only arm() can notice the folder now.
+    if (this.waitingAt !== undefined && level < this.waitingAt) this.waitingAt = undefined
     for (let i = level; i < this.watchers.length; i++) {
       this.watchers[i]?.close()
       this.watchers[i] = undefined

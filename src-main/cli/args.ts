@@ -9,9 +9,10 @@ export const USAGE = `Usage:
   agentry agents [--workdir D] [--json]
   agentry sessions [--all] [--json]
   agentry show SESSION [--json]
-  agentry serve [--port N] [--workdir D]
+  agentry serve [--port N] [--workdir D] [--token T]
 
 Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
+serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open tabs reconnect.
 --allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.`
 
 type Spec = NonNullable<ParseArgsConfig['options']>
@@ -28,7 +29,7 @@ const COMMANDS: Record<string, Spec> = {
   agents: { workdir: { type: 'string' }, json: { type: 'boolean' } },
   sessions: { all: { type: 'boolean' }, json: { type: 'boolean' } },
   show: { json: { type: 'boolean' } },
-  serve: { port: { type: 'string' }, workdir: { type: 'string' } },
+  serve: { port: { type: 'string' }, workdir: { type: 'string' }, token: { type: 'string' } },
 }
 
 export interface ParsedArgs {

@@ -14,9 +14,11 @@ export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number>
   const rendererDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'renderer')
   let daemon: Awaited<ReturnType<typeof startDaemon>>
   try {
-    daemon = await startDaemon({ api: host.api, port, rendererDir })
+    const token = (args.values.token as string | undefined) ?? (io.env.AGENTRY_TOKEN || undefined)
+    daemon = await startDaemon({ api: host.api, port, rendererDir, token })
   } catch (err) {
     await host.stop()
+    if (err instanceof Error && err.message.startsWith('--token')) throw new UsageError(err.message)
     throw err
   }
   io.stdout.write(`Agentry is running at ${daemon.url}\n(data: ${io.dataDir}; press Ctrl+C to stop)\n`)

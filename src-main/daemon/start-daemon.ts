@@ -16,6 +16,11 @@ export interface DaemonOptions {
   rendererDir: string
   /** Loopback only, by design: the token is the only credential and it travels in plain HTTP. */
   host?: '127.0.0.1'
+  /**
+   * Reuse a token chosen by the user (`agentry serve --token`, or AGENTRY_TOKEN) so open tabs reconnect after a
+   * daemon restart. Never stored by us. Default: a new random token per start.
+   */
+  token?: string
 }
 
 export interface Daemon {
@@ -28,13 +33,17 @@ export interface Daemon {
 
 export const BRIDGE_PATH = '/bridge'
 const HEARTBEAT_MS = 30_000
+const VALID_TOKEN = /^[A-Za-z0-9_-]{16,256}$/
 /** Large enough for the biggest valid prompt (200,000 characters, JSON-escaped), small enough to bound memory. */
 const MAX_PAYLOAD = 4 * 1024 * 1024
 
 /** The headless daemon: the built UI and the WebSocket bridge on 127.0.0.1, guarded by a per-start token. */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const host = options.host ?? '127.0.0.1'
-  const token = createToken()
+  if (options.token !== undefined && !VALID_TOKEN.test(options.token)) {
+    throw new Error('--token / AGENTRY_TOKEN must be at least 16 characters of letters, digits, "-" or "_" (it is the only credential).')
+  }
+  const token = options.token ?? createToken()
   const realRoot = realDir(options.rendererDir)
   let port = 0
 

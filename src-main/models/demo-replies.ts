@@ -92,7 +92,8 @@ function primaryReply(options: LanguageModelV4CallOptions, results: ToolResultVi
 function exploreReply(options: LanguageModelV4CallOptions, results: ToolResultView[]): DemoReply {
   const listing = results.find((r) => r.toolName === 'list_dir')
   if (listing) {
-    const entries = listing.text.split('\n').filter((line) => line.trim() !== '')
+    // Skip notes such as "(. is empty)" and "… 12 more entries not shown": they are not entries.
+    const entries = listing.text.split('\n').filter((line) => line.trim() !== '' && !/^[(…]/.test(line.trim()))
     const text = listing.failed
       ? `${DEMO_LABEL} I could not list the workspace:\n${quote(listing.text)}`
       : `${DEMO_LABEL} The workspace has ${entries.length} top-level entries:\n${quote(listing.text)}\n\nThat is the shape of the project; a real model would also read the key files and summarize them.`
@@ -105,10 +106,12 @@ function exploreReply(options: LanguageModelV4CallOptions, results: ToolResultVi
 }
 
 function buildAdvice(globText: string): string {
-  const lower = globText.toLowerCase()
+  // Judge matched paths only: the "No files match **/{package.json,Makefile}" note names both files too.
+  const files = globText.split('\n').map((line) => line.trim().toLowerCase())
+  const has = (name: string) => files.some((f) => f === name || f.endsWith(`/${name}`))
   const advice: string[] = []
-  if (lower.includes('package.json')) advice.push('there is a package.json: run `npm install`, then the scripts it lists (e.g. `npm run build`)')
-  if (lower.includes('makefile')) advice.push('there is a Makefile: run `make`')
+  if (has('package.json')) advice.push('there is a package.json: run `npm install`, then the scripts it lists (e.g. `npm run build`)')
+  if (has('makefile')) advice.push('there is a Makefile: run `make`')
   return advice.length > 0 ? `To build: ${advice.join('; ')}.` : 'I found no package.json or Makefile, so there is no obvious build step.'
 }
 
