@@ -4,6 +4,18 @@ import { build } from 'esbuild'
 
 rmSync('out/cli', { recursive: true, force: true })
 
+// zod re-exports every message locale (~40 languages) through `z.locales`; Agentry only uses its built-in
+// English messages, so the CLI bundle gets an empty `locales` namespace: less to parse at every start.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/zod/`) ? { path: 'zod-locales', namespace: 'agentry-stub' } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: 'agentry-stub' }, () => ({ contents: 'export {}', loader: 'js' }))
+  },
+}
+
 await build({
   entryPoints: { agentry: 'src-main/cli/bin.ts' },
   outdir: 'out/cli',
@@ -20,5 +32,6 @@ await build({
   minify: true,
   keepNames: true,
   sourcemap: true,
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
 })

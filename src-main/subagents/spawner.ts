@@ -32,13 +32,21 @@ export class Subagents {
   private readonly lanes = new Map<string, Lane>()
   private readonly slots = new WeakMap<RunLevel, Slot>()
   private readonly background = new Map<string, BackgroundJob>()
+  private readonly taskTools = new Map<string, ToolDef | undefined>()
 
   constructor(private readonly deps: SubagentDeps) {}
 
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
   toolFor(level: RunLevel): ToolDef | undefined {
     const agents = callableAgents(level, this.deps.agents(level.workdir), this.deps.runtime.deps.rules)
-    return createTaskTool(level, agents, { run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) })
+    // The tool depends only on which agents are callable (the run level arrives with each call), so every spawn
+    // with the same set reuses one definition — and its JSON schema, which is costly to derive.
+    const key = agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}`).join('\u0001')
+    if (!this.taskTools.has(key)) {
+      if (this.taskTools.size > 64) this.taskTools.clear()
+      this.taskTools.set(key, createTaskTool(agents, { run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }))
+    }
+    return this.taskTools.get(key)
   }
 
   abortBackground(filter: { rootSessionId?: string; taskId?: string; all?: boolean }, reason: string): number {

@@ -57,8 +57,8 @@ export function taskDescription(agents: AgentInfo[]): string {
   ].join('\n')
 }
 
-/** The `task` tool for one run level; undefined when no agent can be called (then the tool is not offered). */
-export function createTaskTool(level: RunLevel, agents: AgentInfo[], runner: TaskRunner): ToolDef | undefined {
+/** The `task` tool for a set of callable agents; undefined when there are none (then the tool is not offered). */
+export function createTaskTool(agents: AgentInfo[], runner: TaskRunner): ToolDef | undefined {
   if (agents.length === 0) return undefined
   const names = agents.map((a) => a.name) as [string, ...string[]]
   const parameters = z
