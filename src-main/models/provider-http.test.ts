@@ -152,3 +152,16 @@ describe('openai-compatible provider over real HTTP', () => {
     expect(Date.now() - started).toBeLessThan(1_000)
   })
 })
+
+describe('ollama provider over real HTTP (its OpenAI-compatible /v1 API)', () => {
+  it('talks to the server address the user configured', async () => {
+    server = await startScriptedChatServer([{ text: 'Hi from a local model.' }])
+    const address = server.url.replace(/\/v1$/, '')
+    const config = Config.parse({ providers: { local: { type: 'ollama', baseURL: address } } })
+    const dir = tempDir()
+    const model = resolveModel({ provider: 'local', model: 'llama3.1' }, { config, configDir: dir, keys: createFileKeyStore(dir), env: {}, agentName: 'build' })
+    const parts = await readAll(await run(model))
+    expect(textOf(parts)).toBe('Hi from a local model.')
+    expect((server.requests[0] as { model: string }).model).toBe('llama3.1')
+  })
+})

@@ -12,7 +12,7 @@ import {
   type ResolveContext,
   type ScriptedChatServer,
 } from './index'
-import { ollamaApiBase } from './resolve-model'
+import { ollamaOpenAIBase } from './resolve-model'
 import { readAll, tempDir, textOf, userPrompt } from './test-support'
 
 function ctx(config: unknown, env: NodeJS.ProcessEnv = {}, agentName = 'build'): ResolveContext {
@@ -65,10 +65,11 @@ describe('resolveModel', () => {
     expect(textOf(await readAll((await model.doStream({ prompt: userPrompt('x') })).stream))).toBe('from config dir')
   })
 
-  it('points an ollama baseURL at its /api root', () => {
-    expect(ollamaApiBase('http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434/api')
-    expect(ollamaApiBase('http://127.0.0.1:11434/api/')).toBe('http://127.0.0.1:11434/api')
-    expect(ollamaApiBase(undefined)).toBeUndefined()
+  it('points an ollama baseURL at its OpenAI-compatible /v1 root', () => {
+    expect(ollamaOpenAIBase('http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434/v1')
+    expect(ollamaOpenAIBase('http://127.0.0.1:11434/api/')).toBe('http://127.0.0.1:11434/v1')
+    expect(ollamaOpenAIBase('http://box:11434/v1')).toBe('http://box:11434/v1')
+    expect(ollamaOpenAIBase(undefined)).toBe('http://127.0.0.1:11434/v1')
   })
 })
 

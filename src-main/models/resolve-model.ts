@@ -104,27 +104,19 @@ async function loadHttpModel(ref: ModelRef, entry: ProviderConfig, lookup: ApiKe
       return provider.chatModel(ref.model)
     }
     case 'ollama': {
-      const { createOllama } = await import('ollama-ai-provider-v2')
-      const model = createOllama({
-        baseURL: ollamaApiBase(entry.baseURL),
-        headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined,
-      })(ref.model)
-      const version = (model as { specificationVersion: string }).specificationVersion
-      if (version !== 'v4') {
-        throw new ModelConfigError(
-          `providers.${ref.provider}: the installed ollama-ai-provider-v2 implements model spec ${version}, but Agentry needs v4. Update the package.`,
-        )
-      }
-      return model
+      // Ollama serves the OpenAI chat-completions API under /v1, so the same well-tested provider speaks to it
+      // (and no Ollama-specific package, several of which need Node 22, is required).
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible')
+      const provider = createOpenAICompatible({ name: ref.provider, baseURL: ollamaOpenAIBase(entry.baseURL), apiKey, includeUsage: true })
+      return provider.chatModel(ref.model)
     }
     default:
       throw new ModelConfigError(`providers.${ref.provider}: type ${entry.type} is not an HTTP provider.`)
   }
 }
 
-/** Users write the server address ("http://127.0.0.1:11434"); the provider wants its `/api` root. */
-export function ollamaApiBase(baseURL: string | undefined): string | undefined {
-  if (!baseURL) return undefined
-  const trimmed = baseURL.replace(/\/+$/, '')
-  return trimmed.endsWith('/api') ? trimmed : `${trimmed}/api`
+/** Users write the server address ("http://127.0.0.1:11434", default); its OpenAI-compatible API lives under /v1. */
+export function ollamaOpenAIBase(baseURL: string | undefined): string {
+  const trimmed = (baseURL ?? 'http://127.0.0.1:11434').replace(/\/+$/, '').replace(/\/(api|v1)$/, '')
+  return `${trimmed}/v1`
 }

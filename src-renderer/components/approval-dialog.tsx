@@ -7,6 +7,7 @@ import { answerApproval } from '../state/session-actions'
 import { useTranscript } from '../state/transcript-store'
 import { DiffView } from './diff-view'
 import { ErrorNote } from './error-note'
+import { QuestionModal } from './question-dialog'
 
 /** The oldest pending approval of the open root session (and all its descendants), as a modal. */
 export function ApprovalDialog() {
@@ -14,6 +15,7 @@ export function ApprovalDialog() {
   const pending = useApprovals((s) => s.pending)
   const list = useMemo(() => pendingForRoot(pending, rootId), [pending, rootId])
   if (list.length === 0) return null
+  if (list[0].kind === 'question') return <QuestionModal key={list[0].id} approval={list[0]} more={list.length - 1} />
   return <ApprovalModal key={list[0].id} approval={list[0]} more={list.length - 1} />
 }
 
@@ -65,7 +67,7 @@ function ApprovalModal({ approval: a, more }: { approval: ApprovalRecord; more: 
       <div className="modal approval" role="dialog" aria-modal="true" aria-labelledby="approval-title" tabIndex={-1} ref={dialog} data-testid="approval-dialog" data-approval-id={a.id}>
         <div className="modal-head">
           <div id="approval-title" className="modal-title">
-            Allow <code>{a.toolName}</code>?
+            {a.kind === 'plan' ? 'Approve this plan and start building?' : <>Allow <code>{a.toolName}</code>?</>}
           </div>
           {more > 0 && <span className="pill warn" data-testid="approval-more">+{more} more</span>}
         </div>
@@ -111,11 +113,13 @@ function ApprovalModal({ approval: a, more }: { approval: ApprovalRecord; more: 
                 Deny…
               </button>
               <span className="spacer" />
-              <button className="btn" data-testid="approval-always-open" disabled={busy} onClick={() => setMode('always')}>
-                Always allow…
-              </button>
+              {a.kind === 'tool' && (
+                <button className="btn" data-testid="approval-always-open" disabled={busy} onClick={() => setMode('always')}>
+                  Always allow…
+                </button>
+              )}
               <button className="btn primary" data-testid="approval-allow-once" disabled={busy} onClick={() => void answer('allow_once')}>
-                Allow once <kbd>Enter</kbd>
+                {a.kind === 'plan' ? 'Approve plan' : 'Allow once'} <kbd>Enter</kbd>
               </button>
             </>
           )}
