@@ -143,7 +143,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     late.subagents = subagents
     const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
     runner.resumeQueues()
-    disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root).length)))
+    disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     disposers.push(
       startAutoArchive(store, () => config().config.subagents.archiveAfterMinutes, (ids) => {
         for (const id of ids) {

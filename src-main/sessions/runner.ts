@@ -88,12 +88,13 @@ export class SessionRunner {
     return result.text
   }
 
-  /** Pending approvals of a conversation changed: show the root as waiting while any is open. */
-  approvalsChanged(rootSessionId: string, pending: number): void {
+  /** Pending approvals of a conversation changed: show the root as waiting (on an approval, or on an answer). */
+  approvalsChanged(rootSessionId: string, pending: { kind: string }[]): void {
     const session = this.deps.store.getSession(rootSessionId)
     if (!session || !this.active.has(rootSessionId)) return
-    const status: SessionStatus = pending > 0 ? 'waiting_on_approval' : 'busy'
-    if (session.status !== status && (session.status === 'busy' || session.status === 'waiting_on_approval')) this.setStatus(session, status)
+    const status: SessionStatus = pending.some((p) => p.kind !== 'question') ? 'waiting_on_approval' : pending.length ? 'waiting_on_user' : 'busy'
+    const waitingOrBusy = new Set<SessionStatus>(['busy', 'waiting_on_approval', 'waiting_on_user'])
+    if (session.status !== status && waitingOrBusy.has(session.status)) this.setStatus(session, status)
   }
 
   /** A background child finished: let the parent react (now if idle, after its current run otherwise). */

@@ -150,3 +150,29 @@ describe('auto-archive', () => {
     expect(h.host.store.getSession(r.sessionId)?.archivedAt).toBeNull()
   })
 })
+
+describe('questions', () => {
+  it('a question from a subagent waits on the user at the root, and the answer reaches the model', async () => {
+    h = await createHarness({
+      script: {
+        agents: {
+          build: [{ step: 1, tools: [{ name: 'task', input: { subagent_type: 'general', description: 'ask', prompt: 'ask the user' } }] }, { step: 2, text: 'done' }],
+          general: [{ step: 1, tools: [{ name: 'question', input: { question: 'Tabs or spaces?', options: ['tabs', 'spaces'] } }] }, { step: 2, text: 'noted' }],
+          title: [{ text: 't', repeat: true }],
+        },
+      },
+    })
+    const { sessionId } = await h.run('go', { wait: false })
+    const q = await waitFor(() => h!.host.store.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
+    expect(q).toMatchObject({ kind: 'question', toolName: 'question', agentPath: ['build', 'general'], arguments: { question: 'Tabs or spaces?', options: ['tabs', 'spaces'] } })
+    expect(h.host.store.getSession(sessionId)?.status).toBe('waiting_on_user')
+    await h.host.api.calls['approvals.answer']({ approvalId: q.id, decision: 'allow_once', feedback: 'spaces' })
+    await h.host.runner.idle()
+    h.host.store.flush()
+    const child = h.host.store.listSessions({ parentId: sessionId })[0]
+    const [part] = toolParts(h.host.store.listMessages(child.id))
+    expect(part.toolState).toBe('output-available')
+    expect(String(part.data.output)).toContain('spaces')
+    expect(h.host.store.getSession(sessionId)?.status).toBe('idle')
+  })
+})
