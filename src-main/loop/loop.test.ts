@@ -114,6 +114,14 @@ describe('the loop (script model, real store, real files)', () => {
     expect(h.host.store.getSession(sessionId)?.status).toBe('aborted')
   })
 
+  it('retries a rate-limited model call, showing retrying and then busy again', async () => {
+    h = await createHarness({ script: { agents: { build: [{ error: { status: 429, message: 'slow down' } }, { text: 'ok after retry' }] } } })
+    const r = await h.run('go')
+    expect(r.final?.text).toBe('ok after retry')
+    const statuses = r.events.filter((e) => e.type === 'status_change').map((e) => (e as { status: string }).status)
+    expect(statuses).toEqual(['busy', 'retrying', 'busy', 'idle'])
+  })
+
   it('queues prompts that arrive while busy and runs them in order', async () => {
     h = await createHarness({
       script: { agents: { build: [{ text: 'first', delayMs: 150 }, { text: 'second' }] } },

@@ -72,11 +72,16 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         maxOutputTokens: ctx.agent.maxOutputTokens,
         abortSignal: ctx.signal,
       }
+      let retried = false
       const stream = await streamWithRetry(ctx.model, options, {
         signal: ctx.signal,
         baseDelayMs: ctx.retryDelayMs,
-        onRetry: (info) => ctx.setStatus('retrying', `retry ${info.attempt} in ${info.delayMs} ms: ${info.error}`),
+        onRetry: (info) => {
+          retried = true
+          ctx.setStatus('retrying', `retry ${info.attempt} in ${info.delayMs} ms: ${info.error}`)
+        },
       })
+      if (retried) ctx.setStatus('busy')
       const step = await consumeStep(ctx, stream, steps)
       steps++
       addUsage(usage, step.usage)
