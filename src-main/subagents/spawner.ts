@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import type { AgentInfo, MessageWithParts, ModelRef, SubagentLimits, TaskCard, TokenUsage } from '../../src-shared'
+import { newTaskCard, type AgentInfo, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
 import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type Store } from '../store'
@@ -92,7 +92,7 @@ export class Subagents {
     const resumed = input.task_id ? this.findResumable(level, input.task_id, agent) : undefined
     const taskId = resumed?.taskId ?? newId('ses')
 
-    const card: TaskCard = {
+    const card: TaskCard = newTaskCard({
       taskId,
       agentType: agent.name,
       description: input.description,
@@ -100,14 +100,7 @@ export class Subagents {
       inspectable: agent.inspectable,
       depth: level.depth + 1,
       status: 'queued',
-      steps: 0,
-      tokensIn: 0,
-      tokensOut: 0,
-      costUsd: null,
-      startedAt: null,
-      endedAt: null,
-      error: null,
-    }
+    })
     const publish = () => {
       ctx.handle.patch({ subagent: { ...(ctx.handle.part.data.subagent as object | undefined), ...card } })
       const { transcript: _t, ...summary } = card

@@ -1,10 +1,7 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import YAML from 'yaml'
 import type { AgentEvent, MessageWithParts, SequencedEvent } from '../../src-shared'
 import { createHost, type Host, type HostOptions } from '../host'
 import { resetScriptState } from '../models'
+import { createFixture, type FixtureOptions } from './fixture'
 
 /**
  * A real host on a temp data dir and workspace, driven by the `script` model: what every integration test,
@@ -30,36 +27,14 @@ export interface RunResult {
   final?: Extract<AgentEvent, { type: 'turn_complete' }>
 }
 
-export interface HarnessOptions extends Partial<HostOptions> {
-  script?: Record<string, unknown>
-  config?: Record<string, unknown>
-  files?: Record<string, string>
-  permissions?: string
-}
+export interface HarnessOptions extends Partial<HostOptions>, FixtureOptions {}
 
 export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
   resetScriptState()
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-test-'))
-  const dataDir = path.join(root, 'data')
-  const workdir = path.join(root, 'work')
-  fs.mkdirSync(dataDir, { recursive: true })
-  fs.mkdirSync(workdir, { recursive: true })
-  const scriptFile = path.join(root, 'script.yaml')
-  fs.writeFileSync(scriptFile, YAML.stringify(o.script ?? { agents: { '*': [{ text: 'ok', repeat: true }] } }))
-  const extra = (o.config ?? {}) as { providers?: Record<string, Record<string, unknown>> }
-  const config = {
-    model: 'script/test',
-    ...o.config,
-    providers: { ...extra.providers, script: { type: 'script', script: scriptFile, ...extra.providers?.script } },
-  }
-  fs.writeFileSync(path.join(dataDir, 'config.yaml'), YAML.stringify(config))
-  if (o.permissions) fs.writeFileSync(path.join(dataDir, 'permissions.jsonc'), o.permissions)
-  for (const [rel, text] of Object.entries(o.files ?? {})) {
-    fs.mkdirSync(path.dirname(path.join(workdir, rel)), { recursive: true })
-    fs.writeFileSync(path.join(workdir, rel), text)
-  }
-  const realWorkdir = fs.realpathSync(workdir)
-  const host = await createHost({ dataDir, defaultWorkspace: realWorkdir, retryDelayMs: 1, ...o })
+  const { script: _script, config: _config, files: _files, permissions: _permissions, agents: _agents, ...hostOptions } = o
+  const fx = createFixture(o)
+  const realWorkdir = fx.workdir
+  const host = await createHost({ dataDir: fx.dataDir, defaultWorkspace: realWorkdir, retryDelayMs: 1, ...hostOptions })
   const events: SequencedEvent[] = []
   const unsubscribe = host.hub.subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
     if (m.kind === 'event') events.push(m.event)
@@ -75,7 +50,7 @@ export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
 
   return {
     host,
-    dataDir,
+    dataDir: fx.dataDir,
     workdir: realWorkdir,
     events,
     async run(prompt, ro = {}) {
@@ -89,21 +64,12 @@ export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
       const final = [...own].reverse().find((e): e is Extract<AgentEvent, { type: 'turn_complete' }> => e.type === 'turn_complete' && e.sessionId === sessionId)
       return { sessionId, messages: host.store.listMessages(sessionId), events: own, final }
     },
-    setScript(script) {
-      fs.writeFileSync(scriptFile, YAML.stringify(script))
-      // Same-millisecond rewrites keep the mtime; make the change visible to the file check.
-      const later = new Date(Date.now() + 1000)
-      fs.utimesSync(scriptFile, later, later)
-    },
-    writeAgent(name, frontmatter, body = '') {
-      const dir = path.join(realWorkdir, '.agents', 'agents')
-      fs.mkdirSync(dir, { recursive: true })
-      fs.writeFileSync(path.join(dir, `${name}.md`), `---\n${YAML.stringify({ description: `${name} agent`, ...frontmatter })}---\n${body}\n`)
-    },
+    setScript: fx.setScript,
+    writeAgent: fx.writeAgent,
     async close() {
       unsubscribe()
       await host.stop()
-      fs.rmSync(root, { recursive: true, force: true })
+      fx.remove()
     },
   }
 }

@@ -1,5 +1,5 @@
 import { memo, useEffect } from 'react'
-import type { PartRecord, TaskCard } from '../../src-shared'
+import { newTaskCard, type PartRecord, type TaskCard } from '../../src-shared'
 import { formatDuration, formatTokens } from '../lib/format'
 import { useNow } from '../lib/use-now'
 import { agentColor, useAgents } from '../state/agents-store'
@@ -84,7 +84,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
 function fallbackCard(part: PartRecord): TaskCard {
   const input = toolInput(part)
   const str = (k: string): string => (typeof input[k] === 'string' ? (input[k] as string) : '')
-  return {
+  return newTaskCard({
     taskId: '',
     agentType: str('subagent_type') || 'subagent',
     description: str('description'),
@@ -92,12 +92,5 @@ function fallbackCard(part: PartRecord): TaskCard {
     inspectable: false,
     depth: 1,
     status: part.toolState === 'output-error' ? 'failed' : part.toolState === 'output-available' ? 'completed' : 'queued',
-    steps: 0,
-    tokensIn: 0,
-    tokensOut: 0,
-    costUsd: null,
-    startedAt: null,
-    endedAt: null,
-    error: null,
-  }
+  })
 }

@@ -1,55 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import YAML from 'yaml'
 import type { SequencedEvent } from '../../../src-shared'
 
-/**
- * Restart-test plumbing: a data dir + workspace on disk, and a real host running in a child process
- * (host-process.ts) that the test can SIGKILL at any stage.
- */
-export interface Fixture {
-  root: string
-  dataDir: string
-  workdir: string
-  scriptFile: string
-  /** replace the script file (the script model re-reads a changed file and starts its replies over) */
-  setScript(script: Record<string, unknown>): void
-}
-
-export function createFixture(o: {
-  script?: Record<string, unknown>
-  config?: Record<string, unknown>
-  permissions?: string
-  agents?: Record<string, Record<string, unknown>>
-}): Fixture {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-restart-'))
-  const dataDir = path.join(root, 'data')
-  const workdir = path.join(root, 'work')
-  fs.mkdirSync(dataDir, { recursive: true })
-  fs.mkdirSync(workdir, { recursive: true })
-  const scriptFile = path.join(root, 'script.yaml')
-  const setScript = (script: Record<string, unknown>) => {
-    fs.writeFileSync(scriptFile, YAML.stringify(script))
-    // A rewrite within the same millisecond keeps the mtime; move it so the model sees the change.
-    const later = new Date(Date.now() + 1000)
-    fs.utimesSync(scriptFile, later, later)
-  }
-  setScript(o.script ?? { agents: { '*': [{ text: 'ok', repeat: true }] } })
-  const config = { model: 'script/test', providers: { script: { type: 'script', script: scriptFile } }, ...o.config }
-  fs.writeFileSync(path.join(dataDir, 'config.yaml'), YAML.stringify(config))
-  if (o.permissions) fs.writeFileSync(path.join(dataDir, 'permissions.jsonc'), o.permissions)
-  for (const [name, frontmatter] of Object.entries(o.agents ?? {})) {
-    const dir = path.join(workdir, '.agents', 'agents')
-    fs.mkdirSync(dir, { recursive: true })
-    fs.writeFileSync(path.join(dir, `${name}.md`), `---\n${YAML.stringify({ description: `${name} agent`, ...frontmatter })}---\n`)
-  }
-  return { root, dataDir, workdir: fs.realpathSync(workdir), scriptFile, setScript }
-}
+/** Restart-test plumbing: a real host running in a child process (host-process.ts) that a test can SIGKILL. */
+import type { Fixture } from '../../testing/fixture'
+export { createFixture, type Fixture } from '../../testing/fixture'
 
 export interface ChildHost {
   pid: number
