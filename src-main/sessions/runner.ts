@@ -20,6 +20,8 @@ export interface RunnerDeps {
   headless: boolean
 }
 
+const HELPER_GRACE_MS = 2000
+
 interface ActiveRun {
   controller: AbortController
   done: Promise<void>
@@ -43,6 +45,8 @@ export class SessionRunner {
   private readonly active = new Map<string, ActiveRun>()
   private readonly wakeups = new Set<string>()
   private readonly settled = new Set<() => void>()
+  /** fire-and-forget helper work (titles) that must still end before the host closes the store */
+  private readonly helpers = new Set<{ controller: AbortController; done: Promise<void> }>()
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -120,6 +124,19 @@ export class SessionRunner {
   async stop(reason: string): Promise<void> {
     for (const run of this.active.values()) run.controller.abort(reason)
     await Promise.allSettled([...this.active.values()].map((r) => r.done))
+    // A title still being written gets a moment to land (a CLI run often ends first), then is cancelled.
+    const helpers = [...this.helpers]
+    const grace = new Promise((r) => setTimeout(r, HELPER_GRACE_MS).unref())
+    await Promise.race([Promise.allSettled(helpers.map((x) => x.done)), grace])
+    for (const x of helpers) x.controller.abort(reason)
+    await Promise.allSettled(helpers.map((x) => x.done))
+  }
+
+  private inBackground(work: (signal: AbortSignal) => Promise<void>): void {
+    const controller = new AbortController()
+    const entry = { controller, done: work(controller.signal) }
+    this.helpers.add(entry)
+    void entry.done.finally(() => this.helpers.delete(entry))
   }
 
   /** Start queued work for every session that has some (after a host restart). */
@@ -183,7 +200,7 @@ export class SessionRunner {
     }
     session = this.setStatus(session, 'busy')
     const level = this.rootLevel(session, controller.signal, userMessageId, agent)
-    if (firstPrompt && entry) void generateTitle(this.deps, level, session, entry.text)
+    if (firstPrompt && entry) this.inBackground((signal) => generateTitle(this.deps, level, session, entry.text, signal))
     let run
     try {
       run = this.deps.runtime.prepare(level, level.transcript)

@@ -4,13 +4,13 @@ import type { RunnerDeps } from './runner'
 import { emitterFor } from './emitter'
 
 /** Fire-and-forget: the hidden `title` agent names the session after its first message. */
-export async function generateTitle(deps: RunnerDeps, level: RunLevel, session: SessionRecord, text: string): Promise<void> {
+export async function generateTitle(deps: RunnerDeps, level: RunLevel, session: SessionRecord, text: string, signal: AbortSignal): Promise<void> {
   if (session.title && session.title !== 'New session') return
   try {
-    // The title must not be cut short by aborting the user's turn, but must not outlive a stopped host either.
-    const result = await deps.subagents.runHelper({ ...level, signal: new AbortController().signal }, 'title', text.slice(0, 4000))
+    // Its own signal: aborting the user's turn must not cut the title short; stopping the host does.
+    const result = await deps.subagents.runHelper({ ...level, signal }, 'title', text.slice(0, 4000))
     const title = cleanTitle(result.text)
-    if (!title || result.finishReason === 'error') return
+    if (!title || result.finishReason !== 'stop') return
     const current = deps.store.getSession(session.id)
     if (!current || (current.title && current.title !== 'New session')) return
     const updated = deps.store.updateSession(session.id, { title })
