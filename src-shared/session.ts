@@ -113,10 +113,3 @@ export const TaskCard = z.object({
   transcript: z.array(MessageWithParts).optional(),
 })
 export type TaskCard = z.infer<typeof TaskCard>
-
-/** A task card before anything has run: counters at zero, no times, no error. */
-export function newTaskCard(
-  fields: Pick<TaskCard, 'taskId' | 'agentType' | 'description' | 'background' | 'inspectable' | 'depth' | 'status'>,
-): TaskCard {
-  return { ...fields, steps: 0, tokensIn: 0, tokensOut: 0, costUsd: null, startedAt: null, endedAt: null, error: null }
-}

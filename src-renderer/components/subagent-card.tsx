@@ -1,5 +1,6 @@
 import { memo, useEffect } from 'react'
-import { newTaskCard, type PartRecord, type TaskCard } from '../../src-shared'
+import type { PartRecord, TaskCard } from '../../src-shared'
+import { newTaskCard } from '../../src-shared/task-card'
 import { formatDuration, formatTokens } from '../lib/format'
 import { useNow } from '../lib/use-now'
 import { agentColor, useAgents } from '../state/agents-store'

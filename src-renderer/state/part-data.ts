@@ -1,4 +1,4 @@
-import { TaskCard, type PartRecord } from '../../src-shared'
+import type { PartRecord, TaskCard } from '../../src-shared'
 
 /**
  * Part `data` is an open record on the wire; these readers are the one place that knows its keys
@@ -36,6 +36,7 @@ export function numberField(p: PartRecord, k: string): number | null {
 }
 
 const cache = new WeakMap<object, TaskCard | null>()
+const TASK_STATUSES = new Set<string>(['queued', 'running', 'completed', 'failed', 'aborted'])
 
 /** The subagent card of a `task` part, or null while the host has not reported one yet. */
 export function readTaskCard(p: PartRecord): TaskCard | null {
@@ -43,8 +44,12 @@ export function readTaskCard(p: PartRecord): TaskCard | null {
   if (!raw || typeof raw !== 'object') return null
   const hit = cache.get(raw)
   if (hit !== undefined) return hit
-  const parsed = TaskCard.safeParse(raw)
-  const card = parsed.success ? parsed.data : null
+  // The host writes these cards; a light shape check (rather than the zod schema) keeps zod out of the UI bundle.
+  const c = raw as Partial<TaskCard>
+  const card =
+    typeof c.taskId === 'string' && typeof c.agentType === 'string' && typeof c.status === 'string' && TASK_STATUSES.has(c.status)
+      ? ({ steps: 0, tokensIn: 0, tokensOut: 0, costUsd: null, startedAt: null, endedAt: null, error: null, description: '', background: false, inspectable: false, depth: 1, ...c } as TaskCard)
+      : null
   cache.set(raw, card)
   return card
 }
