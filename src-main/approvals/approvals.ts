@@ -35,6 +35,13 @@ export interface AnswerInput {
   feedback?: string
 }
 
+export interface ResumeHook {
+  /** an approval with no live run: can its session go on from stored state? (then: where it runs) */
+  resumable(approval: ApprovalRecord): { workspaceRoot: string } | undefined
+  /** its answer is recorded: tell viewers and continue the run */
+  resumed(approval: ApprovalRecord): void
+}
+
 interface Waiting {
   request: ApprovalRequest
   resolve(answer: ApprovalAnswer): void
@@ -47,6 +54,7 @@ interface Waiting {
 export class Approvals {
   private readonly waiting = new Map<string, Waiting>()
   private readonly listeners = new Set<(rootSessionId: string) => void>()
+  private resumeHook: ResumeHook | undefined
 
   constructor(private readonly store: Store) {}
 
@@ -99,25 +107,44 @@ export class Approvals {
       throw new ApprovalError('conflict', `Approval ${input.approvalId} is already ${row.status}.`)
     }
     const waiting = this.waiting.get(row.id)
+    const feedback = input.feedback?.trim() || undefined
     if (!waiting) {
-      // The run that asked is gone (host restart): nothing can resume it, so the row is closed as expired.
-      this.store.resolveApproval(row.id, 'expired', { decision: input.decision })
-      throw new ApprovalError('conflict', `The run that asked for this approval is no longer active (expired). Send the prompt again to retry.`)
+      // The run that asked is gone (host restart). A root session's call can go on from stored state; any other
+      // is closed as expired, since nothing could act on the answer.
+      const resume = this.resumeHook?.resumable(row)
+      if (!resume) {
+        this.store.resolveApproval(row.id, 'expired', { decision: input.decision })
+        throw new ApprovalError('conflict', `The run that asked for this approval is no longer active (expired). Send the prompt again to retry.`)
+      }
+      if (input.decision === 'allow_always') this.addAlwaysRules(row, input, resume.workspaceRoot)
+      const status = input.decision === 'deny' ? 'denied' : 'approved'
+      const resolved = this.store.resolveApproval(row.id, status, { outcome: status, feedback })
+      this.resumeHook!.resumed(resolved ?? this.store.getApproval(row.id)!)
+      this.changed(row.rootSessionId)
+      return { approval: this.store.getApproval(row.id)!, alsoResolved: [] }
     }
     const alsoResolved: string[] = []
     if (input.decision === 'deny') {
-      this.finish(row.id, 'denied', { outcome: 'denied', feedback: input.feedback?.trim() || undefined })
+      this.finish(row.id, 'denied', { outcome: 'denied', feedback })
     } else {
-      if (input.decision === 'allow_always') {
-        const patterns = input.patterns?.length ? input.patterns : row.alwaysPatterns.length ? row.alwaysPatterns : row.patterns
-        const scope = input.scope ?? 'session'
-        const scopeKey = scope === 'session' ? row.rootSessionId : waiting.request.workspaceRoot
-        for (const pattern of patterns) this.store.addRule({ scope, scopeKey, tool: row.toolName, pattern, action: 'allow' })
-      }
-      this.finish(row.id, 'approved', { outcome: 'approved', feedback: input.feedback?.trim() || undefined })
+      if (input.decision === 'allow_always') this.addAlwaysRules(row, input, waiting.request.workspaceRoot)
+      this.finish(row.id, 'approved', { outcome: 'approved', feedback })
       if (input.decision === 'allow_always') alsoResolved.push(...this.recheckPending(row.rootSessionId))
     }
     return { approval: this.store.getApproval(row.id)!, alsoResolved }
+  }
+
+  /** How approvals left pending by a previous host process are resumed (set by the host). */
+  setResumeHook(hook: ResumeHook): void {
+    this.resumeHook = hook
+  }
+
+  /** "Always allow": runtime rules for the suggested (or edited) patterns; they can never lift a deny. */
+  private addAlwaysRules(row: ApprovalRecord, input: AnswerInput, workspaceRoot: string): void {
+    const patterns = input.patterns?.length ? input.patterns : row.alwaysPatterns.length ? row.alwaysPatterns : row.patterns
+    const scope = input.scope ?? 'session'
+    const scopeKey = scope === 'session' ? row.rootSessionId : workspaceRoot
+    for (const pattern of patterns) this.store.addRule({ scope, scopeKey, tool: row.toolName, pattern, action: 'allow' })
   }
 
   pending(rootSessionId?: string): ApprovalRecord[] {

@@ -144,6 +144,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
     runner.resumeQueues()
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
+    approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })
     disposers.push(
       startAutoArchive(store, () => config().config.subagents.archiveAfterMinutes, (ids) => {
         for (const id of ids) {

@@ -26,7 +26,8 @@ type NestedPath = { sessionId: string; agentType: string }[]
 /**
  * Runs at host start, before any run: nothing is left "running" from a process that died. Tool calls in flight
  * become errors (never replayed — their side effects may have happened), busy sessions go idle with a note,
- * interrupted background children report failure to their parent, and pending approvals expire.
+ * interrupted background children report failure to their parent, and pending approvals expire — except a root
+ * session's tool call that was only waiting for the person: that approval stays, and answering it resumes the run.
  */
 export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = () => {}): ReconcileReport {
   const report: ReconcileReport = { toolParts: 0, sessions: 0, backgroundJobs: 0, approvals: 0 }
@@ -47,7 +48,21 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
   }
 
   store.transaction(() => {
-    for (const part of store.listOpenToolParts()) {
+    const open = store.listOpenToolParts()
+    // A tool call of a root session that was only waiting for the person can go on from stored state: its
+    // approval stays pending and its part open; answering it resumes the run (see SessionRunner.resume).
+    const resumable = new Set<string>()
+    const waitingParts = new Set<string>()
+    for (const approval of store.listApprovals({ status: 'pending' })) {
+      const part = open.find((p) => p.sessionId === approval.sessionId && p.toolCallId === approval.toolCallId)
+      if (approval.kind === 'tool' && approval.sessionId === approval.rootSessionId && part?.toolState === 'approval-requested' && store.getSession(approval.sessionId)) {
+        resumable.add(approval.id)
+        waitingParts.add(part.id)
+      }
+    }
+    const stillAsking = new Set(open.filter((p) => waitingParts.has(p.id)).map((p) => p.sessionId))
+    for (const part of open) {
+      if (waitingParts.has(part.id)) continue
       const nested: { path: NestedPath; part: PartRecord }[] = []
       const closed = closePart(part, [], nested)
       store.upsertPart(closed)
@@ -56,6 +71,7 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
       report.toolParts++
     }
     for (const approval of store.listApprovals({ status: 'pending' })) {
+      if (resumable.has(approval.id)) continue
       store.resolveApproval(approval.id, 'expired', { reason: RESTART_REASON })
       // The event has no "expired" outcome; "cancelled" is what makes every viewer drop the pending dialog.
       const event: AgentEvent = { type: 'tool_approval_resolved', sessionId: approval.sessionId, at, approvalId: approval.id, outcome: 'cancelled' }
@@ -74,7 +90,9 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
       addMessage(
         session.id,
         { notice: 'host_restart' },
-        'The previous run was interrupted because Agentry stopped. Tool calls that were in flight are marked as failed and were not repeated. Send a message to continue.',
+        stillAsking.has(session.id)
+          ? 'The previous run was interrupted because Agentry stopped. A tool call is still waiting for your approval: answer it and the run continues. Calls that were already running are marked as failed and were not repeated.'
+          : 'The previous run was interrupted because Agentry stopped. Tool calls that were in flight are marked as failed and were not repeated. Send a message to continue.',
       )
       const updated = store.updateSession(session.id, { status: 'idle' })
       publish(session.id, { type: 'status_change', sessionId: session.id, at, status: 'idle', reason: RESTART_REASON })

@@ -230,12 +230,77 @@ describe('host restart after kill -9', () => {
     expect(textOf(after).at(-1)).toBe('I will run it again later.')
   })
 
-  it('approval pending: the approval expires, the call fails, and answering it later is a clear error', async () => {
+  async function rootApprovalLeftWaiting(): Promise<{ h: Host; sessionId: string; approvalId: string; toolId: string }> {
     fixture = createFixture({
       script: { agents: { build: [{ step: 1, tools: [{ name: 'bash', input: { command: 'echo yes > approved.txt' } }] }, { step: 2, text: 'never' }], ...TITLE } },
     })
     child = await startChildHost(bundle.file, fixture, { prompt: 'write the file', headless: false })
     const asked = () => child!.events.find((e) => e.event.type === 'tool_approval_required')
+    await child.until(() => asked() !== undefined, 'the approval request')
+    const approvalId = (asked()!.event as Extract<AgentEvent, { type: 'tool_approval_required' }>).approvalId
+    const h = await restart({ headless: false })
+    const sessionId = child.sessionId!
+    // the call was only waiting for the person: its approval survives, its part stays open, nothing ran
+    expect(h.store.getApproval(approvalId)!.status).toBe('pending')
+    expect(h.reconcileReport.approvals).toBe(0)
+    expect((await h.api.calls['approvals.list']({ rootSessionId: sessionId })).approvals.map((a) => a.id)).toEqual([approvalId])
+    const [tool] = toolParts(h.store.listMessages(sessionId))
+    expect(tool.toolState).toBe('approval-requested')
+    expect(h.store.getSession(sessionId)!.status).toBe('idle')
+    const notice = h.store.listMessages(sessionId).find((m) => m.metadata.notice)!
+    expect(String(notice.parts[0].data.text)).toMatch(/still waiting for your approval/)
+    expect(fs.existsSync(path.join(fixture.workdir, 'approved.txt'))).toBe(false)
+    fixture.setScript({ agents: { build: [{ text: 'Done after the restart.' }], ...TITLE } })
+    return { h, sessionId, approvalId, toolId: tool.id }
+  }
+
+  it('approval pending at the root: it survives the restart; allowing it runs the call once and the run goes on', async () => {
+    const { h, sessionId, approvalId, toolId } = await rootApprovalLeftWaiting()
+    await h.api.calls['approvals.answer']({ approvalId, decision: 'allow_once' })
+    await settle(h)
+    expect(fs.readFileSync(path.join(fixture!.workdir, 'approved.txt'), 'utf8')).toBe('yes\n')
+    expect(h.store.getApproval(approvalId)!.status).toBe('approved')
+    const messages = h.store.listMessages(sessionId)
+    expect(toolParts(messages).find((p) => p.id === toolId)!.toolState).toBe('output-available')
+    expect(textOf(messages).at(-1)).toBe('Done after the restart.')
+    expect(h.store.getSession(sessionId)!.status).toBe('idle')
+  })
+
+  it('approval pending at the root: denying it after the restart gives the model the feedback', async () => {
+    const { h, sessionId, approvalId, toolId } = await rootApprovalLeftWaiting()
+    await h.api.calls['approvals.answer']({ approvalId, decision: 'deny', feedback: 'not that file' })
+    await settle(h)
+    const denied = toolParts(h.store.listMessages(sessionId)).find((p) => p.id === toolId)!
+    expect(denied.toolState).toBe('output-error')
+    expect(String(denied.data.error)).toContain('not that file')
+    expect(fs.existsSync(path.join(fixture!.workdir, 'approved.txt'))).toBe(false)
+    expect(textOf(h.store.listMessages(sessionId)).at(-1)).toBe('Done after the restart.')
+  })
+
+  it('approval pending at the root: a new message instead of an answer closes the waiting call', async () => {
+    const { h, sessionId, approvalId, toolId } = await rootApprovalLeftWaiting()
+    const after = await promptAgain(h, sessionId, 'forget that, just say hi')
+    expect(h.store.getApproval(approvalId)!.status).toBe('cancelled')
+    const closed = toolParts(after).find((p) => p.id === toolId)!
+    expect(closed.toolState).toBe('output-error')
+    expect(String(closed.data.error)).toMatch(/sent a new message instead/)
+    expect(fs.existsSync(path.join(fixture!.workdir, 'approved.txt'))).toBe(false)
+    expect(textOf(after).at(-1)).toBe('Done after the restart.')
+  })
+
+  it('approval pending in a subagent: it expires, the nested call fails, and answering it later is a clear error', async () => {
+    fixture = createFixture({
+      agents: { worker: { mode: 'subagent' } },
+      script: {
+        agents: {
+          build: [{ step: 1, tools: [task('worker', 'Write the file', 'write it')] }, { step: 2, text: 'never' }],
+          worker: [{ step: 1, tools: [{ name: 'bash', input: { command: 'echo yes > approved.txt' } }] }, { step: 2, text: 'never' }],
+          ...TITLE,
+        },
+      },
+    })
+    child = await startChildHost(bundle.file, fixture, { prompt: 'delegate', headless: false })
+    const asked = () => leaves(child!.events).find((e) => e.event.type === 'tool_approval_required')
     await child.until(() => asked() !== undefined, 'the approval request')
     const approvalId = (asked()!.event as Extract<AgentEvent, { type: 'tool_approval_required' }>).approvalId
 
@@ -244,13 +309,13 @@ describe('host restart after kill -9', () => {
     expect(h.store.getApproval(approvalId)!.status).toBe('expired')
     expect(h.reconcileReport.approvals).toBe(1)
     expect((await h.api.calls['approvals.list']({ rootSessionId: sessionId })).approvals).toEqual([])
-    const [tool] = toolParts(h.store.listMessages(sessionId))
-    expect(tool.toolState).toBe('output-error')
-    expect(tool.data.error).toBe(RESTART_REASON)
+    const [taskPart] = toolParts(h.store.listMessages(sessionId))
+    const card = taskPart.data.subagent as TaskCard
+    expect(card.status).toBe('failed')
+    expect(toolParts(card.transcript!)[0].toolState).toBe('output-error')
     expectRestartNotice(h, sessionId)
     const resumed = resumeFrom(h, sessionId, child.events).map((f) => f.event)
     expect(resumed).toContainEqual(expect.objectContaining({ type: 'tool_approval_resolved', approvalId }))
-    expect(resumed).toContainEqual(expect.objectContaining({ type: 'part_updated', part: expect.objectContaining({ id: tool.id, toolState: 'output-error' }) }))
 
     const answer = h.api.calls['approvals.answer']({ approvalId, decision: 'allow_once' })
     const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('approvals.answer hung')), 1000))

@@ -1,6 +1,7 @@
 export { runTurn, abortReason, emptyUsage, addUsage, FINAL_ANSWER_NOTICE } from './run-turn'
 export type { RunContext, TurnResult, FinishReason } from './run-turn'
-export type { PartHandle, ToolContextFactory } from './tool-calls'
+export { executeToolCalls } from './tool-calls'
+export type { PartHandle, PendingCall, ToolContextFactory } from './tool-calls'
 export { StoredTranscript, NestedTranscript, textPart, appendTextMessage } from './transcript'
 export type { Transcript } from './transcript'
 export { buildSystemPrompt, CALLER_AGENT_LINE } from './system-prompt'

@@ -7,6 +7,8 @@ export interface PendingCall {
   toolName: string
   input: unknown
   inputError?: string
+  /** already answered by the person (a call resumed after a host restart): skip the permission gate */
+  decided?: { approved: true } | { approved: false; message: string }
 }
 
 /** A tool's own part, for tools that show live progress in it (the task tool's subagent card). */
@@ -42,8 +44,12 @@ async function executeOne(ctx: RunContext, call: PendingCall): Promise<void> {
     result = { ok: false, output: `Unknown tool "${call.toolName}". Available tools: ${names}.`, durationMs: 0 }
   } else if (call.inputError) {
     result = { ok: false, output: `Invalid arguments for ${call.toolName}: ${call.inputError}.`, durationMs: 0 }
+  } else if (call.decided && !call.decided.approved) {
+    result = { ok: false, output: call.decided.message, durationMs: 0 }
   } else {
-    result = await runTool(def, call.input, ctx.toolContext({ handle, toolName: call.toolName }))
+    const toolContext = ctx.toolContext({ handle, toolName: call.toolName })
+    const approved = call.decided?.approved === true
+    result = await runTool(def, call.input, approved ? { ...toolContext, authorize: async () => ({ ok: true as const }) } : toolContext)
   }
   const endedAt = Date.now()
   handle.patch(

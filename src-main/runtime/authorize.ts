@@ -68,10 +68,12 @@ export async function authorizeCall(o: {
   o.handle.patch({}, 'input-available')
   if (answer.outcome === 'approved') return { ok: true }
   if (answer.outcome === 'cancelled') return { ok: false, message: `Cancelled: ${answer.reason}.` }
-  return {
-    ok: false,
-    message: answer.feedback
-      ? `The user denied this ${toolName} call and said: "${answer.feedback}"`
-      : `The user denied this ${toolName} call. Do not retry it; ask the user or take another approach.`,
-  }
+  return { ok: false, message: denialMessage(toolName, answer.feedback) }
+}
+
+/** What the model reads when the person said no (with their feedback, when they gave some). */
+export function denialMessage(toolName: string, feedback?: string): string {
+  return feedback
+    ? `The user denied this ${toolName} call and said: "${feedback}"`
+    : `The user denied this ${toolName} call. Do not retry it; ask the user or take another approach.`
 }

@@ -1,4 +1,4 @@
-import type { AgentInfo, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, runTurn, StoredTranscript } from '../loop'
 import { agentRules, type Runtime, type RunLevel } from '../runtime'
@@ -7,6 +7,7 @@ import { costOf, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
 import { generateTitle } from './title'
+import { settleWaitingCalls, waitingCalls } from './waiting-calls'
 
 export interface RunnerDeps {
   store: Store
@@ -44,6 +45,8 @@ export class RunnerError extends Error {
 export class SessionRunner {
   private readonly active = new Map<string, ActiveRun>()
   private readonly wakeups = new Set<string>()
+  /** sessions whose calls left waiting across a restart are all answered: the next turn runs them first */
+  private readonly resumes = new Set<string>()
   private readonly settled = new Set<() => void>()
   /** fire-and-forget helper work (titles) that must still end before the host closes the store */
   private readonly helpers = new Set<{ controller: AbortController; done: Promise<void> }>()
@@ -101,6 +104,24 @@ export class SessionRunner {
     if (session.status !== status && waitingOrBusy.has(session.status)) this.setStatus(session, status)
   }
 
+  /** Approvals hook: a root session's call left waiting by a previous host can go on from stored state. */
+  resumable(approval: ApprovalRecord): { workspaceRoot: string } | undefined {
+    const session = this.deps.store.getSession(approval.sessionId)
+    if (!session || approval.kind !== 'tool' || approval.sessionId !== approval.rootSessionId || this.active.has(session.id)) return undefined
+    const waiting = waitingCalls(this.deps.store, session.id).some((w) => w.part.toolCallId === approval.toolCallId)
+    return waiting ? { workspaceRoot: session.workspaceRoot } : undefined
+  }
+
+  /** Approvals hook: an answer to such a call is recorded; once every waiting call has one, the run goes on. */
+  resumed(approval: ApprovalRecord): void {
+    const session = this.requireSession(approval.sessionId)
+    const outcome = approval.status === 'approved' ? 'approved' : 'denied'
+    this.emit(session, { type: 'tool_approval_resolved', sessionId: session.id, at: Date.now(), approvalId: approval.id, outcome })
+    if (waitingCalls(this.deps.store, session.id).some((w) => w.approval?.status === 'pending')) return
+    this.resumes.add(session.id)
+    this.drain(session.id)
+  }
+
   /** A background child finished: let the parent react (now if idle, after its current run otherwise). */
   wake(sessionId: string): void {
     this.wakeups.add(sessionId)
@@ -147,7 +168,7 @@ export class SessionRunner {
   private drain(sessionId: string): void {
     if (this.active.has(sessionId)) return
     const next = this.deps.store.listQueue(sessionId, 'queued')[0]
-    const wake = this.wakeups.has(sessionId)
+    const wake = this.wakeups.has(sessionId) || this.resumes.has(sessionId)
     if (!next && !wake) {
       this.notifyIfIdle()
       return
@@ -199,8 +220,12 @@ export class SessionRunner {
       }).id
     }
     session = this.setStatus(session, 'busy')
+    // A turn without a new message (a background result, a resumed call) still belongs to the last user message.
+    userMessageId ??= [...transcript.history()].reverse().find((m) => m.role === 'user')?.id ?? null
     const level = this.rootLevel(session, controller.signal, userMessageId, agent)
     if (firstPrompt && entry) this.inBackground((signal) => generateTitle(this.deps, level, session, entry.text, signal))
+    // A new message supersedes calls still waiting from before a restart; otherwise this turn resumes them.
+    const resuming = this.resumes.delete(sessionId) && !entry
     let run
     try {
       run = this.deps.runtime.prepare(level, level.transcript)
@@ -213,6 +238,7 @@ export class SessionRunner {
       emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: 'error', usage: emptyUsage(), text: '' })
       return
     }
+    await settleWaitingCalls(store, level, run, resuming)
     await maybeCompact(this.deps, level)
     const result = await runTurn(run)
     const cost = costOf(result.usage, this.deps.pricing(level.modelRef))
