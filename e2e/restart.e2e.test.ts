@@ -41,3 +41,35 @@ describe('daemon restart mid-run', () => {
     await shot(page, 'restart', '02-after-restart', 'restart-cleanup')
   })
 })
+
+const askScript = `
+agents:
+  build:
+    - { step: 1, text: "I need to write a file.", tools: [ { name: bash, input: { command: "echo hello > greeting.txt" } } ] }
+    - { step: 2, text: "Wrote the greeting after the restart." }
+  title: [ { text: "Approval across a restart", repeat: true } ]
+`
+
+describe('daemon restart while an approval waits', () => {
+  let s: Scenario
+  beforeAll(async () => {
+    s = await startScenario('restart-approval', { script: askScript })
+  }, 90_000)
+  afterAll(async () => s?.close())
+
+  it('the dialog comes back after the restart and answering it finishes the run', async () => {
+    const { page } = s
+    await send(page, 'write the greeting')
+    await page.locator('[data-testid=approval-dialog]').waitFor({ timeout: 15_000 })
+    await s.restartDaemon({ kill: true, keepToken: true })
+    // same page, reconnected: the approval is still there, the transcript explains what happened
+    await expect.poll(() => page.getAttribute('[data-testid=connection-state]', 'class'), { timeout: 15_000 }).toContain('conn-open')
+    const dialog = page.locator('[data-testid=approval-dialog]')
+    await dialog.waitFor({ timeout: 15_000 })
+    await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toMatch(/still waiting for your approval/)
+    await shot(page, 'restart', '03-approval-survives', 'restart-approval')
+    await page.click('[data-testid=approval-allow-once]')
+    await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Wrote the greeting after the restart.')
+    expect(await page.locator('[data-testid=badge-running]').count()).toBe(0)
+  })
+})
