@@ -94,6 +94,8 @@ describe('demo model', () => {
     expect(words).toEqual(['Please', 'refactor', 'the', 'auth', 'module', 'and'])
     const short = await reply('title', { prompt: userPrompt('hi!') })
     expect(short.text).toBe(`${DEMO_LABEL} Quick chat about hi`)
+    const clause = await reply('title', { prompt: userPrompt('Show me how you work: explore this project with subagents') })
+    expect(clause.text).toBe(`${DEMO_LABEL} Show me how you work`)
   })
 
   it('summary and compaction answer with bullets of the conversation', async () => {

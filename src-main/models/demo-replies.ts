@@ -141,7 +141,9 @@ function generalReply(options: LanguageModelV4CallOptions, results: ToolResultVi
 
 /** 3–6 words taken from the first user message. */
 export function demoTitle(firstMessage: string): string {
-  const words = firstMessage.replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean)
+  // The first clause reads as a title ("Show me how you work: explore…" → "Show me how you work").
+  const clause = firstMessage.split(/[.:;!?\n]/).find((c) => c.trim().split(/\s+/).length >= 3) ?? firstMessage
+  const words = clause.replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean)
   if (words.length === 0) return 'New demo conversation'
   const picked = words.length >= 3 ? words.slice(0, 6) : ['Quick', 'chat', 'about', ...words]
   const title = picked.join(' ')
