@@ -8,13 +8,14 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { WebSocket } from 'ws'
 import type { AgentEvent, SubscriptionMessage } from '../src-shared'
 import { createMemoryHostApi } from '../src-main/bridge'
 import { startDaemon, type Daemon } from '../src-main/daemon'
 import type { HostApi } from '../src-main/host/api'
 import { createWsBridgeClient, type WebSocketCtor, type WsBridgeClient } from '../src-renderer/bridge/ws-client'
+import { runIfMain } from './stats'
 
 const THROUGHPUT_EVENTS = 100_000
 const BATCH = 1_000
@@ -262,12 +263,4 @@ export async function run(): Promise<Record<string, unknown>> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  run().then(
-    (result) => console.log(JSON.stringify(result)),
-    (err: unknown) => {
-      console.error(err)
-      process.exitCode = 1
-    },
-  )
-}
+runIfMain(import.meta.url, run)

@@ -5,10 +5,10 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { PartRecord } from '../src-shared'
 import { newId, openStore } from '../src-main/store'
 import type { Store } from '../src-main/store'
+import { runIfMain } from './stats'
 
 const CHUNKS = 200_000
 const FLUSH_EVERY = 1_000
@@ -180,12 +180,4 @@ export async function run(): Promise<Record<string, unknown>> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  run().then(
-    (result) => console.log(JSON.stringify(result)),
-    (err: unknown) => {
-      console.error(err)
-      process.exitCode = 1
-    },
-  )
-}
+runIfMain(import.meta.url, run)
