@@ -41,10 +41,16 @@ export class NestedTranscript implements Transcript {
   private readonly messages: MessageWithParts[]
   private scheduled = false
 
+  /**
+   * @param schedule runs the copy later, once per batch of changes; the host passes the store's `beforeFlush`, so
+   *   the copy commits in the same transaction as the events that describe the change (a viewer never sees an
+   *   event whose data is not on disk).
+   */
   constructor(
     readonly sessionId: string,
     initial: MessageWithParts[],
     private readonly onChange: (messages: MessageWithParts[]) => void,
+    private readonly schedule: (run: () => void) => void = (run) => setImmediate(run),
   ) {
     this.messages = structuredClone(initial)
   }
@@ -93,11 +99,11 @@ export class NestedTranscript implements Transcript {
     this.onChange(structuredClone(this.messages))
   }
 
-  // Chunks arrive many per tick; serializing the whole nested transcript once per tick keeps this linear.
+  // Chunks arrive many per tick; serializing the whole nested transcript once per batch keeps this linear.
   private changed(): void {
     if (this.scheduled) return
     this.scheduled = true
-    setImmediate(() => {
+    this.schedule(() => {
       if (this.scheduled) this.flush()
     })
   }

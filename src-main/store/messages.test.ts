@@ -193,3 +193,32 @@ describe('transaction', () => {
     expect(store.getSession(session.id)?.title).toBe('')
   })
 })
+
+describe('beforeFlush', () => {
+  it('writes rows added just before a flush in the same transaction, before any listener hears of the flush', async () => {
+    const { session, assistant } = setup()
+    const seenAtFlush: (string | undefined)[] = []
+    store.onFlush(() => {
+      const other = openStore(file)
+      seenAtFlush.push(other.getPart('prt_late')?.data.text as string | undefined)
+      other.close()
+    })
+    store.appendEvent({ seq: 1, stream: session.id, event: { type: 'status_change', sessionId: session.id, at: 1, status: 'busy' } })
+    // a nested copy registers late; a copy that changes another copy (nesting) runs in the same flush too
+    store.beforeFlush(() => {
+      store.upsertPart(textPart('prt_late', assistant.id, session.id, 0, 'outer'))
+      store.beforeFlush(() => store.upsertPart(textPart('prt_late', assistant.id, session.id, 0, 'outer+inner')))
+    })
+    await tick()
+    expect(seenAtFlush).toEqual(['outer+inner'])
+  })
+
+  it('schedules a flush by itself', async () => {
+    const { session, assistant } = setup()
+    store.beforeFlush(() => store.upsertPart(textPart('prt_alone', assistant.id, session.id, 0, 'x')))
+    await tick()
+    const other = openStore(file)
+    expect(other.getPart('prt_alone')?.data.text).toBe('x')
+    other.close()
+  })
+})

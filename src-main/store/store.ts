@@ -102,6 +102,11 @@ export interface Store {
 
   /** Writes every buffered row in one transaction. */
   flush(): void
+  /**
+   * Run `cb` once at the start of the next flush, so the rows it writes commit together with what is buffered
+   * (and before any event in that flush is delivered). Schedules a flush.
+   */
+  beforeFlush(cb: () => void): void
   /** Called after each flush that wrote rows has committed. Returns a disposer. */
   onFlush(cb: () => void): () => void
   /**
@@ -199,6 +204,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     },
 
     flush: () => buffer.flush(),
+    beforeFlush: (cb) => buffer.beforeFlush(cb),
     onFlush: (cb) => buffer.onFlush(cb),
     onError: (cb) => buffer.onError(cb),
     transaction<T>(fn: () => T): T {

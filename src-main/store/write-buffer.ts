@@ -40,6 +40,9 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
   /** a flush ran inside an outer transaction; listeners wait for that transaction's commit */
   let notifyAfterCommit = false
   const flushListeners = new Set<() => void>()
+  /** one-shot: rows that must land in the same transaction as what is buffered (a nested transcript's copy) */
+  const beforeFlush = new Set<() => void>()
+  let preparing = false
   const errorListeners = new Set<(err: unknown) => void>()
 
   function writeRows(): string[] {
@@ -85,11 +88,26 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
     if (first !== undefined) throw first
   }
 
+  function runBeforeFlush(): void {
+    preparing = true
+    try {
+      // Until none is left: a nested transcript's copy can change the transcript it is nested in.
+      while (beforeFlush.size > 0) {
+        const callbacks = [...beforeFlush]
+        beforeFlush.clear()
+        for (const cb of callbacks) cb()
+      }
+    } finally {
+      preparing = false
+    }
+  }
+
   function flush(): void {
     if (scheduled) {
       clearImmediate(scheduled)
       scheduled = undefined
     }
+    runBeforeFlush()
     if (parts.size === 0 && events.length === 0) return
     if (closed) throw new StoreError('closed', 'flush: the store is closed')
     const nested = db.inTransaction
@@ -118,6 +136,8 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
   }
 
   function afterWrite(): void {
+    // Rows written by a before-flush callback belong to the flush that is starting.
+    if (preparing) return
     if (parts.size + events.length >= options.maxBuffered) flush()
     else if (!scheduled) scheduled = setImmediate(runScheduled)
   }
@@ -168,6 +188,11 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
     },
 
     flush,
+
+    beforeFlush(cb: () => void): void {
+      beforeFlush.add(cb)
+      if (!scheduled && !closed && !preparing) scheduled = setImmediate(runScheduled)
+    },
 
     onFlush(cb: () => void): () => void {
       flushListeners.add(cb)

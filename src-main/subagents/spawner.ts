@@ -118,7 +118,12 @@ export class Subagents {
 
     const transcript: Transcript = agent.inspectable
       ? this.storedChild(level, agent, taskId, background, input, resumed !== undefined)
-      : new NestedTranscript(taskId, resumed?.messages ?? [], (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }))
+      : new NestedTranscript(
+          taskId,
+          resumed?.messages ?? [],
+          (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }),
+          (run) => this.deps.store.beforeFlush(run),
+        )
     const child = this.childLevel(level, agent, taskId, transcript, controller.signal)
 
     const work = this.execute(child, input.prompt, card, publish, controller, limits, agent).finally(() => {
