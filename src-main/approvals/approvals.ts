@@ -151,10 +151,6 @@ export class Approvals {
     return this.store.listApprovals({ rootSessionId, status: 'pending' })
   }
 
-  isLive(approvalId: string): boolean {
-    return this.waiting.has(approvalId)
-  }
-
   /** Notified whenever the set of pending approvals of a root session changes (for status and notifications). */
   onChange(cb: (rootSessionId: string) => void): () => void {
     this.listeners.add(cb)

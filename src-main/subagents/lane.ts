@@ -14,10 +14,6 @@ export class Lane {
     this.pump()
   }
 
-  get running(): number {
-    return this.active
-  }
-
   acquire(signal: AbortSignal): Promise<Slot> {
     if (signal.aborted) return Promise.reject(signal.reason)
     if (this.active < this.limit) {

@@ -60,10 +60,6 @@ export class Subagents {
     return n
   }
 
-  runningBackground(rootSessionId?: string): string[] {
-    return [...this.background].filter(([, j]) => !rootSessionId || j.rootSessionId === rootSessionId).map(([id]) => id)
-  }
-
   /** Wait for every background child (tests, orderly shutdown). */
   async settle(): Promise<void> {
     while (this.background.size) await Promise.allSettled([...this.background.values()].map((j) => j.done))
@@ -178,6 +174,7 @@ export class Subagents {
       publish()
       timer = setTimeout(() => controller.abort(`timed out after ${limits.timeoutSeconds}s`), limits.timeoutSeconds * 1000)
       this.setChildStatus(child, 'busy')
+      const pricing = this.deps.pricing(child.modelRef)
       this.writeUserMessage(child, prompt)
       const run = this.deps.runtime.prepare(child, child.transcript, {
         onStep: ({ usage: u }) => {
@@ -185,12 +182,12 @@ export class Subagents {
           card.steps++
           card.tokensIn = usage.prompt
           card.tokensOut = usage.completion
-          card.costUsd = costOf(usage, this.deps.pricing(child.modelRef))
+          card.costUsd = costOf(usage, pricing)
           publish()
         },
       })
       const result = await runTurn(run)
-      const cost = costOf(usage, this.deps.pricing(child.modelRef))
+      const cost = costOf(usage, pricing)
       if (agent.inspectable) this.deps.store.addSessionUsage(child.sessionId, usage, cost ?? 0)
       const ok = result.finishReason === 'stop' || result.finishReason === 'max_steps'
       card.status = ok ? 'completed' : result.finishReason === 'aborted' ? 'aborted' : 'failed'
