@@ -1,4 +1,4 @@
-export { runTurn, abortReason, emptyUsage, addUsage, FINAL_ANSWER_NOTICE } from './run-turn'
+export { runTurn, abortReason, emptyUsage, addUsage, errorCode, FINAL_ANSWER_NOTICE } from './run-turn'
 export type { RunContext, TurnResult, FinishReason } from './run-turn'
 export { executeToolCalls } from './tool-calls'
 export type { PartHandle, PendingCall, ToolContextFactory } from './tool-calls'

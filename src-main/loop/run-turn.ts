@@ -234,11 +234,12 @@ function describe(e: unknown): string {
   return typeof e === 'string' ? e : JSON.stringify(e)
 }
 
-function errorCode(err: unknown): string {
+/** The `error` event code for a failure: model auth and config problems get their own, so clients can say what to fix. */
+export function errorCode(err: unknown, otherwise = 'model_error'): string {
   const name = err instanceof Error ? err.name : ''
   if (name === 'ModelAuthError') return 'model_auth'
   if (name === 'ModelConfigError') return 'model_config'
-  return 'model_error'
+  return otherwise
 }
 
 export function emptyUsage(): TokenUsage {

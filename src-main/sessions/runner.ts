@@ -1,6 +1,6 @@
 import type { AgentInfo, ApprovalRecord, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
 import type { EventHub } from '../events'
-import { appendTextMessage, emptyUsage, runTurn, StoredTranscript } from '../loop'
+import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
 import { agentRules, type Runtime, type RunLevel } from '../runtime'
 import type { Store } from '../store'
 import { costOf, type Subagents } from '../subagents'
@@ -232,8 +232,7 @@ export class SessionRunner {
     } catch (err) {
       // Model not configured / key missing: the run cannot start; say why, in this session.
       const e = err as Error
-      const code = e.name === 'ModelAuthError' ? 'model_auth' : e.name === 'ModelConfigError' ? 'model_config' : 'internal'
-      emit({ type: 'error', sessionId, at: Date.now(), code, message: e.message })
+      emit({ type: 'error', sessionId, at: Date.now(), code: errorCode(e, 'internal'), message: e.message })
       this.setStatus(this.requireSession(sessionId), 'error', e.message)
       emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: 'error', usage: emptyUsage(), text: '' })
       return
