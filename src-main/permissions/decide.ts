@@ -13,6 +13,8 @@ export interface PermissionRequest {
   subjects: string[]
   /** A path subject resolved outside the workdir. Absolute path subjects count as outside anyway. */
   outsideWorkspace?: boolean
+  /** What the call does to a path subject (writes to protected configuration always ask). */
+  access?: 'read' | 'write'
 }
 
 /** The rules in force for one session level. */

@@ -22,6 +22,31 @@ export function decideFor(level: RunLevel, rules: RuleSources, req: PermissionRe
   return decide(chain, req)
 }
 
+const SEVERITY = { allow: 0, ask: 1, deny: 2 } as const
+
+/** The requests one tool call makes: each ask judged under its own tool's rules (default: the calling tool). */
+export function requestsFor(toolName: string, asks: PermissionAsk | PermissionAsk[]): PermissionRequest[] {
+  return (Array.isArray(asks) ? asks : [asks]).map((a) => ({
+    tool: a.tool ?? toolName,
+    kind: a.kind,
+    subjects: a.subjects,
+    outsideWorkspace: a.outsideWorkspace,
+    access: a.access,
+  }))
+}
+
+/** The most restrictive decision over several requests (deny > ask > allow); the first one on a tie. */
+export function decideAll(level: RunLevel, rules: RuleSources, reqs: PermissionRequest[]): Decision {
+  let worst: Decision | undefined
+  for (const req of reqs) {
+    const d = decideFor(level, rules, req)
+    if (!worst || SEVERITY[d.action] > SEVERITY[worst.action]) worst = d
+    if (worst.action === 'deny') break
+  }
+  if (!worst) throw new Error('decideAll: no requests; a tool that needs no check returns null from permission()')
+  return worst
+}
+
 /**
  * The permission gate a tool awaits: decide; ask the person through the approvals service when the rules say
  * ask; in a headless run ask means deny. The denial text tells the model what happened and what to do instead.
@@ -31,13 +56,13 @@ export async function authorizeCall(o: {
   rules: RuleSources
   approvals: Approvals
   toolName: string
-  ask: PermissionAsk
+  ask: PermissionAsk | PermissionAsk[]
   display?: { summary: string; diff?: string }
   handle: PartHandle
 }): Promise<{ ok: true } | { ok: false; message: string }> {
-  const { level, toolName, ask } = o
-  const req: PermissionRequest = { tool: toolName, kind: ask.kind, subjects: ask.subjects, outsideWorkspace: ask.outsideWorkspace }
-  const decision = decideFor(level, o.rules, req)
+  const { level, toolName } = o
+  const reqs = requestsFor(toolName, o.ask)
+  const decision = decideAll(level, o.rules, reqs)
   if (decision.action === 'allow') return { ok: true }
   if (decision.action === 'deny') {
     return { ok: false, message: `Permission denied: ${decision.reason}. This call will not be allowed; do not retry it — choose another approach or explain what you need.` }
@@ -58,12 +83,12 @@ export async function authorizeCall(o: {
     kind: 'tool',
     agentPath: level.agentPath,
     arguments: { input: o.handle.part.data.input, summary: o.display?.summary, diff: o.display?.diff },
-    patterns: ask.subjects,
-    alwaysPatterns: suggestAlwaysPatterns(req),
+    patterns: reqs.flatMap((r) => r.subjects),
+    alwaysPatterns: [...new Set(reqs.filter((r) => r.tool === toolName).flatMap((r) => suggestAlwaysPatterns(r)))],
     workspaceRoot: level.workdir,
     signal: level.signal,
     emit: level.emit,
-    recheck: () => decideFor(level, o.rules, req).action === 'allow',
+    recheck: () => decideAll(level, o.rules, reqs).action === 'allow',
   })
   o.handle.patch({}, 'input-available')
   if (answer.outcome === 'approved') return { ok: true }

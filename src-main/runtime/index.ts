@@ -1,6 +1,6 @@
 export { Runtime, isRunToolContext } from './runtime'
 export type { RuntimeDeps, RunToolContext } from './runtime'
 export type { RunLevel } from './level'
-export { authorizeCall, decideFor, denialMessage } from './authorize'
+export { authorizeCall, decideAll, decideFor, denialMessage, requestsFor } from './authorize'
 export type { RuleSources } from './authorize'
 export { toolsForRun, agentRules, deniesOutright } from './tool-set'

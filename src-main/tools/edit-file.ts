@@ -66,7 +66,7 @@ export const editFileTool = defineTool({
   description,
   parameters: EditFileParameters,
   permission(input, ctx) {
-    return pathAsk(resolveWorkspacePath(ctx.workdir, input.path))
+    return pathAsk(resolveWorkspacePath(ctx.workdir, input.path), 'write')
   },
   async display(input, ctx) {
     const target = resolveWorkspacePath(ctx.workdir, input.path)

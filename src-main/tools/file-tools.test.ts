@@ -29,7 +29,7 @@ describe('read_file', () => {
     const ctx = setup({ 'src/a.txt': 'alpha\nbeta\n' })
     const r = await runTool(tool('read_file'), { path: 'src/a.txt' }, ctx)
     expect(r).toMatchObject({ ok: true, output: '     1\talpha\n     2\tbeta\n(lines 1-2 of 2; end of file)' })
-    expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: ['src/a.txt'] })
+    expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: ['src/a.txt'], access: 'read' })
   })
 
   it('reads the first 2,000 lines by default and pages with offset/limit', async () => {
@@ -66,7 +66,8 @@ describe('read_file', () => {
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret')
     const ctx = setup()
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(ctx.workdir, 'link.txt'))
-    const denyOutside = { ...ctx, authorize: async (ask: Parameters<TestContext['authorize']>[0]) => {
+    const denyOutside = { ...ctx, authorize: async (given: Parameters<TestContext['authorize']>[0]) => {
+      const ask = Array.isArray(given) ? given[0] : given
       ctx.asks.push({ ask })
       return ask.outsideWorkspace ? { ok: false as const, message: 'Path is outside the workspace.' } : { ok: true as const }
     } }
@@ -74,7 +75,7 @@ describe('read_file', () => {
       const r = await runTool(tool('read_file'), { path: p }, denyOutside)
       expect(r).toMatchObject({ ok: false, output: 'Path is outside the workspace.' })
     }
-    expect(ctx.asks.map((a) => a.ask)).toEqual(Array(3).fill({ kind: 'path', subjects: [path.join(outside, 'secret.txt')], outsideWorkspace: true }))
+    expect(ctx.asks.map((a) => a.ask)).toEqual(Array(3).fill({ kind: 'path', subjects: [path.join(outside, 'secret.txt')], outsideWorkspace: true, access: 'read' }))
   })
 
   it('reads saved overflow output without asking permission', async () => {
@@ -97,7 +98,7 @@ describe('write_file', () => {
     expect(over.output).toBe('Overwrote notes.md (2 → 2 lines).')
     expect(read(ctx, 'notes.md')).toBe('one\nTWO\n')
     expect(ctx.asks[1]).toEqual({
-      ask: { kind: 'path', subjects: ['notes.md'] },
+      ask: { kind: 'path', subjects: ['notes.md'], access: 'write' },
       display: { summary: 'Overwrite notes.md (2 → 2 lines)', diff: '--- a/notes.md\n+++ b/notes.md\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO' },
     })
   })

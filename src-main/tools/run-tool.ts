@@ -99,7 +99,7 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
 
   try {
     const ask = def.permission(input, ctx)
-    if (ask) {
+    if (ask && (!Array.isArray(ask) || ask.length > 0)) {
       const display = def.display ? await def.display(input, ctx) : undefined
       const verdict = await ctx.authorize(ask, display)
       if (!verdict.ok) return done(false, verdict.message, { denied: true })

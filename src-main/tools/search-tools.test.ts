@@ -38,7 +38,7 @@ describe('list_dir', () => {
     const ctx = setup(tree)
     const r = await runTool(tool('list_dir'), {}, ctx)
     expect(r.output).toBe(['.git/', 'node_modules/', 'src/', '.env', 'README.md', 'logo.bin'].join('\n'))
-    expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: ['.'] })
+    expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: ['.'], access: 'read' })
     expect((await runTool(tool('list_dir'), { path: 'src/lib' }, ctx)).output).toBe('util.test.ts\nutil.ts')
   })
 
@@ -93,7 +93,7 @@ describe('grep', () => {
     const ctx = setup(tree)
     const r = await runTool(tool('grep'), { pattern: 'TODO' }, ctx)
     expect(r.output).toBe(['2 matches in 2 files:', 'README.md:2: TODO: write docs', 'src/index.ts:2: // TODO: more', 'Skipped 1 binary or large file.'].join('\n'))
-    expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: ['.'] })
+    expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: ['.'], access: 'read' })
   })
 
   it('uses JS regex syntax and filters by include', async () => {

@@ -39,9 +39,13 @@ export function makeContext(opts: {
     controller,
     asks,
     todos,
-    async authorize(ask, display) {
-      asks.push({ ask, ...(display ? { display } : {}) })
-      const denial = opts.deny?.(ask) ?? null
+    async authorize(given, display) {
+      // Several asks (a command and the files it writes) are recorded one by one; any denial denies the call.
+      let denial: string | null = null
+      for (const ask of Array.isArray(given) ? given : [given]) {
+        asks.push({ ask, ...(display ? { display } : {}) })
+        denial ??= opts.deny?.(ask) ?? null
+      }
       return denial === null ? { ok: true } : { ok: false, message: denial }
     },
     setTodos(list) {

@@ -10,6 +10,13 @@ export interface PermissionAsk {
    */
   subjects: string[]
   outsideWorkspace?: boolean
+  /**
+   * The tool whose rules judge this ask; default: the calling tool. A bash redirect target (`> out.txt`) is
+   * judged as a `write_file` of that path, so file rules and workspace confinement apply to it as well.
+   */
+  tool?: string
+  /** What the call does to a path subject. Writes to protected configuration always ask (see permissions). */
+  access?: 'read' | 'write'
 }
 
 export const TodoStatus = z.enum(['pending', 'in_progress', 'completed'])
@@ -34,9 +41,12 @@ export interface ToolContext {
   signal: AbortSignal
   /** where the full text of truncated outputs is saved (absolute) */
   overflowDir: string
-  /** permission gate; resolves when allowed, or returns a denial message for the model */
+  /**
+   * permission gate; resolves when allowed, or returns a denial message for the model. Several asks (a command
+   * and the files it writes) are decided together: any deny denies, else any ask asks once for all of them.
+   */
   authorize(
-    ask: PermissionAsk,
+    ask: PermissionAsk | PermissionAsk[],
     display?: { summary: string; diff?: string },
   ): Promise<{ ok: true } | { ok: false; message: string }>
   setTodos(todos: Todo[]): void
@@ -61,8 +71,8 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
   /** what the model reads to decide when and how to call the tool */
   description: string
   parameters: P
-  /** null = no check needed */
-  permission(input: z.infer<P>, ctx: ToolContext): PermissionAsk | null
+  /** null = no check needed; several asks are decided together (see ToolContext.authorize) */
+  permission(input: z.infer<P>, ctx: ToolContext): PermissionAsk | PermissionAsk[] | null
   /** what the approval dialog shows (a summary and, for edits, a diff) */
   display?(input: z.infer<P>, ctx: ToolContext): Promise<ToolDisplay> | ToolDisplay
   execute(input: z.infer<P>, ctx: ToolContext): Promise<ToolResult>

@@ -63,9 +63,9 @@ export function pathSubject(r: WorkspacePath): string {
   return r.outside ? r.abs : r.rel
 }
 
-/** PermissionAsk for a file tool touching one path. */
-export function pathAsk(r: WorkspacePath): PermissionAsk {
-  return r.outside ? { kind: 'path', subjects: [r.abs], outsideWorkspace: true } : { kind: 'path', subjects: [r.rel] }
+/** PermissionAsk for a file tool touching one path (`access: 'write'` for tools that change it). */
+export function pathAsk(r: WorkspacePath, access: 'read' | 'write' = 'read'): PermissionAsk {
+  return r.outside ? { kind: 'path', subjects: [r.abs], outsideWorkspace: true, access } : { kind: 'path', subjects: [r.rel], access }
 }
 
 /**

@@ -35,7 +35,7 @@ export const writeFileTool = defineTool({
   description,
   parameters: WriteFileParameters,
   permission(input, ctx) {
-    return pathAsk(resolveWorkspacePath(ctx.workdir, input.path))
+    return pathAsk(resolveWorkspacePath(ctx.workdir, input.path), 'write')
   },
   async display(input, ctx) {
     const target = resolveWorkspacePath(ctx.workdir, input.path)
