@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { BridgeCalls, type BridgeCallName } from '../../src-shared'
-import { HostError, type HostCalls } from '../host/api'
+import { BridgeCalls, type BridgeCallName, HostError, type HostCalls } from '../../src-shared'
 import { dispatchCall } from './dispatch-call'
 import { createMemoryHostApi } from './memory-host-api'
 

@@ -1,5 +1,4 @@
-import { BridgeCalls, type BridgeCallName, type BridgeError, type CallResult } from '../../src-shared'
-import { HostError, type HostApi } from '../host/api'
+import { BridgeCalls, type BridgeCallName, type BridgeError, type CallResult, HostError, type HostApi } from '../../src-shared'
 import { clip, describeIssues } from './describe-issues'
 
 export interface DispatchOptions {

@@ -1,4 +1,4 @@
-import type { HostApi } from '../host/api'
+import type { HostApi } from '../../src-shared'
 import { dispatchCall, type DispatchOptions } from './dispatch-call'
 import { describeIssues } from './describe-issues'
 import { ClientMessage, type BridgeConnection, type HostMessage } from './protocol'

@@ -1,5 +1,4 @@
-import { SubscribeInput, type BridgeError, type CallResult, type SubscriptionMessage } from '../../src-shared'
-import { HostError, type HostApi } from '../host/api'
+import { SubscribeInput, type BridgeError, type CallResult, type SubscriptionMessage, HostError, type HostApi } from '../../src-shared'
 import { describeIssues } from './describe-issues'
 
 const MAX_SUBSCRIPTIONS = 256

@@ -3,9 +3,9 @@ import http from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { serveConnection } from '../bridge'
-import type { HostApi } from '../host/api'
+import type { HostApi } from '../../src-shared'
 import { checkOrigin, createToken, tokenFrom, tokenMatches, type Refusal } from './access-check'
-import { resolveStatic, sendFile } from './static-files'
+import { resolveStatic, sendFile } from '../renderer-files'
 import { wsConnection } from './ws-connection'
 
 export interface DaemonOptions {

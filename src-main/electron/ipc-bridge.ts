@@ -1,6 +1,5 @@
-import { BridgeCalls, type BridgeCallName, type CallResult, type SubscriptionMessage } from '../../src-shared'
+import { BridgeCalls, type BridgeCallName, type CallResult, type SubscriptionMessage, type HostApi } from '../../src-shared'
 import { dispatchCall, SubscriptionSet } from '../bridge'
-import type { HostApi } from '../host/api'
 import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, callChannel } from '../../src-preload/channels'
 import type { FrameLike } from './app-origin'
 

@@ -1,4 +1,4 @@
-import type { AgentMode, SessionRecord } from '../../src-shared'
+import { type AgentMode, type SessionRecord, HostError, type HostApi, type HostCalls } from '../../src-shared'
 import type { AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
@@ -8,7 +8,6 @@ import type { Ruleset } from '../permissions'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
 import type { Store } from '../store'
 import type { Subagents } from '../subagents'
-import { HostError, type HostApi, type HostCalls } from './api'
 import { settingsCalls } from './settings-calls'
 import type { Workspaces } from './workspaces'
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { AgentEvent, MessageWithParts, PartRecord, SequencedEvent, TaskCard } from '../../src-shared'
+import { type AgentEvent, type MessageWithParts, type PartRecord, type SequencedEvent, type TaskCard, HostError } from '../../src-shared'
 import { startScriptedChatServer, type ScriptedChatServer } from '../models'
 import { flatten, textOf, toolParts } from '../testing/harness'
-import { createHost, HostError, HostLockError, RESTART_REASON, type Host } from './index'
+import { createHost, HostLockError, RESTART_REASON, type Host } from './index'
 import { bundleHostProcess, createFixture, startChildHost, type ChildHost, type Fixture } from './testing/child-host'
 
 /**

@@ -1,9 +1,8 @@
 import path from 'node:path'
-import type { ProviderConfig } from '../../src-shared'
+import { type ProviderConfig, HostError, type HostCalls } from '../../src-shared'
 import { writeConfigValue, userConfigPath } from '../config'
 import { formatModelRef, defaultModelRef, lookupApiKey, keyRequired } from '../models'
 import { PERMISSIONS_FILE_NAME } from '../permissions'
-import { HostError, type HostCalls } from './api'
 import type { CallDeps } from './calls'
 
 type SettingsCallNames = 'settings.get' | 'settings.update' | 'providers.setKey' | 'providers.removeKey' | 'providers.test' | 'rules.list' | 'rules.revoke'
