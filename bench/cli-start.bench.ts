@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { agentry, buildCli, tempDir, writeFiles, type CliOptions } from '../src-main/cli/cli-process'
+import { agentry, buildCli, tempDir, writeFiles, type CliOptions } from '../src-main/cli/testing/cli-process'
 import { median, percentile, round, runIfMain } from './stats'
 
 const RUNS = 10

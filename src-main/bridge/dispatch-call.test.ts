@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BridgeCalls, type BridgeCallName, HostError, type HostCalls } from '../../src-shared'
 import { dispatchCall } from './dispatch-call'
-import { createMemoryHostApi } from './memory-host-api'
+import { createMemoryHostApi } from './testing'
 
 const names = Object.keys(BridgeCalls) as BridgeCallName[]
 

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { createMemoryHostApi, type MemoryHostApi } from '../bridge'
+import { createMemoryHostApi, type MemoryHostApi } from '../bridge/testing'
 import { startDaemon, type Daemon } from './start-daemon'
 
 let root: string

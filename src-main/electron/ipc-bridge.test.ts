@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
 import type { CallResult } from '../../src-shared'
-import { createMemoryHostApi } from '../bridge'
+import { createMemoryHostApi } from '../bridge/testing'
 import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL } from '../../src-preload/channels'
 import { isTrustedSender, type FrameLike } from './app-origin'
 import { registerIpcBridge, type IpcEventLike, type IpcMainLike } from './ipc-bridge'

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent, BridgeError, SubscriptionMessage } from '../../src-shared'
-import { createMemoryHostApi, type MemoryHostApi } from '../bridge'
+import { createMemoryHostApi, type MemoryHostApi } from '../bridge/testing'
 import { createPreloadApi, type IpcRendererLike } from '../../src-preload/api'
 import { createIpcBridgeClient } from '../../src-renderer/bridge/ipc-client'
 import type { FrameLike } from './app-origin'

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createFileKeyStore } from './index'
-import { tempDir } from './test-support'
+import { tempDir } from './testing/test-support'
 
 describe('file key store', () => {
   it('saves keys to keys.json with mode 0600 and shares them across instances', () => {

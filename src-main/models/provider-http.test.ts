@@ -5,12 +5,10 @@ import {
   ModelAuthError,
   ModelStreamError,
   resolveModel,
-  startScriptedChatServer,
   streamWithRetry,
-  type ChatServerScript,
-  type ScriptedChatServer,
 } from './index'
-import { readAll, tempDir, textOf, toolCallsOf, tools, userPrompt } from './test-support'
+import { startScriptedChatServer, type ChatServerScript, type ScriptedChatServer } from './testing'
+import { readAll, tempDir, textOf, toolCallsOf, tools, userPrompt } from './testing/test-support'
 
 /** The real openai-compatible provider against a loopback chat-completions server: no mocks. */
 

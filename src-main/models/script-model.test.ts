@@ -4,7 +4,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../../src-shared'
 import { createFileKeyStore, ModelConfigError, ModelStreamError, parseScript, resolveModel, streamWithRetry } from './index'
-import { readAll, tempDir, textOf, toolCallsOf, afterTools, userPrompt } from './test-support'
+import { readAll, tempDir, textOf, toolCallsOf, afterTools, userPrompt } from './testing/test-support'
 
 function writeScript(yaml: string): string {
   const file = path.join(tempDir(), 'script.yaml')

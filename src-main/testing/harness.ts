@@ -1,6 +1,6 @@
 import type { AgentEvent, MessageWithParts, SequencedEvent } from '../../src-shared'
 import { createHost, type Host, type HostOptions } from '../host'
-import { resetScriptState } from '../models'
+import { resetScriptState } from '../models/testing'
 import { createFixture, type FixtureOptions } from './fixture'
 
 /**

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
-import { makeContext, type TestContext } from './test-context'
+import { makeContext, type TestContext } from './testing/test-context'
 import { defineTool, ToolError } from './tool'
 
 const contexts: TestContext[] = []

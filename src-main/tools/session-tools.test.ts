@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { planExitTool } from './plan-exit'
 import { runTool } from './run-tool'
-import { makeContext, type TestContext } from './test-context'
+import { makeContext, type TestContext } from './testing/test-context'
 
 const contexts: TestContext[] = []
 function setup(opts: Parameters<typeof makeContext>[0] = {}) {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { decodeEntities, htmlToText } from './html-to-text'
 import { runTool } from './run-tool'
-import { makeContext, type TestContext } from './test-context'
+import { makeContext, type TestContext } from './testing/test-context'
 
 const webFetch = BUILTIN_TOOLS.find((t) => t.name === 'web_fetch')!
 const contexts: TestContext[] = []

@@ -10,7 +10,7 @@ import YAML from 'yaml'
  * end-to-end tests and the benchmarks. Not part of the CLI itself.
  */
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 export const AGENTRY_BIN = path.join(REPO_ROOT, 'bin', 'agentry.js')
 
 /** Bundles src-main/cli into out/cli (what `npm run build` does), so tests run the code as shipped. */

@@ -1,4 +1,4 @@
-import { type AgentEvent, type BridgeCallName, type SequencedEvent, type SubscribeInput, type SubscriptionMessage, BridgeCalls, HostError, type HostApi, type HostCalls } from '../../src-shared'
+import { BridgeCalls, HostError, type AgentEvent, type BridgeCallName, type HostApi, type HostCalls, type SequencedEvent, type SubscribeInput, type SubscriptionMessage } from '../../../src-shared'
 
 export interface MemoryHostApi extends HostApi {
   /** Appends an event to a stream and delivers it to live subscribers; returns its seq. */
