@@ -3,13 +3,12 @@ import { clip, describeIssues } from './describe-issues'
 
 export interface DispatchOptions {
   /**
-   * Parse the host's output against the contract before returning it. Off in production (it costs time on
-   * every call and the host is ours); on under vitest so a host that drifts from the contract fails tests.
+   * Parse the host's output against the contract before returning it. Off by default (it costs time on every
+   * call and the host is ours); the tests and `--debug` turn it on, so a host that drifts from the contract fails
+   * there — through this same code path.
    */
   validateOutput?: boolean
 }
-
-const validateByDefault = process.env.VITEST === 'true' || process.env.AGENTRY_VALIDATE_OUTPUT === '1'
 
 export function isBridgeCallName(name: unknown): name is BridgeCallName {
   // Own keys only: `toString` or `__proto__` must not look like calls.
@@ -44,7 +43,7 @@ export async function dispatchCall(
     return fromThrown(name, err)
   }
 
-  if (options.validateOutput ?? validateByDefault) {
+  if (options.validateOutput) {
     const checked = spec.output.safeParse(data)
     if (!checked.success) {
       const message = describeIssues(`Output of "${name}" does not match the contract`, checked.error.issues, 'output')

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createHost } from '../host'
-import { UsageError, type ParsedArgs } from './args'
+import { debugEnabled, UsageError, type ParsedArgs } from './args'
 import type { CliIO } from './run'
 
 /** `agentry serve`: the daemon — the UI and its WebSocket bridge on 127.0.0.1, until Ctrl+C. */
@@ -15,7 +15,7 @@ export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number>
   let daemon: Awaited<ReturnType<typeof startDaemon>>
   try {
     const token = (args.values.token as string | undefined) ?? (io.env.AGENTRY_TOKEN || undefined)
-    daemon = await startDaemon({ api: host.api, port, rendererDir, token })
+    daemon = await startDaemon({ api: host.api, port, rendererDir, token, validateOutput: debugEnabled(args, io) })
   } catch (err) {
     await host.stop()
     if (err instanceof Error && err.message.startsWith('--token')) throw new UsageError(err.message)

@@ -31,7 +31,7 @@ async function until(cond: () => boolean, what: string, ms = 3000): Promise<void
 const delta = (n: number): AgentEvent => ({ type: 'content_delta', sessionId: 's1', at: n, messageId: 'm', partId: 'p', partType: 'text', delta: `d${n}` })
 
 async function setup(api: MemoryHostApi = createMemoryHostApi({ calls: { 'workspaces.list': async () => ({ recent: [], defaultRoot: '/r' }) } }), token?: string) {
-  const daemon: Daemon = await startDaemon({ api, rendererDir })
+  const daemon: Daemon = await startDaemon({ api, rendererDir, validateOutput: true })
   cleanups.push(() => daemon.close())
   const sockets: WebSocket[] = []
   class TrackedWebSocket extends WebSocket {

@@ -26,7 +26,7 @@ afterEach(async () => {
 })
 
 async function start(api: MemoryHostApi = hostWithList()): Promise<Daemon> {
-  const d = await startDaemon({ api, rendererDir })
+  const d = await startDaemon({ api, rendererDir, validateOutput: true })
   open.push(d)
   return d
 }

@@ -2,13 +2,13 @@ import fs from 'node:fs'
 import http from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { serveConnection } from '../bridge'
+import { serveConnection, type DispatchOptions } from '../bridge'
 import type { HostApi } from '../../src-shared'
 import { checkOrigin, createToken, tokenFrom, tokenMatches, type Refusal } from './access-check'
 import { resolveStatic, sendFile } from '../renderer-files'
 import { wsConnection } from './ws-connection'
 
-export interface DaemonOptions {
+export interface DaemonOptions extends DispatchOptions {
   api: HostApi
   /** 0 or omitted: a random free port. */
   port?: number
@@ -79,7 +79,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       ws.on('close', () => sockets.delete(ws))
       ws.on('error', (err) => console.error(`[agentry] bridge socket error: ${err.message}`))
       keepAlive(ws)
-      serveConnection(options.api, wsConnection(ws))
+      serveConnection(options.api, wsConnection(ws), { validateOutput: options.validateOutput })
     })
   })
 

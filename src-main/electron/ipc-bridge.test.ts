@@ -41,7 +41,7 @@ const appFrame: FrameLike = { url: 'app://agentry/index.html', parent: null }
 function setup() {
   const api = createMemoryHostApi({ calls: { 'workspaces.list': async () => ({ recent: [], defaultRoot: '/r' }) } })
   const ipc = new FakeIpcMain()
-  const dispose = registerIpcBridge(ipc, api, (f) => isTrustedSender(f))
+  const dispose = registerIpcBridge(ipc, api, (f) => isTrustedSender(f), { validateOutput: true })
   const wc = new FakeWebContents(1)
   const ev = (frame: FrameLike | null = appFrame): IpcEventLike => ({ senderFrame: frame, sender: wc })
   return { api, ipc, dispose, wc, ev }

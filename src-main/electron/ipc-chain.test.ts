@@ -37,7 +37,7 @@ function chain(api: MemoryHostApi, frameUrl = 'app://agentry/index.html') {
     on: (channel, listener) => toRenderer.on(channel, listener),
     removeListener: (channel, listener) => toRenderer.removeListener(channel, listener),
   }
-  registerIpcBridge(ipcMain, api, (f) => isTrustedSender(f))
+  registerIpcBridge(ipcMain, api, (f) => isTrustedSender(f), { validateOutput: true })
   return { client: createIpcBridgeClient(createPreloadApi(ipcRenderer)), webContents }
 }
 const tick = () => new Promise((r) => setTimeout(r, 5))

@@ -51,7 +51,9 @@ async function start(): Promise<void> {
   // The page gets no browser permissions (camera, geolocation, notifications …): the OS notifications come from here.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
   if (!devServerUrl) serveRenderer(rendererDir)
-  disposers.push(registerIpcBridge(ipcMain, api, (frame) => isTrustedSender(frame, devServerUrl)))
+  // `--debug` (or AGENTRY_DEBUG=1): every host answer is checked against the bridge contract, as in the tests.
+  const debug = process.argv.includes('--debug') || Boolean(process.env.AGENTRY_DEBUG)
+  disposers.push(registerIpcBridge(ipcMain, api, (frame) => isTrustedSender(frame, devServerUrl), { validateOutput: debug }))
 
   const tell = (command: AppCommand): void => {
     if (win && !win.isDestroyed()) win.webContents.send(APP_COMMAND_CHANNEL, command)
