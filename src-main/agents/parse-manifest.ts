@@ -1,6 +1,6 @@
 import path from 'node:path'
-import { AGENT_NAME_RE, AgentFrontmatter, type AgentInfo, type AgentLoadError } from '../../src-shared'
-import { describeZodIssues, parseYamlText } from '../config'
+import { AGENT_NAME_RE, AgentFrontmatter, type AgentInfo, type AgentLoadError, describeZodIssues } from '../../src-shared'
+import { parseYamlText } from '../config'
 
 export type ManifestResult = { agent: AgentInfo } | { errors: AgentLoadError[] }
 

@@ -54,7 +54,7 @@ describe('dispatchCall: requests the host must refuse', () => {
     const { api } = recordingHost()
     const wrongType = await dispatchCall(api, 'sessions.get', { sessionId: 12 })
     expect(wrongType.ok).toBe(false)
-    if (!wrongType.ok) expect(wrongType.error.message).toMatch(/input\.sessionId: .*expected string/)
+    if (!wrongType.ok) expect(wrongType.error.message).toMatch(/input\.sessionId: must be a string, not a number$/)
 
     const huge = 'x'.repeat(200_001)
     const tooBig = await dispatchCall(api, 'messages.prompt', { sessionId: 's', requestId: 'r', text: huge })

@@ -1,5 +1,5 @@
-import { BridgeCalls, type BridgeCallName, type BridgeError, type CallResult, HostError, type HostApi } from '../../src-shared'
-import { clip, describeIssues } from './describe-issues'
+import { BridgeCalls, clip, HostError, type BridgeCallName, type BridgeError, type CallResult, type HostApi } from '../../src-shared'
+import { describeIssues } from './describe-issues'
 
 export interface DispatchOptions {
   /**
@@ -31,7 +31,7 @@ export async function dispatchCall(
   }
   const spec = BridgeCalls[name]
   const parsed = spec.input.safeParse(input)
-  if (!parsed.success) return fail('invalid_request', describeIssues(`Invalid input for "${name}"`, parsed.error.issues))
+  if (!parsed.success) return fail('invalid_request', describeIssues(`Invalid input for "${name}"`, parsed.error.issues, input, spec.input))
 
   let data: unknown
   try {
@@ -46,7 +46,7 @@ export async function dispatchCall(
   if (options.validateOutput) {
     const checked = spec.output.safeParse(data)
     if (!checked.success) {
-      const message = describeIssues(`Output of "${name}" does not match the contract`, checked.error.issues, 'output')
+      const message = describeIssues(`Output of "${name}" does not match the contract`, checked.error.issues, data, spec.output, 'output')
       console.error(`[agentry] ${message}`)
       return fail('internal', message)
     }

@@ -2,7 +2,4 @@ export { resolveDataDir } from './data-dir'
 export { loadConfig, userConfigPath, projectConfigPath, type ConfigIssue, type LoadedConfig } from './load-config'
 export { formatConfigIssues } from './format-issues'
 export { writeConfigValue, type ConfigPatch } from './write-config'
-// Shared with other loaders of user-written YAML (agent manifests) so every file reports
-// problems the same way: file, dotted path, plain-words reason.
-export { describeZodIssues, formatPath, type FieldProblem } from './zod-issues'
 export { parseYamlText, type YamlResult, type YamlSyntaxError } from './yaml-text'

@@ -1,5 +1,5 @@
 export { ModelAuthError, ModelConfigError, ModelStreamError } from './errors'
-export { createFileKeyStore, type KeyStore } from './key-store'
+export { checkKeyInput, createFileKeyStore, keyFile, type KeyStore } from './key-store'
 export { parseModelRef, formatModelRef, defaultModelRef, DEMO_MODEL_REF } from './model-ref'
 export { resolveModel, SCRIPT_ENV, type ResolveContext } from './resolve-model'
 export { lookupApiKey, keyRequired, type ApiKeyLookup } from './api-key'

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { parseDocument } from 'yaml'
 import { z } from 'zod'
+import { describeZodIssues, problemsLine } from '../../src-shared'
 import { ModelConfigError } from './errors'
 
 /** The YAML format the `script` provider replays. Documented in SCRIPT.md; keep the two in step. */
@@ -53,16 +54,6 @@ export const ScriptFile = z
   .strict()
 export type ScriptFile = z.infer<typeof ScriptFile>
 
-/** agents.build[0].tools → "agents.build[0].tools" */
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = ''
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`
-    else out += out === '' ? String(key) : `.${String(key)}`
-  }
-  return out === '' ? '(top level)' : out
-}
-
 /** Parses script text; every problem is reported as `script <file>: <field path>: <reason>`. */
 export function parseScript(text: string, file: string): ScriptFile {
   const doc = parseDocument(text)
@@ -73,8 +64,8 @@ export function parseScript(text: string, file: string): ScriptFile {
   }
   const result = ScriptFile.safeParse(doc.toJS())
   if (!result.success) {
-    const problems = result.error.issues.slice(0, 5).map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
-    throw new ModelConfigError(`script ${file}: ${problems.join('; ')}. See src-main/models/SCRIPT.md for the format.`)
+    const problems = problemsLine(describeZodIssues(result.error.issues, doc.toJS(), ScriptFile), { max: 5 })
+    throw new ModelConfigError(`script ${file}: ${problems}. See src-main/models/SCRIPT.md for the format.`)
   }
   return result.data
 }

@@ -197,7 +197,7 @@ describe('bad script files', () => {
 
   it('rejects unknown fields (typos) by name', () => {
     const { message } = attempt(`agents: { build: [ { txt: "ok" } ] }`)
-    expect(message).toMatch(/agents\.build\[0\]: .*txt/)
+    expect(message).toMatch(/agents\.build\[0\]\.txt: unknown key/)
   })
 
   it('rejects a reply with nothing to say', () => {

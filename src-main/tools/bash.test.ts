@@ -126,6 +126,6 @@ describe('bash', () => {
 
   it('rejects timeouts above the 10-minute maximum with a clear message', async () => {
     const r = await runTool(bash, { command: 'true', timeoutMs: 700_000 }, setup())
-    expect(r.output).toBe('Invalid arguments for bash: timeoutMs: Too big: expected number to be <=600000. Send {command, timeoutMs?, description?}.')
+    expect(r.output).toBe('Invalid arguments for bash: timeoutMs: must be at most 600000 (got 700000). Send {command, timeoutMs?, description?}.')
   })
 })

@@ -32,16 +32,16 @@ describe('runTool', () => {
     const ctx = ctxFor()
     const r = await runTool(tool('edit_file'), { path: 'a.txt', new_string: 'x' }, ctx)
     expect(r.ok).toBe(false)
-    expect(r.output).toBe('Invalid arguments for edit_file: old_string: expected string, received undefined. Send {path, old_string, new_string, replace_all?}.')
+    expect(r.output).toBe('Invalid arguments for edit_file: old_string: required. Send {path, old_string, new_string, replace_all?}.')
     expect(ctx.asks).toEqual([])
   })
 
   it('reports every bad field, and a non-object input, without throwing', async () => {
     const ctx = ctxFor()
     const many = await runTool(echo, { text: 3, times: 0 }, ctx)
-    expect(many.output).toBe('Invalid arguments for echo: text: expected string, received number; times: Too small: expected number to be >=1. Send {text, times?}.')
+    expect(many.output).toBe('Invalid arguments for echo: text: must be a string, not the number 3; times: must be at least 1 (got 0). Send {text, times?}.')
     const notObject = await runTool(echo, 'hello', ctx)
-    expect(notObject).toMatchObject({ ok: false, output: 'Invalid arguments for echo: arguments: expected object, received string. Send {text, times?}.' })
+    expect(notObject).toMatchObject({ ok: false, output: 'Invalid arguments for echo: arguments: must be a mapping (key: value), not the text "hello". Send {text, times?}.' })
   })
 
   it('asks the gate with the permission subject and display, then runs', async () => {

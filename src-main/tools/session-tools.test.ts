@@ -30,7 +30,7 @@ describe('todo', () => {
     const ctx = setup()
     const r = await runTool(tool('todo'), { todos: [{ content: 'x', status: 'done' }] }, ctx)
     expect(r.ok).toBe(false)
-    expect(r.output).toMatch(/^Invalid arguments for todo: todos\.0\.status: .*"pending".*"in_progress".*"completed"/)
+    expect(r.output).toMatch(/^Invalid arguments for todo: todos\[0\]\.status: .*"pending".*"in_progress".*"completed"/)
     expect(ctx.todos).toEqual([])
   })
 })
