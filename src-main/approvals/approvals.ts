@@ -1,5 +1,5 @@
 import type { AgentEvent, ApprovalRecord, RuleScope } from '../../src-shared'
-import type { Store } from '../store'
+import type { ApprovalsRepository } from '../store'
 
 export type ApprovalKind = ApprovalRecord['kind']
 
@@ -56,11 +56,11 @@ export class Approvals {
   private readonly listeners = new Set<(rootSessionId: string) => void>()
   private resumeHook: ResumeHook | undefined
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly records: ApprovalsRepository) {}
 
   /** Persist a pending approval, announce it, and wait for the answer (or for the run's abort). */
   request(req: ApprovalRequest): Promise<ApprovalAnswer> {
-    const row = this.store.createApproval({
+    const row = this.records.createApproval({
       sessionId: req.sessionId,
       rootSessionId: req.rootSessionId,
       messageId: req.messageId,
@@ -101,7 +101,7 @@ export class Approvals {
   }
 
   answer(input: AnswerInput): { approval: ApprovalRecord; alsoResolved: string[] } {
-    const row = this.store.getApproval(input.approvalId)
+    const row = this.records.getApproval(input.approvalId)
     if (!row) throw new ApprovalError('not_found', `No approval ${input.approvalId}. It may have been answered already; reload the session.`)
     if (row.status !== 'pending') {
       throw new ApprovalError('conflict', `Approval ${input.approvalId} is already ${row.status}.`)
@@ -113,15 +113,15 @@ export class Approvals {
       // is closed as expired, since nothing could act on the answer.
       const resume = this.resumeHook?.resumable(row)
       if (!resume) {
-        this.store.resolveApproval(row.id, 'expired', { decision: input.decision })
+        this.records.resolveApproval(row.id, 'expired', { decision: input.decision })
         throw new ApprovalError('conflict', `The run that asked for this approval is no longer active (expired). Send the prompt again to retry.`)
       }
       if (input.decision === 'allow_always') this.addAlwaysRules(row, input, resume.workspaceRoot)
       const status = input.decision === 'deny' ? 'denied' : 'approved'
-      const resolved = this.store.resolveApproval(row.id, status, { outcome: status, feedback })
-      this.resumeHook!.resumed(resolved ?? this.store.getApproval(row.id)!)
+      const resolved = this.records.resolveApproval(row.id, status, { outcome: status, feedback })
+      this.resumeHook!.resumed(resolved ?? this.records.getApproval(row.id)!)
       this.changed(row.rootSessionId)
-      return { approval: this.store.getApproval(row.id)!, alsoResolved: [] }
+      return { approval: this.records.getApproval(row.id)!, alsoResolved: [] }
     }
     const alsoResolved: string[] = []
     if (input.decision === 'deny') {
@@ -131,7 +131,7 @@ export class Approvals {
       this.finish(row.id, 'approved', { outcome: 'approved', feedback })
       if (input.decision === 'allow_always') alsoResolved.push(...this.recheckPending(row.rootSessionId))
     }
-    return { approval: this.store.getApproval(row.id)!, alsoResolved }
+    return { approval: this.records.getApproval(row.id)!, alsoResolved }
   }
 
   /** How approvals left pending by a previous host process are resumed (set by the host). */
@@ -144,11 +144,11 @@ export class Approvals {
     const patterns = input.patterns?.length ? input.patterns : row.alwaysPatterns.length ? row.alwaysPatterns : row.patterns
     const scope = input.scope ?? 'session'
     const scopeKey = scope === 'session' ? row.rootSessionId : workspaceRoot
-    for (const pattern of patterns) this.store.addRule({ scope, scopeKey, tool: row.toolName, pattern, action: 'allow' })
+    for (const pattern of patterns) this.records.addRule({ scope, scopeKey, tool: row.toolName, pattern, action: 'allow' })
   }
 
   pending(rootSessionId?: string): ApprovalRecord[] {
-    return this.store.listApprovals({ rootSessionId, status: 'pending' })
+    return this.records.listApprovals({ rootSessionId, status: 'pending' })
   }
 
   /** Notified whenever the set of pending approvals of a root session changes (for status and notifications). */
@@ -172,7 +172,7 @@ export class Approvals {
     const w = this.waiting.get(id)
     if (!w) return
     this.waiting.delete(id)
-    this.store.resolveApproval(id, status, answer)
+    this.records.resolveApproval(id, status, answer)
     w.request.emit({
       type: 'tool_approval_resolved',
       sessionId: w.request.sessionId,

@@ -37,7 +37,7 @@ export async function sessionsCommand(args: ParsedArgs, io: CliIO): Promise<numb
   const store = openStore(path.join(io.dataDir, 'agentry.db'))
   try {
     const includeArchived = Boolean(args.values.all)
-    const roots = store.listSessions({ parentId: null, includeArchived, limit: 10_000 })
+    const roots = store.sessions.listSessions({ parentId: null, includeArchived, limit: 10_000 })
     const walk = (s: SessionRecord, depth: number) => {
       if (args.values.json) io.stdout.write(`${JSON.stringify({ ...s, depth })}\n`)
       else {
@@ -45,7 +45,7 @@ export async function sessionsCommand(args: ParsedArgs, io: CliIO): Promise<numb
         const archived = s.archivedAt ? ' [archived]' : ''
         io.stdout.write(`${'  '.repeat(depth)}${depth ? '└ ' : ''}${s.id}  ${s.agent.padEnd(10)} ${s.status.padEnd(8)} ${when}  ${s.title || '(untitled)'}${archived}\n`)
       }
-      for (const child of store.listSessions({ parentId: s.id, includeArchived, limit: 10_000 })) walk(child, depth + 1)
+      for (const child of store.sessions.listSessions({ parentId: s.id, includeArchived, limit: 10_000 })) walk(child, depth + 1)
     }
     for (const root of roots) walk(root, 0)
     if (!roots.length && !args.values.json) io.stdout.write('No sessions yet. Start one with: agentry run "your prompt"\n')

@@ -11,7 +11,7 @@ export async function showCommand(args: ParsedArgs, io: CliIO): Promise<number> 
   if (!id) throw new UsageError('agentry show needs a SESSION id (see agentry sessions)')
   const store = openStore(path.join(io.dataDir, 'agentry.db'))
   try {
-    const session = store.getSession(id)
+    const session = store.sessions.getSession(id)
     if (!session) {
       io.stderr.write(`agentry: no session ${id}. List them with: agentry sessions --all\n`)
       return 1
@@ -31,8 +31,8 @@ interface SessionTree {
 }
 
 function tree(store: Store, session: SessionRecord): SessionTree {
-  const children = store.listSessions({ parentId: session.id, includeArchived: true, limit: 10_000 }).reverse()
-  return { session, messages: store.listMessages(session.id), children: children.map((c) => tree(store, c)) }
+  const children = store.sessions.listSessions({ parentId: session.id, includeArchived: true, limit: 10_000 }).reverse()
+  return { session, messages: store.transcript.listMessages(session.id), children: children.map((c) => tree(store, c)) }
 }
 
 function printSession(store: Store, session: SessionRecord, depth: number, out: NodeJS.WritableStream): void {
@@ -40,8 +40,8 @@ function printSession(store: Store, session: SessionRecord, depth: number, out: 
   const cost = session.costUsd ? ` · $${session.costUsd.toFixed(4)}` : ''
   out.write(`${pad}━━ ${session.id} · ${session.agent} · ${session.status} · ${session.title || '(untitled)'}\n`)
   out.write(`${pad}   tokens ${session.usage.prompt} in / ${session.usage.completion} out${cost}\n`)
-  printMessages(store.listMessages(session.id), session.agent, depth, out)
-  for (const child of store.listSessions({ parentId: session.id, includeArchived: true, limit: 10_000 }).reverse()) {
+  printMessages(store.transcript.listMessages(session.id), session.agent, depth, out)
+  for (const child of store.sessions.listSessions({ parentId: session.id, includeArchived: true, limit: 10_000 }).reverse()) {
     out.write('\n')
     printSession(store, child, depth + 1, out)
   }

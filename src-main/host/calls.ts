@@ -6,13 +6,17 @@ import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import type { Ruleset } from '../permissions'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
-import type { Store } from '../store'
+import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import type { Subagents } from '../subagents'
 import { settingsCalls } from './settings-calls'
 import type { Workspaces } from './workspaces'
 
 export interface CallDeps {
-  store: Store
+  sessions: SessionsRepository
+  transcript: TranscriptRepository
+  queue: QueueRepository
+  /** runtime rules (settings); pending approvals come from the approvals service */
+  rules: Pick<ApprovalsRepository, 'listRules' | 'revokeRule'>
   runner: SessionRunner
   subagents: Subagents
   approvals: Approvals
@@ -28,13 +32,13 @@ export interface CallDeps {
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
 export function createCalls(d: CallDeps): HostApi {
-  const { store } = d
+  const { sessions: rows } = d
   const requireSession = (id: string): SessionRecord => {
-    const s = store.getSession(id)
+    const s = rows.getSession(id)
     if (!s) throw new HostError('not_found', `No session ${id}. It may have been deleted; reload the session list.`)
     return s
   }
-  const publishUpdate = (s: SessionRecord) => emitterFor(d.hub, store, s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s })
+  const publishUpdate = (s: SessionRecord) => emitterFor(d.hub, rows, s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s })
   const agentsWithMode = (workdir: string | undefined, mode: AgentMode): string[] =>
     d.registry
       .resolve(workdir ?? d.workspaces.defaultRoot)
@@ -52,7 +56,7 @@ export function createCalls(d: CallDeps): HostApi {
       const modeAgents = f.mode ? agentsWithMode(f.workspaceRoot, f.mode) : undefined
       const agents = f.agent ? (modeAgents ? modeAgents.filter((a) => a === f.agent) : [f.agent]) : modeAgents
       if (agents && agents.length === 0) return { sessions: [] }
-      const sessions = store.listSessions({
+      const sessions = rows.listSessions({
         workspaceRoot: f.workspaceRoot,
         agents,
         parentId: f.parentId === undefined ? null : f.parentId,
@@ -61,19 +65,19 @@ export function createCalls(d: CallDeps): HostApi {
         limit: f.limit,
         offset: f.offset,
       })
-      const counts = store.sessionCounts(sessions.map((s) => s.id))
+      const counts = rows.sessionCounts(sessions.map((s) => s.id))
       return { sessions: sessions.map((s) => ({ ...s, ...counts[s.id] })) }
     },
     'sessions.get': async ({ sessionId }) => {
       const session = requireSession(sessionId)
-      const ancestors = ancestorsOf(store, session)
+      const ancestors = ancestorsOf(rows, session)
       const root = ancestors[0]?.id ?? session.id
       return {
         session,
-        messages: store.listMessages(sessionId),
-        children: store.listSessions({ parentId: sessionId, includeArchived: true, limit: 1000 }),
-        queue: store.listQueue(sessionId),
-        approvals: store.listApprovals({ rootSessionId: root, status: 'pending' }),
+        messages: d.transcript.listMessages(sessionId),
+        children: rows.listSessions({ parentId: sessionId, includeArchived: true, limit: 1000 }),
+        queue: d.queue.listQueue(sessionId),
+        approvals: d.approvals.pending(root),
         ancestors: ancestors.map((a) => ({ id: a.id, title: a.title, agent: a.agent })),
         lastSeq: d.hub.lastSeq(root),
       }
@@ -91,19 +95,19 @@ export function createCalls(d: CallDeps): HostApi {
       } catch (err) {
         throw new HostError('invalid_request', (err as Error).message)
       }
-      const session = store.createSession({ agent: agent.name, title: input.title ?? '', workspaceRoot: root, model })
-      emitterFor(d.hub, store, session).emit({ type: 'session_created', sessionId: session.id, at: Date.now(), session })
+      const session = rows.createSession({ agent: agent.name, title: input.title ?? '', workspaceRoot: root, model })
+      emitterFor(d.hub, rows, session).emit({ type: 'session_created', sessionId: session.id, at: Date.now(), session })
       return { session }
     },
     'sessions.rename': async ({ sessionId, title }) => {
       requireSession(sessionId)
-      const session = store.updateSession(sessionId, { title })
+      const session = rows.updateSession(sessionId, { title })
       publishUpdate(session)
       return { session }
     },
     'sessions.archive': async ({ sessionId, archived }) => {
       requireSession(sessionId)
-      const session = store.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
+      const session = rows.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
       publishUpdate(session)
       return { session }
     },
@@ -119,7 +123,7 @@ export function createCalls(d: CallDeps): HostApi {
     'sessions.delete': async ({ sessionId }) => {
       requireSession(sessionId)
       if (d.runner.isRunning(sessionId)) throw new HostError('conflict', 'This session is running. Stop it first, then delete it.')
-      store.deleteSession(sessionId)
+      rows.deleteSession(sessionId)
       return { ok: true as const }
     },
     'messages.prompt': async (input) => {
@@ -135,13 +139,13 @@ export function createCalls(d: CallDeps): HostApi {
       requireSession(sessionId)
       return { aborted: d.runner.abort(sessionId) }
     },
-    'queue.list': async ({ sessionId }) => ({ entries: store.listQueue(sessionId) }),
+    'queue.list': async ({ sessionId }) => ({ entries: d.queue.listQueue(sessionId) }),
     'queue.cancel': async ({ queueId }) => {
-      const entry = store.getQueueEntry(queueId)
+      const entry = d.queue.getQueueEntry(queueId)
       if (!entry) throw new HostError('not_found', `No queued message ${queueId}.`)
       return { cancelled: entry.status === 'queued' && d.runner.cancelQueued(queueId, entry.sessionId) }
     },
-    'approvals.list': async ({ rootSessionId }) => ({ approvals: store.listApprovals({ rootSessionId, status: 'pending' }) }),
+    'approvals.list': async ({ rootSessionId }) => ({ approvals: d.approvals.pending(rootSessionId) }),
     'approvals.answer': async (input) => {
       try {
         return d.approvals.answer(input)
@@ -151,7 +155,7 @@ export function createCalls(d: CallDeps): HostApi {
       }
     },
     'tasks.list': async ({ rootSessionId }) => ({
-      tasks: store.listJobs({ rootSessionId }).map((j) => ({
+      tasks: d.queue.listJobs({ rootSessionId }).map((j) => ({
         taskId: j.id,
         parentSessionId: j.parentSessionId,
         agentType: j.agentType,

@@ -61,12 +61,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     disposers.push(() => store.close())
     // runner and subagents are created after the runtime that calls back into them.
     const late: { runner?: SessionRunner; subagents?: Subagents } = {}
-    const hub = new EventHub(store, (stream) => snapshotFor(store, late.runner, stream))
+    const hub = new EventHub(store.eventLog, (stream) => snapshotFor(store, late.runner, stream))
     disposers.push(() => hub.dispose())
     // Before any run, and through the hub: a viewer resuming from its last seq sees what reconciliation closed.
     const reconcileReport = reconcileAfterRestart(store, (sessionId, event) => {
-      const session = store.getSession(sessionId)
-      if (session) emitterFor(hub, store, session).emit(event)
+      const session = store.sessions.getSession(sessionId)
+      if (session) emitterFor(hub, store.sessions, session).emit(event)
     })
     ensureDefaultPermissionsFile(dataDir)
 
@@ -83,18 +83,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const grants = options.grants ?? { yes: false, rules: [] }
 
-    const approvals = new Approvals(store)
+    const approvals = new Approvals(store.approvals)
 
     const runtime = new Runtime({
-      store,
       approvals,
       dataDir,
       retryDelayMs: options.retryDelayMs,
       rules: {
         staticRules: (workdir) => staticRules(workdir).rules,
         runtimeRules: (rootSessionId, workdir) => [
-          ...store.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
-          ...store.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
+          ...store.approvals.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
+          ...store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
           ...grants.rules,
           // Headless --yes: whatever would still ask is allowed; runtime rules can never lift a deny.
           ...(grants.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
@@ -107,27 +106,32 @@ export async function createHost(options: HostOptions): Promise<Host> {
         return task ? [task] : []
       },
       setTodos: (level, todos) => {
-        if (store.getSession(level.sessionId)) store.updateSession(level.sessionId, { metadata: { ...store.getSession(level.sessionId)!.metadata, todos } })
+        if (store.sessions.getSession(level.sessionId)) store.sessions.updateSession(level.sessionId, { metadata: { ...store.sessions.getSession(level.sessionId)!.metadata, todos } })
       },
       onPlanApproved: (level) => {
-        const session = store.getSession(level.sessionId)
-        if (session) store.updateSession(session.id, { metadata: { ...session.metadata, activeAgent: 'build' } })
+        const session = store.sessions.getSession(level.sessionId)
+        if (session) store.sessions.updateSession(session.id, { metadata: { ...session.metadata, activeAgent: 'build' } })
       },
     })
     const modelConfig = (workdir: string): Config => config(workdir).config
     const subagents = new Subagents({
       runtime,
-      store,
+      sessions: store.sessions,
+      transcript: store.transcript,
+      jobs: store.queue,
       agents,
       limits: (workdir) => modelConfig(workdir).subagents,
       parseModel: parseModelRef,
       pricing: (ref) => pricingFor(ref, config().config),
       onBackgroundDone: (parent) => {
-        if (parent.depth === 0 || store.getSession(parent.sessionId)) late.runner?.wake(parent.sessionId)
+        if (parent.depth === 0 || store.sessions.getSession(parent.sessionId)) late.runner?.wake(parent.sessionId)
       },
     })
     const runner = new SessionRunner({
-      store,
+      sessions: store.sessions,
+      transcript: store.transcript,
+      queue: store.queue,
+      approvalRecords: store.approvals,
       hub,
       runtime,
       subagents,
@@ -140,15 +144,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     late.runner = runner
     late.subagents = subagents
-    const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
+    const api = createCalls({ sessions: store.sessions, transcript: store.transcript, queue: store.queue, rules: store.approvals, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
     runner.resumeQueues()
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })
     disposers.push(
-      startAutoArchive(store, () => config().config.subagents.archiveAfterMinutes, (ids) => {
+      startAutoArchive(store.sessions, () => config().config.subagents.archiveAfterMinutes, (ids) => {
         for (const id of ids) {
-          const session = store.getSession(id)
-          if (session) emitterFor(hub, store, session).emit({ type: 'session_updated', sessionId: id, at: Date.now(), session })
+          const session = store.sessions.getSession(id)
+          if (session) emitterFor(hub, store.sessions, session).emit({ type: 'session_updated', sessionId: id, at: Date.now(), session })
         }
       }),
     )

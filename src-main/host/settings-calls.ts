@@ -53,14 +53,14 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
     },
     'providers.test': async ({ provider }) => testProvider(provider, providerEntry(provider), d),
     'rules.list': async ({ workspaceRoot, sessionId }) => {
-      const rules = d.store.listRules()
+      const rules = d.rules.listRules()
       return {
         rules: rules.filter(
           (r) => (!workspaceRoot && !sessionId) || (workspaceRoot && r.scope === 'workspace' && r.scopeKey === workspaceRoot) || (sessionId && r.scope === 'session' && r.scopeKey === sessionId),
         ),
       }
     },
-    'rules.revoke': async ({ ruleId }) => ({ revoked: d.store.revokeRule(ruleId) }),
+    'rules.revoke': async ({ ruleId }) => ({ revoked: d.rules.revokeRule(ruleId) }),
   }
 }
 

@@ -4,14 +4,12 @@ import type { ModelRef, TokenUsage } from '../../src-shared'
 import type { Approvals } from '../approvals'
 import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
-import type { Store } from '../store'
 import type { Todo, ToolContext, ToolDef } from '../tools'
 import { authorizeCall, type RuleSources } from './authorize'
 import type { RunLevel } from './level'
 import { toolsForRun } from './tool-set'
 
 export interface RuntimeDeps {
-  store: Store
   approvals: Approvals
   dataDir: string
   rules: RuleSources

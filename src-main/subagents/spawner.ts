@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
 import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
-import { newId, type Store } from '../store'
+import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { findNestedTask } from './nested'
 import { Lane, type Slot } from './lane'
@@ -11,7 +11,11 @@ import { callableAgents, createTaskTool, type TaskInput } from './task-tool'
 
 export interface SubagentDeps {
   runtime: Runtime
-  store: Store
+  /** inspectable children are stored sessions */
+  sessions: SessionsRepository
+  transcript: TranscriptRepository
+  /** background children are jobs */
+  jobs: Pick<QueueRepository, 'createJob' | 'updateJob'>
   agents(workdir: string): AgentInfo[]
   limits(workdir: string): SubagentLimits
   parseModel(ref: string): ModelRef
@@ -118,7 +122,7 @@ export class Subagents {
           taskId,
           resumed?.messages ?? [],
           (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }),
-          (run) => this.deps.store.beforeFlush(run),
+          (run) => this.deps.transcript.beforeFlush(run),
         )
     const child = this.childLevel(level, agent, taskId, transcript, controller.signal)
 
@@ -130,9 +134,9 @@ export class Subagents {
     if (background) {
       const done = work.then((outcome) => this.deliverBackground(level, outcome)).finally(() => {
         this.background.delete(taskId)
-        this.deps.store.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
+        this.deps.jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
       })
-      this.deps.store.createJob({
+      this.deps.jobs.createJob({
         id: taskId,
         parentSessionId: level.sessionId,
         rootSessionId: level.rootSessionId,
@@ -188,7 +192,7 @@ export class Subagents {
       })
       const result = await runTurn(run)
       const cost = costOf(usage, pricing)
-      if (agent.inspectable) this.deps.store.addSessionUsage(child.sessionId, usage, cost ?? 0)
+      if (agent.inspectable) this.deps.sessions.addSessionUsage(child.sessionId, usage, cost ?? 0)
       const ok = result.finishReason === 'stop' || result.finishReason === 'max_steps'
       card.status = ok ? 'completed' : result.finishReason === 'aborted' ? 'aborted' : 'failed'
       card.error = ok ? null : (result.error ?? 'failed')
@@ -241,7 +245,7 @@ export class Subagents {
 
   private storedChild(level: RunLevel, agent: AgentInfo, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
     if (!existing) {
-      const session = this.deps.store.createSession({
+      const session = this.deps.sessions.createSession({
         id: taskId,
         agent: agent.name,
         title: input.description,
@@ -256,20 +260,20 @@ export class Subagents {
       })
       level.emit({ type: 'subagent_event', sessionId: taskId, at: Date.now(), agentType: agent.name, event: { type: 'session_created', sessionId: taskId, at: Date.now(), session } })
     }
-    return new StoredTranscript(this.deps.store, taskId)
+    return new StoredTranscript(this.deps.transcript, taskId)
   }
 
   private setChildStatus(child: RunLevel, status: 'busy' | 'idle' | 'error' | 'aborted', reason?: string): void {
-    if (child.agent.inspectable) this.deps.store.updateSession(child.sessionId, { status })
+    if (child.agent.inspectable) this.deps.sessions.updateSession(child.sessionId, { status })
     child.emit({ type: 'status_change', sessionId: child.sessionId, at: Date.now(), status, reason })
   }
 
   /** `task_id` must name a descendant of the caller: an inspectable child session, or an opaque one nested in its history. */
   private findResumable(level: RunLevel, taskId: string, agent: AgentInfo): { taskId: string; messages?: MessageWithParts[] } {
     if (agent.inspectable) {
-      let s = this.deps.store.getSession(taskId)
+      let s = this.deps.sessions.getSession(taskId)
       const target = s
-      while (s && s.parentId && s.parentId !== level.sessionId) s = this.deps.store.getSession(s.parentId)
+      while (s && s.parentId && s.parentId !== level.sessionId) s = this.deps.sessions.getSession(s.parentId)
       if (!target || !s || s.parentId !== level.sessionId) {
         throw new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
       }

@@ -62,7 +62,7 @@ export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
       await settle()
       const own = events.slice(from).filter((e) => e.stream === sessionId).map((e) => e.event)
       const final = [...own].reverse().find((e): e is Extract<AgentEvent, { type: 'turn_complete' }> => e.type === 'turn_complete' && e.sessionId === sessionId)
-      return { sessionId, messages: host.store.listMessages(sessionId), events: own, final }
+      return { sessionId, messages: host.store.transcript.listMessages(sessionId), events: own, final }
     },
     setScript: fx.setScript,
     writeAgent: fx.writeAgent,
