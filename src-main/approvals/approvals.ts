@@ -35,6 +35,10 @@ export interface AnswerInput {
   feedback?: string
 }
 
+/**
+ * A port of the session layer, passed with an answer: an approval whose run is gone (a host restart) may still be
+ * resumable from stored state — only the session runner can tell, and continue the run.
+ */
 export interface ResumeHook {
   /** an approval with no live run: can its session go on from stored state? (then: where it runs) */
   resumable(approval: ApprovalRecord): { workspaceRoot: string } | undefined
@@ -54,7 +58,6 @@ interface Waiting {
 export class Approvals {
   private readonly waiting = new Map<string, Waiting>()
   private readonly listeners = new Set<(rootSessionId: string) => void>()
-  private resumeHook: ResumeHook | undefined
 
   constructor(private readonly records: ApprovalsRepository) {}
 
@@ -100,7 +103,8 @@ export class Approvals {
     })
   }
 
-  answer(input: AnswerInput): { approval: ApprovalRecord; alsoResolved: string[] } {
+  /** `resume`: how to go on when the run that asked is gone (without one, such an approval expires). */
+  answer(input: AnswerInput, resume?: ResumeHook): { approval: ApprovalRecord; alsoResolved: string[] } {
     const row = this.records.getApproval(input.approvalId)
     if (!row) throw new ApprovalError('not_found', `No approval ${input.approvalId}. It may have been answered already; reload the session.`)
     if (row.status !== 'pending') {
@@ -111,15 +115,15 @@ export class Approvals {
     if (!waiting) {
       // The run that asked is gone (host restart). A root session's call can go on from stored state; any other
       // is closed as expired, since nothing could act on the answer.
-      const resume = this.resumeHook?.resumable(row)
-      if (!resume) {
+      const target = resume?.resumable(row)
+      if (!resume || !target) {
         this.records.resolveApproval(row.id, 'expired', { decision: input.decision })
         throw new ApprovalError('conflict', `The run that asked for this approval is no longer active (expired). Send the prompt again to retry.`)
       }
-      if (input.decision === 'allow_always') this.addAlwaysRules(row, input, resume.workspaceRoot)
+      if (input.decision === 'allow_always') this.addAlwaysRules(row, input, target.workspaceRoot)
       const status = input.decision === 'deny' ? 'denied' : 'approved'
       const resolved = this.records.resolveApproval(row.id, status, { outcome: status, feedback })
-      this.resumeHook!.resumed(resolved ?? this.records.getApproval(row.id)!)
+      resume.resumed(resolved ?? this.records.getApproval(row.id)!)
       this.changed(row.rootSessionId)
       return { approval: this.records.getApproval(row.id)!, alsoResolved: [] }
     }
@@ -132,11 +136,6 @@ export class Approvals {
       if (input.decision === 'allow_always') alsoResolved.push(...this.recheckPending(row.rootSessionId))
     }
     return { approval: this.records.getApproval(row.id)!, alsoResolved }
-  }
-
-  /** How approvals left pending by a previous host process are resumed (set by the host). */
-  setResumeHook(hook: ResumeHook): void {
-    this.resumeHook = hook
   }
 
   /** "Always allow": runtime rules for the suggested (or edited) patterns; they can never lift a deny. */

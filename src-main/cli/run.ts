@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { formatConfigIssues } from '../config'
+import { formatConfigIssues, loadConfig } from '../config'
 import { createHost } from '../host'
 import { createFileKeyStore, defaultModelRef, parseModelRef, resolveModel } from '../models'
 import { parseAllow, UsageError, USAGE, type ParsedArgs } from './args'
@@ -23,9 +23,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const allow = ((args.values.allow as string[] | undefined) ?? []).map(parseAllow)
   if (yes && allow.length) throw new UsageError('use either --yes or --allow, not both')
 
-  const host = await createHost({ dataDir: io.dataDir, headless: true, grants: { yes, rules: allow }, defaultWorkspace: workdir, env: io.env })
+  const host = await createHost({ dataDir: io.dataDir, defaultWorkspace: workdir, env: io.env })
   try {
-    const loaded = host.config(workdir)
+    const loaded = loadConfig(io.dataDir, workdir)
     if (loaded.issues.length) {
       io.stderr.write(`${formatConfigIssues(loaded.issues)}\n`)
       return 2
@@ -53,7 +53,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       if (e.type === 'turn_complete' && e.sessionId === sessionId) final = { text: e.text, finishReason: e.finishReason }
       if (e.type === 'error' && e.sessionId === sessionId) lastError = { code: e.code, message: e.message }
     })
-    await host.api.calls['messages.prompt']({ sessionId, requestId: `cli-${Date.now()}`, text: prompt })
+    await host.api.calls['messages.prompt']({ sessionId, requestId: `cli-${Date.now()}`, text: prompt, headless: { yes, allow: allow.map(({ tool, pattern }) => ({ tool, pattern })) } })
     // A background child's result starts another parent turn: wait until nothing is running at all.
     do {
       await host.runner.idle()

@@ -11,7 +11,7 @@ afterEach(() => store?.close())
 
 function setup(file = ':memory:'): EventHub {
   store = openStore(file)
-  return new EventHub(store.eventLog, () => ({ runs: [], approvals: [] }))
+  return new EventHub(store.eventLog)
 }
 
 const delta = (i: number): AgentEvent => ({ type: 'content_delta', sessionId: 's', at: i, messageId: 'm', partId: 'p', partType: 'text', delta: `d${i}` })

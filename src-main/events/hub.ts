@@ -6,6 +6,8 @@ export type SnapshotSource = (stream: string | 'all') => Omit<Extract<Subscripti
 
 type Listener = (m: SubscriptionMessage) => void
 
+const NOTHING_ACTIVE: SnapshotSource = () => ({ runs: [], approvals: [] })
+
 const RING_SIZE = 4096
 const DB_KEEP = 50_000
 const PRUNE_EVERY = 5_000
@@ -25,10 +27,7 @@ export class EventHub {
   private readonly sincePrune = new Map<string, number>()
   private readonly disposeFlush: () => void
 
-  constructor(
-    private readonly log: EventLogRepository,
-    private readonly snapshot: SnapshotSource,
-  ) {
+  constructor(private readonly log: EventLogRepository) {
     this.disposeFlush = log.onFlush(() => this.deliver())
   }
 
@@ -45,15 +44,16 @@ export class EventHub {
     return this.seqs.get(stream) ?? this.log.lastSeq(stream)
   }
 
-  subscribe(input: SubscribeInput, listener: Listener): () => void {
+  /** `snapshot`: the active state sent first (the host knows the runs in flight; the hub does not). */
+  subscribe(input: SubscribeInput, listener: Listener, snapshot: SnapshotSource = NOTHING_ACTIVE): () => void {
     if (input.sessionId === 'all') {
-      listener({ kind: 'snapshot', stream: 'all', lastSeq: 0, ...this.snapshot('all') })
+      listener({ kind: 'snapshot', stream: 'all', lastSeq: 0, ...snapshot('all') })
       this.allListeners.add(listener)
       return () => this.allListeners.delete(listener)
     }
     const stream = input.sessionId
     const upTo = this.deliveredSeq(stream)
-    listener({ kind: 'snapshot', stream, lastSeq: upTo, ...this.snapshot(stream) })
+    listener({ kind: 'snapshot', stream, lastSeq: upTo, ...snapshot(stream) })
     if (input.afterSeq < upTo) {
       const missed = this.replay(stream, input.afterSeq, upTo)
       if (!missed) {

@@ -9,6 +9,7 @@ import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../ses
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import type { Subagents } from '../subagents'
 import { settingsCalls } from './settings-calls'
+import { snapshotFor } from './snapshot'
 import type { Workspaces } from './workspaces'
 
 export interface CallDeps {
@@ -148,7 +149,7 @@ export function createCalls(d: CallDeps): HostApi {
     'approvals.list': async ({ rootSessionId }) => ({ approvals: d.approvals.pending(rootSessionId) }),
     'approvals.answer': async (input) => {
       try {
-        return d.approvals.answer(input)
+        return d.approvals.answer(input, d.runner)
       } catch (err) {
         if (err instanceof ApprovalError) throw new HostError(err.code, err.message)
         throw err
@@ -168,6 +169,7 @@ export function createCalls(d: CallDeps): HostApi {
     'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.abortBackground({ taskId }, 'aborted by user') > 0 }),
     ...settingsCalls(d),
   }
-  return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage) }
+  const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)
+  return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage, snapshot) }
 }
 

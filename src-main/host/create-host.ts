@@ -1,13 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AgentInfo, Config, ModelRef, HostApi } from '../../src-shared'
+import type { AgentEvent, HostApi, ModelRef, SessionRecord } from '../../src-shared'
 import { AgentRegistry } from '../agents'
 import { Approvals } from '../approvals'
 import { loadConfig, projectConfigPath, userConfigPath, type LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { contextWindowFor, createFileKeyStore, defaultModelRef, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
-import { ensureDefaultPermissionsFile, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset } from '../permissions'
-import { Runtime } from '../runtime'
+import { ensureDefaultPermissionsFile, loadStaticRules, PERMISSIONS_FILE_NAME } from '../permissions'
+import { Runtime, type RuleSources } from '../runtime'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
@@ -16,17 +16,14 @@ import { cachedByFiles } from './file-cache'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
 import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
-import { snapshotFor } from './snapshot'
 import { Workspaces } from './workspaces'
 
 export interface HostOptions {
   dataDir: string
   /** the folder a new session opens in when none is given (CLI cwd, daemon start dir) */
   defaultWorkspace?: string
-  /** no one can answer approvals: ask = deny unless a grant allows it (CLI) */
+  /** no one can ever answer approvals on this host: ask = deny for every run (a prompt can also ask for this alone) */
   headless?: boolean
-  /** headless grants: `--yes` (every ask) and `--allow PATTERN` rules */
-  grants?: { yes: boolean; rules: Ruleset }
   keys?: KeyStore
   env?: NodeJS.ProcessEnv
   /** take the single-writer lock on the data dir (default true) */
@@ -37,20 +34,24 @@ export interface HostOptions {
 
 export interface Host {
   readonly dataDir: string
+  /** what every transport and the CLI use: the bridge calls and subscriptions */
   readonly api: HostApi
+  /** for tests and benches that inspect what was persisted */
   readonly store: Store
   readonly runner: SessionRunner
   readonly subagents: Subagents
-  readonly registry: AgentRegistry
-  readonly approvals: Approvals
   readonly hub: EventHub
   readonly reconcileReport: ReconcileReport
-  config(workdir?: string): LoadedConfig
-  agents(workdir: string): AgentInfo[]
   stop(): Promise<void>
 }
 
-/** Composes store, runtime, subagents, sessions and the bridge API. Restart recovery runs before anything else. */
+/**
+ * The composition root: the one place the host is assembled, in dependency order (store → event hub → restart
+ * reconciliation → agents, config, rules → approvals → runtime → subagents → session runner → bridge calls). Each
+ * module gets the repositories and ports it needs, once; nothing is bound later. The callbacks that go back up a
+ * layer are ports the lower layer declares and the higher one implements: a run level carries the runner as its
+ * `BackgroundSink`; an approval answer carries it as the `ResumeHook`; a subscription carries the snapshot source.
+ */
 export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir)
   fs.mkdirSync(dataDir, { recursive: true })
@@ -59,15 +60,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
   try {
     const store = openStore(path.join(dataDir, 'agentry.db'))
     disposers.push(() => store.close())
-    // runner and subagents are created after the runtime that calls back into them.
-    const late: { runner?: SessionRunner; subagents?: Subagents } = {}
-    const hub = new EventHub(store.eventLog, (stream) => snapshotFor(store, late.runner, stream))
+    const { sessions } = store
+    const hub = new EventHub(store.eventLog)
     disposers.push(() => hub.dispose())
+    const publish = (session: SessionRecord | undefined, event: AgentEvent) => {
+      if (session) emitterFor(hub, sessions, session).emit(event)
+    }
     // Before any run, and through the hub: a viewer resuming from its last seq sees what reconciliation closed.
-    const reconcileReport = reconcileAfterRestart(store, (sessionId, event) => {
-      const session = store.sessions.getSession(sessionId)
-      if (session) emitterFor(hub, store.sessions, session).emit(event)
-    })
+    const reconcileReport = reconcileAfterRestart(store, (sessionId, event) => publish(sessions.getSession(sessionId), event))
     ensureDefaultPermissionsFile(dataDir)
 
     const env = options.env ?? process.env
@@ -81,95 +81,86 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const staticRules = (workdir: string) =>
       staticCache([path.join(dataDir, PERMISSIONS_FILE_NAME), path.join(workdir, '.agents', PERMISSIONS_FILE_NAME)])
     const agents = (workdir: string) => registry.resolve(workdir).agents
-    const grants = options.grants ?? { yes: false, rules: [] }
+    const rules: RuleSources = {
+      staticRules: (workdir) => staticRules(workdir).rules,
+      runtimeRules: (rootSessionId, workdir) =>
+        [...store.approvals.listRules({ scope: 'workspace', scopeKey: workdir }), ...store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId })].map(
+          ({ tool, pattern, action }) => ({ tool, pattern, action }),
+        ),
+    }
+    const pricing = (ref: ModelRef) => pricingFor(ref, config().config)
 
     const approvals = new Approvals(store.approvals)
-
     const runtime = new Runtime({
       approvals,
       dataDir,
+      rules,
+      sessions,
       retryDelayMs: options.retryDelayMs,
-      rules: {
-        staticRules: (workdir) => staticRules(workdir).rules,
-        runtimeRules: (rootSessionId, workdir) => [
-          ...store.approvals.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
-          ...store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
-          ...grants.rules,
-          // Headless --yes: whatever would still ask is allowed; runtime rules can never lift a deny.
-          ...(grants.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
-        ],
-      },
-      resolveModel: (ref: ModelRef, agentName: string, workdir: string) =>
-        resolveModel(ref, { config: config(workdir).config, configDir: dataDir, keys, env, agentName }),
-      extraTools: (level) => {
-        const task = late.subagents?.toolFor(level)
-        return task ? [task] : []
-      },
-      setTodos: (level, todos) => {
-        if (store.sessions.getSession(level.sessionId)) store.sessions.updateSession(level.sessionId, { metadata: { ...store.sessions.getSession(level.sessionId)!.metadata, todos } })
-      },
-      onPlanApproved: (level) => {
-        const session = store.sessions.getSession(level.sessionId)
-        if (session) store.sessions.updateSession(session.id, { metadata: { ...session.metadata, activeAgent: 'build' } })
-      },
+      resolveModel: (ref, agentName, workdir) => resolveModel(ref, { config: config(workdir).config, configDir: dataDir, keys, env, agentName }),
     })
-    const modelConfig = (workdir: string): Config => config(workdir).config
     const subagents = new Subagents({
       runtime,
-      sessions: store.sessions,
+      rules,
+      sessions,
       transcript: store.transcript,
       jobs: store.queue,
       agents,
-      limits: (workdir) => modelConfig(workdir).subagents,
+      limits: (workdir) => config(workdir).config.subagents,
       parseModel: parseModelRef,
-      pricing: (ref) => pricingFor(ref, config().config),
-      onBackgroundDone: (parent) => {
-        if (parent.depth === 0 || store.sessions.getSession(parent.sessionId)) late.runner?.wake(parent.sessionId)
-      },
+      pricing,
     })
     const runner = new SessionRunner({
-      sessions: store.sessions,
+      sessions,
       transcript: store.transcript,
       queue: store.queue,
       approvalRecords: store.approvals,
       hub,
-      runtime,
       subagents,
       agents,
-      defaultModel: (workdir) => defaultModelRef(modelConfig(workdir)),
+      defaultModel: (workdir) => defaultModelRef(config(workdir).config),
       contextWindow: (ref) => contextWindowFor(ref, config().config),
-      pricing: (ref) => pricingFor(ref, config().config),
+      pricing,
       headless: options.headless ?? false,
     })
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
-    late.runner = runner
-    late.subagents = subagents
-    const api = createCalls({ sessions: store.sessions, transcript: store.transcript, queue: store.queue, rules: store.approvals, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
-    runner.resumeQueues()
+    const api = createCalls({
+      sessions,
+      transcript: store.transcript,
+      queue: store.queue,
+      rules: store.approvals,
+      runner,
+      subagents,
+      approvals,
+      registry,
+      config,
+      staticRules,
+      hub,
+      keys,
+      env,
+      dataDir,
+      workspaces,
+    })
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
-    approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })
     disposers.push(
-      startAutoArchive(store.sessions, () => config().config.subagents.archiveAfterMinutes, (ids) => {
+      startAutoArchive(sessions, () => config().config.subagents.archiveAfterMinutes, (ids) => {
         for (const id of ids) {
-          const session = store.sessions.getSession(id)
-          if (session) emitterFor(hub, store.sessions, session).emit({ type: 'session_updated', sessionId: id, at: Date.now(), session })
+          const session = sessions.getSession(id)
+          if (session) publish(session, { type: 'session_updated', sessionId: id, at: Date.now(), session })
         }
       }),
     )
+    runner.resumeQueues()
 
     let stopped = false
     return {
       dataDir,
       api,
       store,
-      runner: runner,
-      subagents: subagents,
-      registry,
-      approvals,
+      runner,
+      subagents,
       hub,
       reconcileReport,
-      config,
-      agents,
       async stop() {
         if (stopped) return
         stopped = true

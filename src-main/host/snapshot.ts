@@ -1,20 +1,20 @@
-import type { SubscriptionMessage } from '../../src-shared'
+import type { ApprovalRecord, SubscriptionMessage } from '../../src-shared'
 import type { SessionRunner } from '../sessions'
-import type { ApprovalsRepository, SessionsRepository } from '../store'
+import type { SessionsRepository } from '../store'
 
 type Snapshot = Omit<Extract<SubscriptionMessage, { kind: 'snapshot' }>, 'kind' | 'stream' | 'lastSeq'>
 
 /** Active state of a stream (or of everything) — runs in flight and pending approvals — sent before replay. */
 export function snapshotFor(
-  records: { sessions: SessionsRepository; approvals: Pick<ApprovalsRepository, 'listApprovals'> },
-  runner: SessionRunner | undefined,
+  records: { sessions: SessionsRepository; approvals: { pending(rootSessionId?: string): ApprovalRecord[] } },
+  runner: SessionRunner,
   stream: string,
 ): Snapshot {
-  const runs = runner?.runs() ?? []
-  if (stream === 'all') return { runs, approvals: records.approvals.listApprovals({ status: 'pending' }) }
+  const runs = runner.runs()
+  if (stream === 'all') return { runs, approvals: records.approvals.pending() }
   return {
     runs: runs.filter((r) => r.sessionId === stream || rootOf(records.sessions, r.sessionId) === stream),
-    approvals: records.approvals.listApprovals({ rootSessionId: stream, status: 'pending' }),
+    approvals: records.approvals.pending(stream),
   }
 }
 

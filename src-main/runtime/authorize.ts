@@ -6,13 +6,14 @@ import type { RunLevel } from './level'
 
 export interface RuleSources {
   staticRules(workdir: string): Ruleset
-  /** "always" rules for this conversation and workspace, plus headless grants */
+  /** "always" rules for this conversation and workspace (a run's own grants come with its level) */
   runtimeRules(rootSessionId: string, workdir: string): Ruleset
 }
 
 export function decideFor(level: RunLevel, rules: RuleSources, req: PermissionRequest): Decision {
   const staticRules = rules.staticRules(level.workdir)
-  const runtime = rules.runtimeRules(level.rootSessionId, level.workdir)
+  const stored = rules.runtimeRules(level.rootSessionId, level.workdir)
+  const runtime = level.grants.length ? [...stored, ...level.grants] : stored
   const chain: LayeredRules[] = level.chain.map((agent, i) => ({
     agent,
     static: staticRules,

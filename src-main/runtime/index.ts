@@ -1,6 +1,6 @@
 export { Runtime, isRunToolContext } from './runtime'
-export type { RuntimeDeps, RunToolContext } from './runtime'
-export type { RunLevel } from './level'
+export type { PrepareOptions, RuntimeDeps, RunToolContext } from './runtime'
+export type { BackgroundSink, RunLevel } from './level'
 export { authorizeCall, decideAll, decideFor, denialMessage, requestsFor } from './authorize'
 export type { RuleSources } from './authorize'
 export { toolsForRun, agentRules, deniesOutright } from './tool-set'

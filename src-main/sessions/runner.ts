@@ -1,7 +1,9 @@
-import type { AgentInfo, ApprovalRecord, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
-import { agentRules, type Runtime, type RunLevel } from '../runtime'
+import type { Ruleset } from '../permissions'
+import { agentRules, type BackgroundSink, type RunLevel } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { costOf, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
@@ -16,7 +18,6 @@ export interface RunnerDeps {
   /** approvals left waiting across a restart */
   approvalRecords: ApprovalsRepository
   hub: EventHub
-  runtime: Runtime
   subagents: Subagents
   agents(workdir: string): AgentInfo[]
   defaultModel(workdir: string): ModelRef
@@ -46,8 +47,12 @@ export class RunnerError extends Error {
  * One run per session at a time. Prompts go through a persistent queue (idempotent by request id) and start
  * when the session is idle; background completions start a turn of their own when the parent is idle.
  */
-export class SessionRunner {
+export class SessionRunner implements BackgroundSink, ResumeHook {
   private readonly active = new Map<string, ActiveRun>()
+  /** headless grants of prompts still queued (in memory: a restarted host runs them as ordinary prompts) */
+  private readonly promptGrants = new Map<string, Ruleset>()
+  /** per root session: the headless grants of the prompt being worked on, kept for the turns its children start */
+  private readonly runGrants = new Map<string, Ruleset>()
   private readonly wakeups = new Set<string>()
   /** sessions whose calls left waiting across a restart are all answered: the next turn runs them first */
   private readonly resumes = new Set<string>()
@@ -57,13 +62,14 @@ export class SessionRunner {
 
   constructor(private readonly deps: RunnerDeps) {}
 
-  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
+  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireSession(input.sessionId)
     if (input.agent && !this.deps.agents(session.workspaceRoot).some((a) => a.name === input.agent)) {
       throw new RunnerError('not_found', `No agent "${input.agent}" in ${session.workspaceRoot}. Pick one from the agent list.`)
     }
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
+    if (input.headless) this.promptGrants.set(entry.id, grantRules(input.headless))
     const busy = this.active.has(input.sessionId)
     if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
     this.drain(input.sessionId)
@@ -127,7 +133,7 @@ export class SessionRunner {
   }
 
   /** A background child finished: let the parent react (now if idle, after its current run otherwise). */
-  wake(sessionId: string): void {
+  backgroundDone(sessionId: string): void {
     this.wakeups.add(sessionId)
     this.drain(sessionId)
   }
@@ -205,6 +211,12 @@ export class SessionRunner {
     const agent = all.find((a) => a.name === agentName)
     if (entry) {
       queue.setQueueStatus(entry.id, 'started')
+      // A new prompt brings its own grants (or none); a turn a background child starts keeps the current ones.
+      const grants = this.promptGrants.get(entry.id)
+      this.promptGrants.delete(entry.id)
+      const root = rootIdOf(this.deps.sessions, session)
+      if (grants) this.runGrants.set(root, grants)
+      else this.runGrants.delete(root)
       if (entry.status === 'queued') this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId: entry.id, text: entry.text, removed: true })
     }
     if (!agent) {
@@ -232,7 +244,7 @@ export class SessionRunner {
     const resuming = this.resumes.delete(sessionId) && !entry
     let run
     try {
-      run = this.deps.runtime.prepare(level, level.transcript)
+      run = this.deps.subagents.prepare(level, level.transcript)
     } catch (err) {
       // Model not configured / key missing: the run cannot start; say why, in this session.
       const e = err as Error
@@ -257,10 +269,12 @@ export class SessionRunner {
     const own = agent ?? all.find((a) => a.name === session.agent)
     if (!own) throw new RunnerError('not_found', `Agent "${session.agent}" is not defined in ${session.workspaceRoot}.`)
     const ancestors = ancestorsOf(this.deps.sessions, session)
+    const rootSessionId = ancestors[0]?.id ?? session.id
+    const grants = this.runGrants.get(rootSessionId)
     const chainAgents = [...ancestors.map((a) => all.find((x) => x.name === a.agent)).filter((a): a is AgentInfo => !!a), own]
     return {
       sessionId: session.id,
-      rootSessionId: ancestors[0]?.id ?? session.id,
+      rootSessionId,
       parentSessionId: session.parentId ?? undefined,
       workdir: session.workspaceRoot,
       agent: own,
@@ -272,7 +286,9 @@ export class SessionRunner {
       emit: emitterFor(this.deps.hub, this.deps.sessions, session).emit,
       userMessageId,
       transcript: new StoredTranscript(this.deps.transcript, session.id),
-      headless: this.deps.headless,
+      headless: this.deps.headless || grants !== undefined,
+      grants: grants ?? [],
+      background: this,
     }
   }
 
@@ -309,4 +325,16 @@ function renderConversation(messages: MessageWithParts[]): string {
     .filter((m) => !m.metadata.hiddenAt)
     .map((m) => `${m.role}: ${m.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text ?? '')).join('\n')}`)
     .join('\n\n')
+}
+
+/** `agentry run`'s grants as rules of the runtime layer (never above a deny): `--allow`, then `--yes` for the rest. */
+function grantRules(h: HeadlessRun): Ruleset {
+  return [
+    ...h.allow.map(({ tool, pattern }) => ({ tool, pattern, action: 'allow' as const })),
+    ...(h.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
+  ]
+}
+
+function rootIdOf(sessions: RunnerDeps['sessions'], session: SessionRecord): string {
+  return ancestorsOf(sessions, session)[0]?.id ?? session.id
 }

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
-import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
-import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
+import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
+import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { findNestedTask } from './nested'
@@ -11,6 +11,8 @@ import { callableAgents, createTaskTool, type TaskInput } from './task-tool'
 
 export interface SubagentDeps {
   runtime: Runtime
+  /** the same rule sources the runtime decides with: which agents a level may call */
+  rules: RuleSources
   /** inspectable children are stored sessions */
   sessions: SessionsRepository
   transcript: TranscriptRepository
@@ -20,8 +22,6 @@ export interface SubagentDeps {
   limits(workdir: string): SubagentLimits
   parseModel(ref: string): ModelRef
   pricing(ref: ModelRef): { input: number; output: number } | undefined
-  /** a background child finished and its synthetic message is in the parent: the host may start a parent turn */
-  onBackgroundDone(parent: RunLevel): void
 }
 
 interface BackgroundJob {
@@ -40,9 +40,15 @@ export class Subagents {
 
   constructor(private readonly deps: SubagentDeps) {}
 
+  /** A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate. */
+  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): RunContext {
+    const task = this.toolFor(level)
+    return this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
+  }
+
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
   toolFor(level: RunLevel): ToolDef | undefined {
-    const agents = callableAgents(level, this.deps.agents(level.workdir), this.deps.runtime.deps.rules)
+    const agents = callableAgents(level, this.deps.agents(level.workdir), this.deps.rules)
     // The tool depends only on which agents are callable (the run level arrives with each call), so every spawn
     // with the same set reuses one definition — and its JSON schema, which is costly to derive.
     const key = agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}`).join('\u0001')
@@ -78,7 +84,7 @@ export class Subagents {
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
     const child = { ...this.childLevel(level, agent, childId, transcript, level.signal), emit: () => {} }
     this.writeUserMessage(child, prompt)
-    return runTurn(this.deps.runtime.prepare(child, transcript))
+    return runTurn(this.prepare(child, transcript))
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
@@ -180,7 +186,7 @@ export class Subagents {
       this.setChildStatus(child, 'busy')
       const pricing = this.deps.pricing(child.modelRef)
       this.writeUserMessage(child, prompt)
-      const run = this.deps.runtime.prepare(child, child.transcript, {
+      const run = this.prepare(child, child.transcript, {
         onStep: ({ usage: u }) => {
           addUsage(usage, u)
           card.steps++
@@ -217,7 +223,8 @@ export class Subagents {
 
   private deliverBackground(parent: RunLevel, outcome: { ok: boolean; text: string }): void {
     appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name })
-    this.deps.onBackgroundDone(parent)
+    // A stored parent (the root, an inspectable child) can take a turn of its own to react; an opaque one cannot.
+    if (this.deps.sessions.getSession(parent.sessionId)) parent.background.backgroundDone(parent.sessionId)
   }
 
   private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal): RunLevel {
@@ -236,6 +243,8 @@ export class Subagents {
       userMessageId: null,
       transcript,
       headless: level.headless,
+      grants: level.grants,
+      background: level.background,
     }
   }
 

@@ -36,7 +36,7 @@ export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
   const realWorkdir = fx.workdir
   const host = await createHost({ dataDir: fx.dataDir, defaultWorkspace: realWorkdir, retryDelayMs: 1, ...hostOptions })
   const events: SequencedEvent[] = []
-  const unsubscribe = host.hub.subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
+  const unsubscribe = host.api.subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
     if (m.kind === 'event') events.push(m.event)
   })
 
