@@ -1,4 +1,4 @@
-import { resolveDataDir } from '../config'
+import { resolveDataDir } from '../config/data-dir'
 import { agentsCommand, sessionsCommand } from './list-commands'
 import { debugEnabled, parseCli, UsageError, type ParsedArgs } from './args'
 import { runCommand, type CliIO } from './run'
@@ -44,6 +44,8 @@ function ignoreClosedPipe(stream: NodeJS.WriteStream): void {
 }
 
 const CONFIG_ERRORS = new Set(['UsageError', 'ModelConfigError', 'HostLockError', 'StoreError', 'HostError'])
+/** A host that went away or failed inside is a failed run (1), not something the user's input or setup caused. */
+const FAILED_HOST = new Set(['unavailable', 'internal'])
 
 function reportError(err: unknown, io: CliIO, debug: boolean): number {
   const e = err instanceof Error ? err : new Error(String(err))
@@ -52,6 +54,7 @@ function reportError(err: unknown, io: CliIO, debug: boolean): number {
     return 2
   }
   io.stderr.write(`agentry: ${e.message}\n`)
-  if (!CONFIG_ERRORS.has(e.name) && e.name !== 'ModelAuthError' && debug) io.stderr.write(`${e.stack}\n`)
-  return CONFIG_ERRORS.has(e.name) ? 2 : 1
+  const configError = CONFIG_ERRORS.has(e.name) && !FAILED_HOST.has(String((e as { code?: unknown }).code))
+  if (!configError && e.name !== 'ModelAuthError' && debug) io.stderr.write(`${e.stack}\n`)
+  return configError ? 2 : 1
 }

@@ -1,4 +1,4 @@
-import { type AgentMode, type SessionRecord, HostError, type HostApi, type HostCalls } from '../../src-shared'
+import { HostError, type AgentMode, type HostApi, type HostCalls, type ModelRef, type SessionRecord } from '../../src-shared'
 import type { AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
@@ -23,6 +23,8 @@ export interface CallDeps {
   approvals: Approvals
   registry: AgentRegistry
   config(workdir?: string): LoadedConfig
+  /** throws ModelConfigError when a model cannot be used here (unknown provider, missing script …) */
+  checkModel(ref: ModelRef, agentName: string, workdir: string): void
   staticRules(workdir: string): { rules: Ruleset; errors: { file: string; reason: string }[] }
   hub: EventHub
   keys: KeyStore
@@ -90,11 +92,19 @@ export function createCalls(d: CallDeps): HostApi {
       const agent = agents.find((a) => a.name === agentName)
       if (!agent) throw new HostError('not_found', `No agent "${agentName}" in ${root}. Available: ${agents.map((a) => a.name).join(', ')}.`)
       if (agent.mode === 'subagent') throw new HostError('invalid_request', `Agent "${agentName}" is a subagent (mode: subagent); only primary agents open sessions. Pick another agent.`)
-      let model
+      let model: ModelRef
       try {
         model = input.model ? parseModelRef(input.model) : defaultModelRef(d.config(root).config)
       } catch (err) {
         throw new HostError('invalid_request', (err as Error).message)
+      }
+      // A model chosen for the session must be usable: refused now, with the reason, rather than at its first prompt.
+      if (input.model) {
+        try {
+          d.checkModel(model, agent.name, root)
+        } catch (err) {
+          throw new HostError('config_error', (err as Error).message)
+        }
       }
       const session = rows.createSession({ agent: agent.name, title: input.title ?? '', workspaceRoot: root, model })
       emitterFor(d.hub, rows, session).emit({ type: 'session_created', sessionId: session.id, at: Date.now(), session })

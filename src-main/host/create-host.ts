@@ -91,13 +91,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const pricing = (ref: ModelRef) => pricingFor(ref, config().config)
 
     const approvals = new Approvals(store.approvals)
+    const modelFor = (ref: ModelRef, agentName: string, workdir: string) =>
+      resolveModel(ref, { config: config(workdir).config, configDir: dataDir, keys, env, agentName })
     const runtime = new Runtime({
       approvals,
       dataDir,
       rules,
       sessions,
       retryDelayMs: options.retryDelayMs,
-      resolveModel: (ref, agentName, workdir) => resolveModel(ref, { config: config(workdir).config, configDir: dataDir, keys, env, agentName }),
+      resolveModel: modelFor,
     })
     const subagents = new Subagents({
       runtime,
@@ -134,6 +136,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       approvals,
       registry,
       config,
+      // Resolution is lazy: this checks the provider and its settings without loading or calling anything.
+      checkModel: (ref, agentName, workdir) => void modelFor(ref, agentName, workdir),
       staticRules,
       hub,
       keys,

@@ -1,4 +1,4 @@
-import type { BridgeConnection, ClientMessage, HostMessage } from '../protocol'
+import type { BridgeConnection, ClientMessage, HostMessage } from './protocol'
 
 export interface MemoryConnection<Out> extends BridgeConnection<Out> {
   /** Closes both ends, like a dropped socket. */
