@@ -4,7 +4,6 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { AgentEvent, SequencedEvent } from '../../src-shared'
-// eslint-disable-next-line no-restricted-imports -- the renderer's real client is what a browser runs; tested against the real daemon
 import { createWsBridgeClient, type WebSocketCtor } from '../../src-renderer/bridge/ws-client'
 import { createHarness, waitFor, type Harness } from '../testing/harness'
 import { startDaemon, type Daemon } from './start-daemon'

@@ -4,7 +4,6 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { AgentEvent, BridgeError, SubscriptionMessage } from '../../src-shared'
-// eslint-disable-next-line no-restricted-imports -- integration test: the browser's bridge client against the real daemon
 import { createWsBridgeClient, type WebSocketCtor, type WsBridgeClient } from '../../src-renderer/bridge/ws-client'
 import { createMemoryHostApi, type MemoryHostApi } from '../bridge/testing'
 import { startDaemon, type Daemon } from './start-daemon'
