@@ -121,7 +121,7 @@ agents:
     const t1 = Date.now()
     const error = await model.doStream({ prompt: userPrompt('x'), abortSignal: controller.signal }).then(() => undefined, (e: unknown) => e)
     expect((error as Error).name).toBe('AbortError')
-    expect(Date.now() - t1).toBeLessThan(1_000)
+    expect(Date.now() - t1).toBeLessThan(8_000) // the abort cut the 10 s delay short
   })
 
   it('an abort between chunks errors the stream with an AbortError', async () => {

@@ -93,8 +93,8 @@ export function toolParts(messages: MessageWithParts[]) {
   return messages.flatMap((m) => m.parts.filter((p) => p.type.startsWith('tool-')))
 }
 
-/** Polls until `get` returns something (not undefined/false), or fails after `ms`. */
-export async function waitFor<T>(get: () => T | undefined | false, ms = 5000): Promise<T> {
+/** Polls until `get` returns something (not undefined/false), or fails after `ms` (room for a loaded machine). */
+export async function waitFor<T>(get: () => T | undefined | false, ms = 15_000): Promise<T> {
   const end = Date.now() + ms
   for (;;) {
     const v = get()

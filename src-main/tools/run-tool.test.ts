@@ -103,6 +103,6 @@ describe('runTool', () => {
     setTimeout(() => ctx.controller.abort(), 50)
     const r = await runTool(stuck, { text: 'x' }, ctx)
     expect(r).toMatchObject({ ok: false, metadata: { aborted: true } })
-    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(Date.now() - started).toBeLessThan(15_000) // the tool never settles: only the abort grace ends the wait
   })
 })

@@ -71,7 +71,7 @@ export async function startChildHost(bundle: string, f: Fixture, o: { prompt?: s
     else if (m.kind === 'fatal') stderr += `fatal: ${m.message}\n`
   })
 
-  const until = async (cond: () => boolean, what: string, ms = 4000) => {
+  const until = async (cond: () => boolean, what: string, ms = 15_000) => {
     const end = Date.now() + ms
     while (!cond()) {
       if (exited) throw new Error(`waiting for ${what}: ${exited}`)
@@ -79,7 +79,7 @@ export async function startChildHost(bundle: string, f: Fixture, o: { prompt?: s
       await new Promise((r) => setTimeout(r, 5))
     }
   }
-  await until(() => ready !== undefined, 'the child host to start', 8000)
+  await until(() => ready !== undefined, 'the child host to start', 30_000)
   return {
     pid: ready!.pid,
     sessionId: ready!.sessionId,
