@@ -86,13 +86,13 @@ function resolveScriptPaths(layer: Record<string, unknown>, baseDir: string): vo
 
 /**
  * Later layer wins: `model` replaced, `providers` merged by name (a provider entry is replaced
- * whole, because a partial provider would not validate on its own), `subagents` merged by key.
+ * whole, because a partial provider would not validate on its own), `subagents` and `timeouts` merged by key.
  */
 export function overlay(base: Record<string, unknown>, top: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(top)) {
     const prev = out[key]
-    out[key] = (key === 'providers' || key === 'subagents') && isPlainObject(prev) && isPlainObject(value) ? { ...prev, ...value } : value
+    out[key] = (key === 'providers' || key === 'subagents' || key === 'timeouts') && isPlainObject(prev) && isPlainObject(value) ? { ...prev, ...value } : value
   }
   return out
 }

@@ -91,6 +91,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       approvals,
       dataDir,
       retryDelayMs: options.retryDelayMs,
+      timeouts: (workdir) => {
+        const t = config(workdir).config.timeouts
+        return { firstByteMs: t.firstByteSeconds * 1000, idleMs: t.idleSeconds * 1000 }
+      },
       rules: {
         staticRules: (workdir) => staticRules(workdir).rules,
         runtimeRules: (rootSessionId, workdir) => [

@@ -22,6 +22,8 @@ export interface RuntimeDeps {
   /** plan_exit approved: the session's next turns run with `build` */
   onPlanApproved?(level: RunLevel): void
   retryDelayMs?: number
+  /** model request time limits for runs in this workspace */
+  timeouts?(workdir: string): { firstByteMs: number; idleMs: number }
 }
 
 /** The context every tool gets, plus — for tools of higher layers such as `task` — the run level and the tool's own part. */
@@ -55,6 +57,7 @@ export class Runtime {
       messageMetadata: { model: level.modelRef, agent: level.agent.name },
       onStep: o.onStep,
       retryDelayMs: this.deps.retryDelayMs,
+      timeouts: this.deps.timeouts?.(level.workdir),
     }
   }
 
