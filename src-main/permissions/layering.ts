@@ -12,6 +12,8 @@ const SEVERITY: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 }
 export function staticRule(person: SourcedRule | undefined, workspace: SourcedRule | undefined): SourcedRule | undefined {
   if (!workspace || workspace.action === 'allow') return person
   if (!person) return workspace
+  // On a tie the workspace's stand-in for a broken file is named: the person needs to hear the file is broken.
+  if (SEVERITY[workspace.action] === SEVERITY[person.action] && workspace.source?.malformed) return workspace
   return SEVERITY[workspace.action] > SEVERITY[person.action] ? workspace : person
 }
 
