@@ -1,21 +1,10 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { describeWorkspace, TrustError } from '../trust'
 import { HostError, type HostCalls } from './api'
 import type { CallDeps } from './calls'
 
 /** The person's trust in a workspace: what its files change, trust (pinned to the files shown) and revoke. */
 export function trustCalls(d: CallDeps): Pick<HostCalls, 'trust.get' | 'trust.set'> {
-  const rootOf = (given: string): string => {
-    let real: string
-    try {
-      real = fs.realpathSync(path.resolve(given))
-    } catch {
-      throw new HostError('not_found', `Folder ${given} does not exist. Pick an existing folder.`)
-    }
-    if (!fs.statSync(real).isDirectory()) throw new HostError('invalid_request', `${given} is a file, not a folder. Pick a folder.`)
-    return real
-  }
+  const rootOf = (given: string): string => d.workspaces.realFolder(given)
   const describe = (root: string) => describeWorkspace(d.dataDir, root, d.trust, d.registry.resolve(root).agents)
   return {
     'trust.get': async ({ workspaceRoot }) => ({ trust: describe(rootOf(workspaceRoot)) }),

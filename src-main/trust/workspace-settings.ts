@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { loadConfig, type LoadedConfig } from '../config'
 import { loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset, type StaticRulesError } from '../permissions'
-import type { TrustList, TrustState } from './trust-list'
+import { stampFiles, type TrustList, type TrustState } from './trust-list'
 
 /** The static rules of a workspace, split by who may do what (see permissions' LayeredRules). */
 export interface StaticLayers {
@@ -30,6 +30,15 @@ export const WORKSPACE_RULES_LABEL = "the workspace's .agents/permissions.jsonc"
  */
 export function loadWorkspaceSettings(dataDir: string, workdir: string, trust: TrustList): WorkspaceSettings {
   const state = trust.state(workdir)
+  const loaded = layered(dataDir, workdir, state)
+  // Trust covers what was hashed; a file rewritten between hashing and reading could slip in unseen content.
+  const now = stampFiles(workdir)
+  const moved = state.files.some((f) => now.find((n) => n.path === f.path)?.sha256 !== f.sha256)
+  if (!moved || state.status !== 'trusted') return loaded
+  return layered(dataDir, workdir, { ...trust.state(workdir), status: 'changed' })
+}
+
+function layered(dataDir: string, workdir: string, state: TrustState): WorkspaceSettings {
   const trusted = state.status === 'trusted'
   const person = loadStaticRules([{ file: path.join(dataDir, PERMISSIONS_FILE_NAME), label: YOUR_RULES_LABEL }])
   const ws = loadStaticRules([
