@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { WorkspaceTrust } from '../../src-shared'
 import { call, toUiError, type UiError } from '../state/bridge'
+import { useSettings } from '../state/settings-store'
 import { useWorkspace } from '../state/workspace-store'
 import { loadSettings } from '../state/workspace-actions'
 import { ErrorNote } from './error-note'
@@ -17,6 +18,8 @@ const STATUS: Record<WorkspaceTrust['status'], { label: string; pill: string }> 
  */
 export function TrustSection() {
   const root = useWorkspace((s) => s.root)
+  // Reloaded with the rest of Settings (Refresh, or a visit): the files may have changed on disk.
+  const settings = useSettings((s) => s.settings)
   const [trust, setTrust] = useState<WorkspaceTrust | null>(null)
   const [error, setError] = useState<UiError | null>(null)
   const [busy, setBusy] = useState(false)
@@ -29,7 +32,7 @@ export function TrustSection() {
   }, [root])
   useEffect(() => {
     void load()
-  }, [load])
+  }, [load, settings])
 
   const set = async (trusted: boolean) => {
     if (!root || !trust) return
