@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { SessionRecord } from '../../src-shared'
 import { AgentRegistry } from '../agents'
 import { openStore } from '../store'
+import { loadWorkspaceSettings, TrustList } from '../trust'
 import type { ParsedArgs } from './args'
 import type { CliIO } from './run'
 
@@ -11,9 +12,12 @@ export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number
   const registry = new AgentRegistry({ dataDir: io.dataDir })
   try {
     const { agents, errors } = registry.resolve(workdir)
+    // Agents act under the rules: a rules file that cannot be used (every call then asks) is reported here too.
+    const ruleErrors = loadWorkspaceSettings(io.dataDir, workdir, new TrustList(io.dataDir)).rules.errors
     if (args.values.json) {
       for (const a of agents) io.stdout.write(`${JSON.stringify({ type: 'agent', name: a.name, mode: a.mode, hidden: a.hidden, inspectable: a.inspectable, description: a.description, source: a.source })}\n`)
       for (const e of errors) io.stdout.write(`${JSON.stringify({ type: 'error', ...e })}\n`)
+      for (const e of ruleErrors) io.stdout.write(`${JSON.stringify({ type: 'rules_error', ...e })}\n`)
       return 0
     }
     const width = Math.max(...agents.map((a) => a.name.length), 4)
@@ -25,6 +29,10 @@ export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number
     if (errors.length) {
       io.stdout.write(`\n${errors.length} agent file(s) could not be loaded and were skipped:\n`)
       for (const e of errors) io.stdout.write(`  ✗ ${e.file}: ${e.field}: ${e.reason}\n`)
+    }
+    if (ruleErrors.length) {
+      io.stdout.write(`\n${ruleErrors.length} permission rules file(s) cannot be used; until fixed every tool call asks:\n`)
+      for (const e of ruleErrors) io.stdout.write(`  ✗ ${e.file}: ${e.reason}\n`)
     }
     return 0
   } finally {

@@ -30,11 +30,13 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       io.stderr.write(`${formatConfigIssues(loaded.issues)}\n`)
       return 2
     }
+    // A rules file that cannot be used is not fatal (every call then asks, so headless denies), but say so once.
+    for (const e of host.staticRules(workdir).errors) io.stderr.write(`agentry: ${e.file}: ${e.reason}\n`)
     // Resolve the model before a session exists: an unknown provider or bad ref is a config error (exit 2) with
     // one line, not a failed run that leaves an empty session behind. Resolution is lazy, so nothing is loaded.
     const modelArg = args.values.model as string | undefined
     const modelRef = modelArg ? parseModelRef(modelArg) : defaultModelRef(loaded.config)
-    resolveModel(modelRef, { config: loaded.config, configDir: io.dataDir, keys: createFileKeyStore(io.dataDir), env: io.env, agentName: String(args.values.agent ?? 'build') })
+    resolveModel(modelRef, { config: loaded.config, configDir: io.dataDir, keys: createFileKeyStore(io.dataDir), env: io.env, agentName: String(args.values.agent ?? 'build'), keyLimits: loaded.keyLimits })
     const created = await host.api.calls['sessions.create']({
       workspaceRoot: workdir,
       agent: args.values.agent as string | undefined,

@@ -4,12 +4,13 @@ import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
-import type { Ruleset } from '../permissions'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
 import type { Store } from '../store'
 import type { Subagents } from '../subagents'
+import type { StaticLayers, TrustList } from '../trust'
 import { HostError, type HostApi, type HostCalls } from './api'
 import { settingsCalls } from './settings-calls'
+import { trustCalls } from './trust-calls'
 import type { Workspaces } from './workspaces'
 
 export interface CallDeps {
@@ -19,7 +20,8 @@ export interface CallDeps {
   approvals: Approvals
   registry: AgentRegistry
   config(workdir?: string): LoadedConfig
-  staticRules(workdir: string): { rules: Ruleset; errors: { file: string; reason: string }[] }
+  staticRules(workdir: string): StaticLayers
+  trust: TrustList
   hub: EventHub
   keys: KeyStore
   env: NodeJS.ProcessEnv
@@ -164,6 +166,7 @@ export function createCalls(d: CallDeps): HostApi {
     }),
     'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.abortBackground({ taskId }, 'aborted by user') > 0 }),
     ...settingsCalls(d),
+    ...trustCalls(d),
   }
   return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage) }
 }

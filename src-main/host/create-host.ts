@@ -1,24 +1,25 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AgentInfo, Config, ModelRef } from '../../src-shared'
+import type { AgentInfo, ModelRef } from '../../src-shared'
 import { AgentRegistry } from '../agents'
 import { Approvals } from '../approvals'
-import { loadConfig, projectConfigPath, userConfigPath, type LoadedConfig } from '../config'
+import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
-import { contextWindowFor, createFileKeyStore, defaultModelRef, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
-import { ensureDefaultPermissionsFile, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset } from '../permissions'
+import { contextWindowFor, createFileKeyStore, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
+import { ensureDefaultPermissionsFile, protectedWriteReason, type Ruleset } from '../permissions'
 import { Runtime } from '../runtime'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
+import type { StaticLayers } from '../trust'
 import type { HostApi } from './api'
 import { createCalls } from './calls'
-import { cachedByFiles } from './file-cache'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
 import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
 import { snapshotFor } from './snapshot'
 import { Workspaces } from './workspaces'
+import { createSettingsSource } from './workspace-settings'
 
 export interface HostOptions {
   dataDir: string
@@ -47,6 +48,8 @@ export interface Host {
   readonly hub: EventHub
   readonly reconcileReport: ReconcileReport
   config(workdir?: string): LoadedConfig
+  /** the static rules of a workspace as trust layers them, with every rules file that could not be used */
+  staticRules(workdir: string): StaticLayers
   agents(workdir: string): AgentInfo[]
   stop(): Promise<void>
 }
@@ -75,12 +78,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const keys = options.keys ?? createFileKeyStore(dataDir)
     const registry = new AgentRegistry({ dataDir })
     disposers.push(() => registry.dispose())
-    const configCache = cachedByFiles((files) => loadConfig(dataDir, files[1] ? path.dirname(path.dirname(files[1])) : undefined))
-    const config = (workdir?: string): LoadedConfig =>
-      configCache(workdir ? [userConfigPath(dataDir), projectConfigPath(workdir)] : [userConfigPath(dataDir)])
-    const staticCache = cachedByFiles((files) => loadStaticRules(files))
-    const staticRules = (workdir: string) =>
-      staticCache([path.join(dataDir, PERMISSIONS_FILE_NAME), path.join(workdir, '.agents', PERMISSIONS_FILE_NAME)])
+    const settings = createSettingsSource(dataDir, registry)
+    const config = (workdir?: string): LoadedConfig => (workdir ? settings.forWorkspace(workdir).config : settings.personal())
+    const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const grants = options.grants ?? { yes: false, rules: [] }
 
@@ -96,7 +96,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         return { firstByteMs: t.firstByteSeconds * 1000, idleMs: t.idleSeconds * 1000 }
       },
       rules: {
-        staticRules: (workdir) => staticRules(workdir).rules,
+        protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
         runtimeRules: (rootSessionId, workdir) => [
           ...store.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
           ...store.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
@@ -105,8 +105,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
           ...(grants.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
         ],
       },
-      resolveModel: (ref: ModelRef, agentName: string, workdir: string) =>
-        resolveModel(ref, { config: config(workdir).config, configDir: dataDir, keys, env, agentName }),
+      resolveModel: (ref: ModelRef, agentName: string, loaded: LoadedConfig) =>
+        resolveModel(ref, { config: loaded.config, configDir: dataDir, keys, env, agentName, keyLimits: loaded.keyLimits }),
       extraTools: (level) => {
         const task = late.subagents?.toolFor(level)
         return task ? [task] : []
@@ -119,12 +119,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
         if (session) store.updateSession(session.id, { metadata: { ...session.metadata, activeAgent: 'build' } })
       },
     })
-    const modelConfig = (workdir: string): Config => config(workdir).config
     const subagents = new Subagents({
       runtime,
       store,
-      agents,
-      limits: (workdir) => modelConfig(workdir).subagents,
       parseModel: parseModelRef,
       pricing: (ref) => pricingFor(ref, config().config),
       onBackgroundDone: (parent) => {
@@ -137,7 +134,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       runtime,
       subagents,
       agents,
-      defaultModel: (workdir) => defaultModelRef(modelConfig(workdir)),
+      settings: (workdir) => settings.forRun(workdir),
       contextWindow: (ref) => contextWindowFor(ref, config().config),
       pricing: (ref) => pricingFor(ref, config().config),
       headless: options.headless ?? false,
@@ -145,7 +142,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     late.runner = runner
     late.subagents = subagents
-    const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
+    const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, trust: settings.trust, hub, keys, env, dataDir, workspaces })
     runner.resumeQueues()
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })
@@ -170,6 +167,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       hub,
       reconcileReport,
       config,
+      staticRules,
       agents,
       async stop() {
         if (stopped) return

@@ -1,6 +1,19 @@
 import type { AgentEvent, AgentInfo, ModelRef } from '../../src-shared'
+import type { LoadedConfig } from '../config'
 import type { Transcript } from '../loop'
 import type { Ruleset } from '../permissions'
+import type { StaticLayers } from '../trust'
+
+/**
+ * What a run reads from the person's and the workspace's files — configuration, static rules, agents — taken
+ * once when the prompt starts. A file changed during the run (say, by the agent) applies from the next prompt;
+ * children share their root's.
+ */
+export interface RunSettings {
+  config: LoadedConfig
+  rules: StaticLayers
+  agents: AgentInfo[]
+}
 
 /**
  * One run's place in the tree: the root session's run is level 0, each subagent one deeper. Everything that
@@ -28,4 +41,6 @@ export interface RunLevel {
   transcript: Transcript
   /** headless runs cannot ask: `ask` becomes deny unless a grant covers it */
   headless: boolean
+  /** the configuration, rules and agents of this run (see RunSettings) */
+  settings: RunSettings
 }

@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { LanguageModelV4 } from '@ai-sdk/provider'
 import type { ModelRef, TokenUsage } from '../../src-shared'
 import type { Approvals } from '../approvals'
+import type { LoadedConfig } from '../config'
 import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
 import type { Store } from '../store'
@@ -15,7 +16,8 @@ export interface RuntimeDeps {
   approvals: Approvals
   dataDir: string
   rules: RuleSources
-  resolveModel(ref: ModelRef, agentName: string, workdir: string): LanguageModelV4
+  /** the run's model, from the configuration the run started with */
+  resolveModel(ref: ModelRef, agentName: string, config: LoadedConfig): LanguageModelV4
   /** tools that belong to higher layers (the subagents module's `task`) */
   extraTools?(level: RunLevel): ToolDef[]
   setTodos?(level: RunLevel, todos: Todo[]): void
@@ -45,7 +47,7 @@ export class Runtime {
     const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools, model: level.modelRef })
     return {
       agent: level.agent,
-      model: this.deps.resolveModel(level.modelRef, level.agent.name, level.workdir),
+      model: this.deps.resolveModel(level.modelRef, level.agent.name, level.settings.config),
       transcript,
       tools,
       system,

@@ -1,11 +1,13 @@
 import type { AgentInfo, ApprovalRecord, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
-import { agentRules, type Runtime, type RunLevel } from '../runtime'
+import { defaultModelRef } from '../models'
+import { agentRules, type Runtime, type RunLevel, type RunSettings } from '../runtime'
 import type { Store } from '../store'
 import { costOf, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
+import { noteRuleErrors } from './rule-notice'
 import { generateTitle } from './title'
 import { settleWaitingCalls, waitingCalls } from './waiting-calls'
 
@@ -15,7 +17,8 @@ export interface RunnerDeps {
   runtime: Runtime
   subagents: Subagents
   agents(workdir: string): AgentInfo[]
-  defaultModel(workdir: string): ModelRef
+  /** configuration, rules and agents as on disk now: read once per prompt, kept for the whole run */
+  settings(workdir: string): RunSettings
   contextWindow(ref: ModelRef): number
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   headless: boolean
@@ -85,7 +88,7 @@ export class SessionRunner {
   /** The hidden `summary` agent over the whole visible conversation; stored in the session's metadata. */
   async summarize(sessionId: string): Promise<string> {
     const session = this.requireSession(sessionId)
-    const level = this.rootLevel(session, new AbortController().signal, null)
+    const level = this.rootLevel(session, new AbortController().signal, null, this.deps.settings(session.workspaceRoot))
     const text = renderConversation(level.transcript.history())
     if (!text.trim()) throw new RunnerError('conflict', 'This session has no messages to summarize yet.')
     const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000))
@@ -197,8 +200,9 @@ export class SessionRunner {
     const { store } = this.deps
     let session = this.requireSession(sessionId)
     const agentName = entry?.agent ?? (session.metadata.activeAgent as string | undefined) ?? session.agent
-    const all = this.deps.agents(session.workspaceRoot)
-    const agent = all.find((a) => a.name === agentName)
+    // Read once for the whole run: files changed while it runs (even by the agent) apply from the next prompt.
+    const settings = this.deps.settings(session.workspaceRoot)
+    const agent = settings.agents.find((a) => a.name === agentName)
     if (entry) {
       store.setQueueStatus(entry.id, 'started')
       if (entry.status === 'queued') this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId: entry.id, text: entry.text, removed: true })
@@ -219,10 +223,11 @@ export class SessionRunner {
         ...(entry.requestId ? { requestId: entry.requestId } : {}),
       }).id
     }
+    noteRuleErrors(transcript, emit, settings.rules.errors)
     session = this.setStatus(session, 'busy')
     // A turn without a new message (a background result, a resumed call) still belongs to the last user message.
     userMessageId ??= [...transcript.history()].reverse().find((m) => m.role === 'user')?.id ?? null
-    const level = this.rootLevel(session, controller.signal, userMessageId, agent)
+    const level = this.rootLevel(session, controller.signal, userMessageId, settings, agent)
     if (firstPrompt && entry) this.inBackground((signal) => generateTitle(this.deps, level, session, entry.text, signal))
     // A new message supersedes calls still waiting from before a restart; otherwise this turn resumes them.
     const resuming = this.resumes.delete(sessionId) && !entry
@@ -248,9 +253,9 @@ export class SessionRunner {
   }
 
   /** The run level of a session prompted directly: its ancestors' rules still bound it (a child never exceeds its parent). */
-  private rootLevel(session: SessionRecord, signal: AbortSignal, userMessageId: string | null, agent?: AgentInfo): RunLevel {
+  private rootLevel(session: SessionRecord, signal: AbortSignal, userMessageId: string | null, settings: RunSettings, agent?: AgentInfo): RunLevel {
     const { store } = this.deps
-    const all = this.deps.agents(session.workspaceRoot)
+    const all = settings.agents
     const own = agent ?? all.find((a) => a.name === session.agent)
     if (!own) throw new RunnerError('not_found', `Agent "${session.agent}" is not defined in ${session.workspaceRoot}.`)
     const ancestors = ancestorsOf(store, session)
@@ -264,12 +269,13 @@ export class SessionRunner {
       agentPath: chainAgents.map((a) => a.name),
       chain: chainAgents.map(agentRules),
       depth: ancestors.length,
-      modelRef: session.model ?? this.deps.defaultModel(session.workspaceRoot),
+      modelRef: session.model ?? defaultModelRef(settings.config.config),
       signal,
       emit: emitterFor(this.deps.hub, store, session).emit,
       userMessageId,
       transcript: new StoredTranscript(store, session.id),
       headless: this.deps.headless,
+      settings,
     }
   }
 

@@ -12,8 +12,6 @@ import { callableAgents, createTaskTool, type TaskInput } from './task-tool'
 export interface SubagentDeps {
   runtime: Runtime
   store: Store
-  agents(workdir: string): AgentInfo[]
-  limits(workdir: string): SubagentLimits
   parseModel(ref: string): ModelRef
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   /** a background child finished and its synthetic message is in the parent: the host may start a parent turn */
@@ -38,7 +36,8 @@ export class Subagents {
 
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
   toolFor(level: RunLevel): ToolDef | undefined {
-    const agents = callableAgents(level, this.deps.agents(level.workdir), this.deps.runtime.deps.rules)
+    // Agents and limits come with the level: read once when the root's prompt started (level.settings).
+    const agents = callableAgents(level, level.settings.agents, this.deps.runtime.deps.rules)
     // The tool depends only on which agents are callable (the run level arrives with each call), so every spawn
     // with the same set reuses one definition — and its JSON schema, which is costly to derive.
     const key = agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}`).join('\u0001')
@@ -67,7 +66,7 @@ export class Subagents {
 
   /** Run a hidden helper agent (title, summary, compaction) as an opaque child of `level` and return its answer. */
   async runHelper(level: RunLevel, agentName: string, prompt: string): Promise<TurnResult> {
-    const agent = this.deps.agents(level.workdir).find((a) => a.name === agentName)
+    const agent = level.settings.agents.find((a) => a.name === agentName)
     if (!agent) throw new Error(`helper agent "${agentName}" is not defined`)
     const childId = newId('ses')
     const transcript = new NestedTranscript(childId, [], () => {})
@@ -78,8 +77,8 @@ export class Subagents {
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
-    const limits = this.deps.limits(level.workdir)
-    const agent = this.deps.agents(level.workdir).find((a) => a.name === input.subagent_type)
+    const limits = level.settings.config.config.subagents
+    const agent = level.settings.agents.find((a) => a.name === input.subagent_type)
     if (!agent) throw new ToolError(`No agent "${input.subagent_type}".`)
     if (level.depth + 1 > limits.maxDepth) {
       throw new ToolError(`Subagent depth limit reached (maxDepth ${limits.maxDepth}): this agent is at depth ${level.depth} and cannot start another level. Do the work yourself.`)
@@ -232,6 +231,7 @@ export class Subagents {
       userMessageId: null,
       transcript,
       headless: level.headless,
+      settings: level.settings,
     }
   }
 
