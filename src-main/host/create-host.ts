@@ -91,10 +91,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
       approvals,
       dataDir,
       retryDelayMs: options.retryDelayMs,
-      timeouts: (workdir) => {
-        const t = config(workdir).config.timeouts
-        return { firstByteMs: t.firstByteSeconds * 1000, idleMs: t.idleSeconds * 1000 }
-      },
       rules: {
         protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
         runtimeRules: (rootSessionId, workdir) => [

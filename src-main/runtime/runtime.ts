@@ -24,8 +24,6 @@ export interface RuntimeDeps {
   /** plan_exit approved: the session's next turns run with `build` */
   onPlanApproved?(level: RunLevel): void
   retryDelayMs?: number
-  /** model request time limits for runs in this workspace */
-  timeouts?(workdir: string): { firstByteMs: number; idleMs: number }
 }
 
 /** The context every tool gets, plus — for tools of higher layers such as `task` — the run level and the tool's own part. */
@@ -59,7 +57,10 @@ export class Runtime {
       messageMetadata: { model: level.modelRef, agent: level.agent.name },
       onStep: o.onStep,
       retryDelayMs: this.deps.retryDelayMs,
-      timeouts: this.deps.timeouts?.(level.workdir),
+      timeouts: {
+        firstByteMs: level.settings.config.config.timeouts.firstByteSeconds * 1000,
+        idleMs: level.settings.config.config.timeouts.idleSeconds * 1000,
+      },
     }
   }
 
