@@ -12,23 +12,25 @@ const nodeImports = nodeBuiltins.flatMap((m) => [m, `node:${m}`])
  * until it is placed: see "Where new things go" in docs/architecture.md.
  */
 export const LAYERS = {
-  // leaves: no other folder of src-main (config is the one they may share: YAML reading, the data dir)
+  // leaves: no other folder of src-main, except config (YAML reading, the data dir, the loaded configuration)
   config: [],
   store: [],
-  models: [],
+  models: ['config'],
   permissions: [],
   tools: [],
   'renderer-files': [],
   agents: ['config'],
+  // trust decides how a workspace's files layer over the person's: beside permissions and config
+  trust: ['config', 'permissions'],
   // services over the store
   events: ['store'],
   approvals: ['store'],
   // the agent machinery, each layer over the ones before it
   loop: ['models', 'store', 'tools'],
-  runtime: ['loop', 'tools', 'permissions', 'approvals', 'models', 'store'],
+  runtime: ['loop', 'tools', 'permissions', 'trust', 'approvals', 'models', 'config', 'store'],
   subagents: ['runtime', 'loop', 'tools', 'permissions', 'store'],
-  sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'store'],
-  host: ['sessions', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'store', 'tools'],
+  sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store'],
+  host: ['sessions', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'store', 'tools'],
   // the contract's transport-independent core: never the host itself
   bridge: [],
   // transports and entry points

@@ -12,8 +12,8 @@ agents:
 describe('daemon restart mid-run', () => {
   let s: Scenario
   beforeAll(async () => {
-    // bash is allowed in this workspace so the run is busy in a tool when the host dies.
-    s = await startScenario('restart', { script, files: { '.agents/permissions.jsonc': '{ "bash": "allow" }\n' } })
+    // The person allows bash so the run is busy in a tool when the host dies (a workspace file could not loosen it).
+    s = await startScenario('restart', { script, permissions: '{ "*": "ask", "bash": "allow" }\n' })
   }, 90_000)
   afterAll(async () => s?.close())
 

@@ -62,6 +62,8 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     providersTest: call('providers.test'),
     rulesList: call('rules.list'),
     rulesRevoke: call('rules.revoke'),
+    trustGet: call('trust.get'),
+    trustSet: call('trust.set'),
 
     /** Messages for `subscriptionId` arrive through `onEvent`. A refusal comes back as `{ ok: false }`. */
     subscribe: (subscriptionId: string, input: SubscribeInput) =>

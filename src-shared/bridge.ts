@@ -58,7 +58,50 @@ export const ProviderSummary = z.object({
   baseURL: z.string().nullable(),
   hasKey: z.boolean(),
   keySource: z.enum(['config', 'env', 'store', 'none', 'not_needed']),
+  /** set when the workspace's `.agents/config.yaml` defined or redefined this provider */
+  workspace: z
+    .object({
+      file: z.string(),
+      /** the person's config has a provider of this name too */
+      redefined: z.boolean(),
+      /** why the person's keys are not sent to it (null: they are, e.g. same endpoint or trusted workspace) */
+      keysWithheld: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 })
+
+/** One thing a workspace file changes; `needsTrust`: it takes effect only if the person trusts the workspace. */
+export const TrustChange = z.object({
+  kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'problem']),
+  text: z.string(),
+  needsTrust: z.boolean(),
+})
+export type TrustChange = z.infer<typeof TrustChange>
+
+const FileHash = z.object({ path: text(200).min(1), sha256: text(200).nullable() }).strict()
+
+/** A workspace's trust state and exactly which files trust covers, with what each changes. */
+export const WorkspaceTrust = z.object({
+  root: z.string(),
+  status: z.enum(['trusted', 'untrusted', 'changed']),
+  trustedAt: z.number().nullable(),
+  /** the trust list itself could not be read (then nothing is trusted) */
+  problem: z.string().nullable(),
+  files: z.array(
+    z.object({
+      /** workspace-relative, e.g. `.agents/permissions.jsonc` */
+      path: z.string(),
+      file: z.string(),
+      sha256: z.string().nullable(),
+      changedSinceTrust: z.boolean(),
+      changes: z.array(TrustChange),
+    }),
+  ),
+  /** the workspace's agent files: informational, bounded by the person's rules whether trusted or not */
+  agents: z.array(z.object({ name: z.string(), file: z.string() })),
+})
+export type WorkspaceTrust = z.infer<typeof WorkspaceTrust>
 
 const Ok = z.object({ ok: z.literal(true) })
 
@@ -231,6 +274,21 @@ export const BridgeCalls = {
   'rules.revoke': {
     input: z.object({ ruleId: id }).strict(),
     output: z.object({ revoked: z.boolean() }),
+  },
+  'trust.get': {
+    input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
+    output: z.object({ trust: WorkspaceTrust }),
+  },
+  'trust.set': {
+    input: z
+      .object({
+        workspaceRoot: text(4096).min(1),
+        trusted: z.boolean(),
+        /** the files as shown to the person; trusting fails (conflict) if they changed since */
+        files: z.array(FileHash).max(20).optional(),
+      })
+      .strict(),
+    output: z.object({ trust: WorkspaceTrust }),
   },
 } as const
 

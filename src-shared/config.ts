@@ -42,12 +42,24 @@ export const SubagentLimits = z
   .strict()
 export type SubagentLimits = z.infer<typeof SubagentLimits>
 
+/** How long a model request may stay silent before it fails (and is retried like a network error). */
+export const ModelTimeouts = z
+  .object({
+    /** from sending a request to the first content of the answer */
+    firstByteSeconds: z.number().positive().max(3_600).default(60),
+    /** between two parts of an answer that has started */
+    idleSeconds: z.number().positive().max(3_600).default(120),
+  })
+  .strict()
+export type ModelTimeouts = z.infer<typeof ModelTimeouts>
+
 /** `config.yaml` (data dir), overlaid by `{workdir}/.agents/config.yaml`. */
 export const Config = z
   .object({
     model: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
     providers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/), ProviderConfig).default({}),
     subagents: SubagentLimits.default(SubagentLimits.parse({})),
+    timeouts: ModelTimeouts.default(ModelTimeouts.parse({})),
   })
   .strict()
 export type Config = z.infer<typeof Config>

@@ -110,6 +110,9 @@ export class Approvals {
     if (row.status !== 'pending') {
       throw new ApprovalError('conflict', `Approval ${input.approvalId} is already ${row.status}.`)
     }
+    if (input.decision === 'allow_always' && protectedWriteOf(row)) {
+      throw new ApprovalError('invalid_request', `This call writes protected configuration (${protectedWriteOf(row)}); it can be allowed once, never always. Answer allow_once or deny.`)
+    }
     const waiting = this.waiting.get(row.id)
     const feedback = input.feedback?.trim() || undefined
     if (!waiting) {
@@ -188,10 +191,18 @@ export class Approvals {
   }
 }
 
+/** The protected path an approval is about (set by the permission gate), if any. */
+function protectedWriteOf(row: ApprovalRecord): string | undefined {
+  const args = row.arguments
+  if (!args || typeof args !== 'object' || !('protected' in args)) return undefined
+  const p = (args as { protected?: { path?: unknown } }).protected
+  return typeof p?.path === 'string' ? p.path : 'a protected path'
+}
+
 export class ApprovalError extends Error {
   override readonly name = 'ApprovalError'
   constructor(
-    readonly code: 'not_found' | 'conflict',
+    readonly code: 'not_found' | 'conflict' | 'invalid_request',
     message: string,
   ) {
     super(message)

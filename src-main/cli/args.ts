@@ -10,11 +10,14 @@ export const USAGE = `Usage:
   agentry sessions [--all] [--json]
   agentry show SESSION [--json]
   agentry serve [--port N] [--workdir D] [--token T]
+  agentry trust [--workdir D] [--show | --revoke] [--json]
 
 Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
 serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open tabs reconnect.
 --debug (any command, or AGENTRY_DEBUG=1) checks every host answer against the bridge contract and prints stack traces.
---allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.`
+--allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.
+trust shows what a workspace's .agents/permissions.jsonc and config.yaml change, then trusts them as they are
+(untrusted, a workspace may only tighten your rules and its providers get none of your keys).`
 
 type Spec = NonNullable<ParseArgsConfig['options']>
 
@@ -31,6 +34,7 @@ const COMMANDS: Record<string, Spec> = {
   sessions: { all: { type: 'boolean' }, json: { type: 'boolean' } },
   show: { json: { type: 'boolean' } },
   serve: { port: { type: 'string' }, workdir: { type: 'string' }, token: { type: 'string' } },
+  trust: { workdir: { type: 'string' }, revoke: { type: 'boolean' }, show: { type: 'boolean' }, json: { type: 'boolean' } },
 }
 
 /** Every command: `--debug` checks each host answer against the bridge contract and prints stack traces. */

@@ -107,6 +107,21 @@ describe('with `agentry serve` running', () => {
 })
 
 describe('with no host running', () => {
+  it('commands started all at once share hosts: each attaches or runs its own, none is refused or cut off', async () => {
+    const s = scene()
+    try {
+      const runs = [1, 2, 3, 4].map((i) => s.run(['run', '--model', 'script/x', `at once ${i}`]))
+      const lists = Array.from({ length: 8 }, () => s.run(['sessions', '--json']))
+      for (const r of await Promise.all([...runs, ...lists])) expect(r.code, r.stderr).toBe(0)
+      for (const r of await Promise.all(runs)) expect(r.stdout).toBe('hello from the host\n')
+      expect(jsonLines((await s.run(['sessions', '--json'])).stdout)).toHaveLength(4)
+      // Every host that started has stopped: nothing holds the data dir.
+      expect(fs.existsSync(path.join(s.home, 'agentry.lock'))).toBe(false)
+    } finally {
+      s.remove()
+    }
+  }, 120_000)
+
   it('a command started while another `agentry run` hosts the data dir attaches to that host', async () => {
     const s = scene()
     try {

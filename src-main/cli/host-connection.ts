@@ -1,3 +1,4 @@
+import { HostError } from '../../src-shared/host-api'
 import { createBridgeClient, type RemoteHost } from '../bridge/client'
 import { connectLocalSocket } from '../local-socket/connect-local-socket'
 import type { CliIO } from './run'
@@ -20,24 +21,32 @@ const ATTACH_WAIT_MS = 5_000
  * commands started meanwhile attach to it. Either way the command gets the same `HostApi`.
  */
 export async function connectHost(io: CliIO, o: { workdir: string; debug: boolean }): Promise<CliHost> {
-  const attached = await attach(io.dataDir)
-  if (attached) return attached
-  // Loaded only here: an attached command never builds the host (the start-up cost of `agentry run`).
-  const { startInProcessHost, isHostLockError } = await import('./in-process-host')
-  try {
-    return await startInProcessHost(io, o)
-  } catch (err) {
-    if (!isHostLockError(err)) throw err
-    // Another host holds the data dir and is still opening its socket, or just stopped: try attaching again.
-    const end = Date.now() + ATTACH_WAIT_MS
-    while (Date.now() < end) {
+  const end = Date.now() + ATTACH_WAIT_MS
+  for (;;) {
+    const attached = await attach(io.dataDir)
+    if (attached) return attached
+    // Loaded only here: an attached command never builds the host (the start-up cost of `agentry run`).
+    const { startInProcessHost, isHostLockError } = await import('./in-process-host')
+    try {
+      return await startInProcessHost(io, o)
+    } catch (err) {
+      // Another host holds the data dir and is still opening its socket, or is stopping: attach, or take over.
+      if (!isHostLockError(err) || Date.now() > end) throw err
       await new Promise((r) => setTimeout(r, 50))
-      const later = await attach(io.dataDir)
-      if (later) return later
     }
-    throw err
   }
 }
+
+/**
+ * An attached command whose host stopped before answering (it was finishing just as this one connected) may simply
+ * start over: it will attach to the next host or run its own. Only for work the host had not accepted yet.
+ */
+export function hostWentAway(host: CliHost, err: unknown): boolean {
+  return host.attached && HostError.isInstance(err) && err.code === 'unavailable'
+}
+
+/** How often a command starts over after its host went away under it (see hostWentAway). */
+export const ATTEMPTS = 3
 
 async function attach(dataDir: string): Promise<CliHost | undefined> {
   const conn = await connectLocalSocket(dataDir)

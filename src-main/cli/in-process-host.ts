@@ -32,6 +32,9 @@ export async function startInProcessHost(io: CliIO, o: { workdir: string; debug:
     release() {
       released ??= (async () => {
         api.close()
+        // No new command attaches from here on (they will find the data dir free once this host stops); the ones
+        // already attached, or queued to attach, finish first.
+        await server?.stopAccepting()
         if (server && server.clients > 0) {
           io.stderr.write(`agentry: waiting for ${server.clients} attached command(s) to finish before stopping the host…\n`)
           await server.whenNoClients()

@@ -2,26 +2,36 @@ import path from 'node:path'
 import type { SessionSummary } from '../../src-shared'
 import type { RemoteHost } from '../bridge/client'
 import { debugEnabled, type ParsedArgs } from './args'
-import { connectHost } from './host-connection'
+import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import type { CliIO } from './run'
 
 /** Runs `fn` on the data dir's host (attached, or one of this process's own), then lets it go. */
 export async function withHost<T>(args: ParsedArgs, io: CliIO, workdir: string, fn: (api: RemoteHost) => Promise<T>): Promise<T> {
-  const host = await connectHost(io, { workdir, debug: debugEnabled(args, io) })
-  try {
-    return await fn(host.api)
-  } finally {
-    await host.release()
+  for (let attempt = 1; ; attempt++) {
+    const host = await connectHost(io, { workdir, debug: debugEnabled(args, io) })
+    try {
+      return await fn(host.api)
+    } catch (err) {
+      if (attempt < ATTEMPTS && hostWentAway(host, err)) continue
+      throw err
+    } finally {
+      await host.release()
+    }
   }
 }
 
 /** `agentry agents`: resolved agents with mode and source, then every file that failed to load. */
 export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
-  const { agents, errors } = await withHost(args, io, workdir, (api) => api.calls['agents.list']({ workspaceRoot: workdir }))
+  const { agents, errors, ruleErrors } = await withHost(args, io, workdir, async (api) => ({
+    ...(await api.calls['agents.list']({ workspaceRoot: workdir })),
+    // Agents act under the rules: a rules file that cannot be used (every call then asks) is reported here too.
+    ruleErrors: (await api.calls['settings.get']({ workspaceRoot: workdir })).permissionErrors,
+  }))
   if (args.values.json) {
     for (const a of agents) io.stdout.write(`${JSON.stringify({ type: 'agent', name: a.name, mode: a.mode, hidden: a.hidden, inspectable: a.inspectable, description: a.description, source: a.source })}\n`)
     for (const e of errors) io.stdout.write(`${JSON.stringify({ type: 'error', ...e })}\n`)
+    for (const e of ruleErrors) io.stdout.write(`${JSON.stringify({ type: 'rules_error', ...e })}\n`)
     return 0
   }
   const width = Math.max(...agents.map((a) => a.name.length), 4)
@@ -33,6 +43,10 @@ export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number
   if (errors.length) {
     io.stdout.write(`\n${errors.length} agent file(s) could not be loaded and were skipped:\n`)
     for (const e of errors) io.stdout.write(`  ✗ ${e.file}: ${e.field}: ${e.reason}\n`)
+  }
+  if (ruleErrors.length) {
+    io.stdout.write(`\n${ruleErrors.length} permission rules file(s) cannot be used; until fixed every tool call asks:\n`)
+    for (const e of ruleErrors) io.stdout.write(`  ✗ ${e.file}: ${e.reason}\n`)
   }
   return 0
 }

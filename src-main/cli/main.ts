@@ -4,6 +4,7 @@ import { debugEnabled, parseCli, UsageError, type ParsedArgs } from './args'
 import { runCommand, type CliIO } from './run'
 import { showCommand } from './show'
 import { serveCommand } from './serve'
+import { trustCommand } from './trust'
 
 /** Entry point shared by `bin/agentry.js` and tests: returns the exit code (0 ok, 1 run failed, 2 usage/config). */
 export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
@@ -24,6 +25,8 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         return await showCommand(args, full)
       case 'serve':
         return await serveCommand(args, full)
+      case 'trust':
+        return await trustCommand(args, full)
       default:
         throw new UsageError(`Unknown command ${args.command}`)
     }

@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { RemoteHost } from '../bridge/client'
 import { formatConfigIssues } from '../config/format-issues'
 import { debugEnabled, parseAllow, UsageError, USAGE, type ParsedArgs } from './args'
-import { connectHost } from './host-connection'
+import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import { ProgressView } from './progress'
 import { watchRun } from './run-watch'
 
@@ -30,11 +30,18 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const yes = Boolean(args.values.yes)
   const allow = ((args.values.allow as string[] | undefined) ?? []).map(parseAllow)
   if (yes && allow.length) throw new UsageError('use either --yes or --allow, not both')
-  const host = await connectHost(io, { workdir, debug: debugEnabled(args, io) })
-  try {
-    return await runOn(host.api, args, io, { workdir, prompt, headless: { yes, allow: allow.map(({ tool, pattern }) => ({ tool, pattern })) } })
-  } finally {
-    await host.release()
+  for (let attempt = 1; ; attempt++) {
+    const host = await connectHost(io, { workdir, debug: debugEnabled(args, io) })
+    const state = { prompted: false }
+    try {
+      return await runOn(host.api, args, io, { workdir, prompt, headless: { yes, allow: allow.map(({ tool, pattern }) => ({ tool, pattern })) } }, state)
+    } catch (err) {
+      // The host stopped before it took the prompt: start over on the next one (never run a prompt twice).
+      if (!state.prompted && attempt < ATTEMPTS && hostWentAway(host, err)) continue
+      throw err
+    } finally {
+      await host.release()
+    }
   }
 }
 
@@ -43,12 +50,15 @@ async function runOn(
   args: ParsedArgs,
   io: CliIO,
   o: { workdir: string; prompt: string; headless: { yes: boolean; allow: { tool: string; pattern: string }[] } },
+  state: { prompted: boolean },
 ): Promise<number> {
   const settings = await api.calls['settings.get']({ workspaceRoot: o.workdir })
   if (settings.configIssues.length) {
     io.stderr.write(`${formatConfigIssues(settings.configIssues)}\n`)
     return 2
   }
+  // A rules file that cannot be used is not fatal (every call then asks, so headless denies), but say so once.
+  for (const e of settings.permissionErrors) io.stderr.write(`agentry: ${e.file}: ${e.reason}\n`)
   // The model is checked when the session is created: an unknown provider or a bad ref is a configuration error
   // (exit 2) with one line, not a failed run that leaves an empty session behind.
   const { session } = await api.calls['sessions.create']({
@@ -73,6 +83,7 @@ async function runOn(
   }
   process.on('SIGINT', onInterrupt)
   try {
+    state.prompted = true
     await api.calls['messages.prompt']({ sessionId, requestId: `cli-${crypto.randomUUID()}`, text: o.prompt, headless: o.headless })
     const { final, lastError } = await watch.done
     if (interrupted) {

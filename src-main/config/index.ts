@@ -1,5 +1,6 @@
 export { resolveDataDir } from './data-dir'
-export { loadConfig, userConfigPath, projectConfigPath, type ConfigIssue, type LoadedConfig } from './load-config'
+export { loadConfig, readConfigLayer, userConfigPath, projectConfigPath, type ConfigIssue, type LoadedConfig } from './load-config'
+export { limitWorkspaceProviders, type KeyLimit, type WorkspaceProvider } from './workspace-layer'
 export { formatConfigIssues } from './format-issues'
 export { writeConfigValue, type ConfigPatch } from './write-config'
 export { parseYamlText, type YamlResult, type YamlSyntaxError } from './yaml-text'

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { Config, isPlainObject } from '../../src-shared'
 import { dropInvalid } from './drop-invalid'
 import { parseYamlText } from './yaml-text'
+import { limitWorkspaceProviders, type KeyLimit, type WorkspaceProvider } from './workspace-layer'
 
 /** A problem in a config file: which file, which setting (dotted path) and what is wrong. */
 export interface ConfigIssue {
@@ -17,6 +18,10 @@ export interface LoadedConfig {
   issues: ConfigIssue[]
   /** config files that exist and were read, in overlay order */
   files: string[]
+  /** providers the workspace's file defined or redefined (for Settings and the key lookup) */
+  workspaceProviders: Record<string, WorkspaceProvider>
+  /** per provider: which of the person's keys it may not receive (absent = no limit) */
+  keyLimits: Record<string, KeyLimit>
 }
 
 export const CONFIG_FILE = 'config.yaml'
@@ -30,27 +35,39 @@ export function projectConfigPath(workdir: string): string {
 }
 
 /**
- * Reads `{dataDir}/config.yaml`, then overlays `{workdir}/.agents/config.yaml`.
- * Never throws for bad files: every problem becomes an issue, and the config returned is the
- * defaults plus every valid part of each file.
+ * Reads `{dataDir}/config.yaml`, then overlays `{workdir}/.agents/config.yaml` — within limits unless the person
+ * trusts the workspace: it cannot name env vars as keys nor receive the person's keys at another endpoint
+ * (see limitWorkspaceProviders). Never throws for bad files: every problem becomes an issue, and the config
+ * returned is the defaults plus every valid part of each file.
  */
-export function loadConfig(dataDir: string, workdir?: string): LoadedConfig {
-  const candidates = [userConfigPath(dataDir), ...(workdir ? [projectConfigPath(workdir)] : [])]
+export function loadConfig(dataDir: string, workdir?: string, o: { trusted?: boolean } = {}): LoadedConfig {
   const issues: ConfigIssue[] = []
   const files: string[] = []
-  let merged: Record<string, unknown> = {}
-  for (const file of candidates) {
-    const layer = readLayer(file)
-    if (!layer.read) continue
-    files.push(file)
-    issues.push(...layer.issues)
-    merged = overlay(merged, layer.clean)
+  const person = readConfigLayer(userConfigPath(dataDir))
+  if (person.read) {
+    files.push(userConfigPath(dataDir))
+    issues.push(...person.issues)
   }
+  let merged = person.clean
+  let workspaceProviders: Record<string, WorkspaceProvider> = {}
+  const file = workdir ? projectConfigPath(workdir) : undefined
+  const project = file ? readConfigLayer(file) : undefined
+  if (file && project?.read) {
+    files.push(file)
+    issues.push(...project.issues)
+    const limited = limitWorkspaceProviders(person.clean, project.clean, { file, trusted: o.trusted === true })
+    issues.push(...limited.problems.map((p) => ({ file, ...p })))
+    workspaceProviders = limited.providers
+    merged = overlay(merged, limited.clean)
+  }
+  const keyLimits: Record<string, KeyLimit> = {}
+  for (const [name, p] of Object.entries(workspaceProviders)) if (p.limit) keyLimits[name] = p.limit
   // Each layer is valid on its own and the merge only combines whole valid entries, so this holds.
-  return { config: Config.parse(merged), issues, files }
+  return { config: Config.parse(merged), issues, files, workspaceProviders, keyLimits }
 }
 
-function readLayer(file: string): { read: boolean; clean: Record<string, unknown>; issues: ConfigIssue[] } {
+/** One config file on its own: its valid settings (defaults not applied) and its problems. */
+export function readConfigLayer(file: string): { read: boolean; clean: Record<string, unknown>; issues: ConfigIssue[] } {
   let text: string
   try {
     text = fs.readFileSync(file, 'utf8')
@@ -85,13 +102,13 @@ function resolveScriptPaths(layer: Record<string, unknown>, baseDir: string): vo
 
 /**
  * Later layer wins: `model` replaced, `providers` merged by name (a provider entry is replaced
- * whole, because a partial provider would not validate on its own), `subagents` merged by key.
+ * whole, because a partial provider would not validate on its own), `subagents` and `timeouts` merged by key.
  */
 export function overlay(base: Record<string, unknown>, top: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(top)) {
     const prev = out[key]
-    out[key] = (key === 'providers' || key === 'subagents') && isPlainObject(prev) && isPlainObject(value) ? { ...prev, ...value } : value
+    out[key] = (key === 'providers' || key === 'subagents' || key === 'timeouts') && isPlainObject(prev) && isPlainObject(value) ? { ...prev, ...value } : value
   }
   return out
 }

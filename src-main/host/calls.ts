@@ -4,12 +4,13 @@ import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
-import type { Ruleset } from '../permissions'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import type { Subagents } from '../subagents'
+import type { StaticLayers, TrustList } from '../trust'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
+import { trustCalls } from './trust-calls'
 import type { Workspaces } from './workspaces'
 
 export interface CallDeps {
@@ -25,7 +26,8 @@ export interface CallDeps {
   config(workdir?: string): LoadedConfig
   /** throws ModelConfigError when a model cannot be used here (unknown provider, missing script …) */
   checkModel(ref: ModelRef, agentName: string, workdir: string): void
-  staticRules(workdir: string): { rules: Ruleset; errors: { file: string; reason: string }[] }
+  staticRules(workdir: string): StaticLayers
+  trust: TrustList
   hub: EventHub
   keys: KeyStore
   env: NodeJS.ProcessEnv
@@ -178,6 +180,7 @@ export function createCalls(d: CallDeps): HostApi {
     }),
     'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.abortBackground({ taskId }, 'aborted by user') > 0 }),
     ...settingsCalls(d),
+    ...trustCalls(d),
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)
   return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage, snapshot) }

@@ -3,20 +3,20 @@ import path from 'node:path'
 import type { AgentEvent, HostApi, ModelRef, SessionRecord } from '../../src-shared'
 import { AgentRegistry } from '../agents'
 import { Approvals } from '../approvals'
-import { loadConfig, projectConfigPath, userConfigPath, type LoadedConfig } from '../config'
+import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
-import { contextWindowFor, createFileKeyStore, defaultModelRef, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
-import { ensureDefaultPermissionsFile, loadStaticRules, PERMISSIONS_FILE_NAME } from '../permissions'
+import { contextWindowFor, createFileKeyStore, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
+import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissions'
 import { Runtime, type RuleSources } from '../runtime'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
 import { createCalls } from './calls'
-import { cachedByFiles } from './file-cache'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
 import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
 import { Workspaces } from './workspaces'
+import { createSettingsSource } from './workspace-settings'
 
 export interface HostOptions {
   dataDir: string
@@ -47,7 +47,7 @@ export interface Host {
 
 /**
  * The composition root: the one place the host is assembled, in dependency order (store → event hub → restart
- * reconciliation → agents, config, rules → approvals → runtime → subagents → session runner → bridge calls). Each
+ * reconciliation → agents, settings (config, rules, trust) → approvals → runtime → subagents → session runner → bridge calls). Each
  * module gets the repositories and ports it needs, once; nothing is bound later. The callbacks that go back up a
  * layer are ports the lower layer declares and the higher one implements: a run level carries the runner as its
  * `BackgroundSink`; an approval answer carries it as the `ResumeHook`; a subscription carries the snapshot source.
@@ -74,15 +74,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const keys = options.keys ?? createFileKeyStore(dataDir)
     const registry = new AgentRegistry({ dataDir })
     disposers.push(() => registry.dispose())
-    const configCache = cachedByFiles((files) => loadConfig(dataDir, files[1] ? path.dirname(path.dirname(files[1])) : undefined))
-    const config = (workdir?: string): LoadedConfig =>
-      configCache(workdir ? [userConfigPath(dataDir), projectConfigPath(workdir)] : [userConfigPath(dataDir)])
-    const staticCache = cachedByFiles((files) => loadStaticRules(files))
-    const staticRules = (workdir: string) =>
-      staticCache([path.join(dataDir, PERMISSIONS_FILE_NAME), path.join(workdir, '.agents', PERMISSIONS_FILE_NAME)])
+    const settings = createSettingsSource(dataDir, registry)
+    const config = (workdir?: string): LoadedConfig => (workdir ? settings.forWorkspace(workdir).config : settings.personal())
+    const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const rules: RuleSources = {
-      staticRules: (workdir) => staticRules(workdir).rules,
+      protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
       runtimeRules: (rootSessionId, workdir) =>
         [...store.approvals.listRules({ scope: 'workspace', scopeKey: workdir }), ...store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId })].map(
           ({ tool, pattern, action }) => ({ tool, pattern, action }),
@@ -91,8 +88,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const pricing = (ref: ModelRef) => pricingFor(ref, config().config)
 
     const approvals = new Approvals(store.approvals)
-    const modelFor = (ref: ModelRef, agentName: string, workdir: string) =>
-      resolveModel(ref, { config: config(workdir).config, configDir: dataDir, keys, env, agentName })
+    const modelFor = (ref: ModelRef, agentName: string, loaded: LoadedConfig) =>
+      resolveModel(ref, { config: loaded.config, configDir: dataDir, keys, env, agentName, keyLimits: loaded.keyLimits })
     const runtime = new Runtime({
       approvals,
       dataDir,
@@ -107,8 +104,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
       sessions,
       transcript: store.transcript,
       jobs: store.queue,
-      agents,
-      limits: (workdir) => config(workdir).config.subagents,
       parseModel: parseModelRef,
       pricing,
     })
@@ -120,7 +115,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       hub,
       subagents,
       agents,
-      defaultModel: (workdir) => defaultModelRef(config(workdir).config),
+      settings: (workdir) => settings.forRun(workdir),
       contextWindow: (ref) => contextWindowFor(ref, config().config),
       pricing,
       headless: options.headless ?? false,
@@ -137,8 +132,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
       registry,
       config,
       // Resolution is lazy: this checks the provider and its settings without loading or calling anything.
-      checkModel: (ref, agentName, workdir) => void modelFor(ref, agentName, workdir),
+      checkModel: (ref, agentName, workdir) => void modelFor(ref, agentName, config(workdir)),
       staticRules,
+      trust: settings.trust,
       hub,
       keys,
       env,

@@ -19,9 +19,12 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
       const loaded = d.config(workspaceRoot)
       const permissionsFiles = [path.join(d.dataDir, PERMISSIONS_FILE_NAME), ...(workspaceRoot ? [path.join(workspaceRoot, '.agents', PERMISSIONS_FILE_NAME)] : [])]
       const providers = Object.entries(loaded.config.providers).map(([name, entry]) => {
-        const lookup = lookupApiKey(name, entry, { env: d.env, keys: d.keys })
+        const limit = loaded.keyLimits[name]
+        const lookup = lookupApiKey(name, entry, { env: d.env, keys: d.keys, limit })
         const keySource = lookup.key ? (lookup.source === 'key-store' ? 'store' : lookup.source) : keyRequired(entry.type) ? 'none' : 'not_needed'
-        return { name, type: entry.type, baseURL: entry.baseURL ?? null, hasKey: Boolean(lookup.key), keySource: keySource as 'config' | 'env' | 'store' | 'none' | 'not_needed' }
+        const ws = loaded.workspaceProviders[name]
+        const workspace = ws ? { file: ws.file, redefined: ws.redefined, keysWithheld: limit?.reason ?? null } : null
+        return { name, type: entry.type, baseURL: entry.baseURL ?? null, hasKey: Boolean(lookup.key), keySource: keySource as 'config' | 'env' | 'store' | 'none' | 'not_needed', workspace }
       })
       return {
         dataDir: d.dataDir,

@@ -35,6 +35,14 @@ export class Workspaces {
 
   /** Validates the folder (exists, is a directory) and records it; returns its real path. */
   open(root: string): string {
+    const real = this.realFolder(root)
+    const list = [{ root: real, lastOpenedAt: Date.now() }, ...this.recent().filter((r) => r.root !== real)].slice(0, MAX_RECENT)
+    fs.writeFileSync(this.file, JSON.stringify(list, null, 2))
+    return real
+  }
+
+  /** The real path of an existing folder (not recorded as opened). */
+  realFolder(root: string): string {
     let real: string
     try {
       real = fs.realpathSync(path.resolve(root))
@@ -42,8 +50,6 @@ export class Workspaces {
       throw new HostError('not_found', `Folder ${root} does not exist. Pick an existing folder.`)
     }
     if (!fs.statSync(real).isDirectory()) throw new HostError('invalid_request', `${root} is a file, not a folder. Pick a folder.`)
-    const list = [{ root: real, lastOpenedAt: Date.now() }, ...this.recent().filter((r) => r.root !== real)].slice(0, MAX_RECENT)
-    fs.writeFileSync(this.file, JSON.stringify(list, null, 2))
     return real
   }
 }

@@ -6,12 +6,20 @@ import { serveConnection, type DispatchOptions } from '../bridge'
 import { socketConnection } from './socket-connection'
 import { ensurePrivateDir, localSocketPath } from './socket-path'
 
+/** Long enough for connections queued before the socket file went away to be accepted. */
+const BACKLOG_DRAIN_MS = 50
+
 export interface LocalSocketServer {
   readonly path: string
   /** clients attached right now */
   readonly clients: number
   /** Resolves when no client is attached (at once if none is). */
   whenNoClients(): Promise<void>
+  /**
+   * Takes the socket off the file system, so that new clients find no host (and start their own once this one has
+   * stopped), then lets connections already queued in the socket's backlog arrive: they count as clients.
+   */
+  stopAccepting(): Promise<void>
   /** Stops accepting, disconnects every client and removes the socket file. */
   close(): Promise<void>
 }
@@ -64,6 +72,11 @@ export async function serveLocalSocket(o: { api: HostApi; dataDir: string } & Di
         }
         idle.add(done)
       })
+    },
+    async stopAccepting() {
+      if (isPipe) return // a pipe has no file; close() stops it
+      fs.rmSync(file, { force: true })
+      await new Promise((r) => setTimeout(r, BACKLOG_DRAIN_MS))
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -26,6 +26,8 @@ export interface RunContext {
   /** called after every model step with that step's usage */
   onStep?(step: { index: number; usage: TokenUsage }): void
   retryDelayMs?: number
+  /** first-content and between-parts limits for each model request (defaults: 60 s / 120 s) */
+  timeouts?: { firstByteMs: number; idleMs: number }
 }
 
 export interface TurnResult {
@@ -76,6 +78,8 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
       const stream = await streamWithRetry(ctx.model, options, {
         signal: ctx.signal,
         baseDelayMs: ctx.retryDelayMs,
+        firstByteMs: ctx.timeouts?.firstByteMs,
+        idleMs: ctx.timeouts?.idleMs,
         onRetry: (info) => {
           retried = true
           ctx.setStatus('retrying', `retry ${info.attempt} in ${info.delayMs} ms: ${info.error}`)

@@ -1,4 +1,5 @@
 import type { ProviderConfig } from '../../src-shared'
+import type { KeyLimit } from '../config'
 import { ModelAuthError } from './errors'
 import type { KeyStore } from './key-store'
 
@@ -12,21 +13,24 @@ export interface ApiKeyLookup {
   source: 'config' | 'env' | 'key-store' | 'none'
   /** The env var consulted (apiKeyEnv, else the type's default), if any. */
   envName: string | undefined
+  /** Why the person's keys were not considered (a workspace redefined the provider), when they were not. */
+  withheld?: string
 }
 
-/** Key lookup order: config `apiKey` → env (`apiKeyEnv`, else the type's default) → key store. */
+/** Key lookup order: config `apiKey` → env (`apiKeyEnv`, else the type's default) → key store; within `limit`. */
 export function lookupApiKey(
   providerName: string,
   entry: ProviderConfig,
-  ctx: { env: NodeJS.ProcessEnv; keys: KeyStore },
+  ctx: { env: NodeJS.ProcessEnv; keys: KeyStore; limit?: KeyLimit },
 ): ApiKeyLookup {
-  const envName = entry.apiKeyEnv ?? DEFAULT_ENV[entry.type]
+  const limit = ctx.limit
+  const envName = entry.apiKeyEnv ?? (!limit || limit.defaultEnv ? DEFAULT_ENV[entry.type] : undefined)
   if (entry.apiKey) return { key: entry.apiKey, source: 'config', envName }
   const fromEnv = envName ? ctx.env[envName] : undefined
   if (fromEnv) return { key: fromEnv, source: 'env', envName }
-  const stored = ctx.keys.get(providerName)
+  const stored = !limit || limit.store ? ctx.keys.get(providerName) : undefined
   if (stored) return { key: stored, source: 'key-store', envName }
-  return { key: undefined, source: 'none', envName }
+  return { key: undefined, source: 'none', envName, withheld: limit?.reason }
 }
 
 export function keyRequired(type: ProviderConfig['type']): boolean {
@@ -43,6 +47,7 @@ export function keyHint(providerName: string, lookup: Pick<ApiKeyLookup, 'source
 }
 
 export function missingKeyError(providerName: string, lookup: ApiKeyLookup): ModelAuthError {
+  if (lookup.withheld) return new ModelAuthError(`provider "${providerName}" has no API key it may use: ${lookup.withheld}.`, { provider: providerName })
   return new ModelAuthError(`provider "${providerName}" has no API key. ${keyHint(providerName, lookup)}`, {
     provider: providerName,
   })

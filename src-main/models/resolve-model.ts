@@ -1,6 +1,7 @@
 import path from 'node:path'
 import type { LanguageModelV4 } from '@ai-sdk/provider'
 import type { Config, ModelRef, ProviderConfig } from '../../src-shared'
+import type { KeyLimit } from '../config'
 import { keyRequired, lookupApiKey, missingKeyError, rejectedKeyError, type ApiKeyLookup } from './api-key'
 import { createDemoModel } from './demo-model'
 import { ModelConfigError } from './errors'
@@ -17,6 +18,8 @@ export interface ResolveContext {
   env: NodeJS.ProcessEnv
   /** The agent the model is for; the script and demo models answer per agent. */
   agentName: string
+  /** Providers a workspace redefined: which of the person's keys they may not receive. */
+  keyLimits?: Record<string, KeyLimit>
 }
 
 /** Env var naming the script YAML used by `script/<name>` when config has no `script` provider. */
@@ -71,7 +74,7 @@ function fromEntry(ref: ModelRef, entry: ProviderConfig, ctx: ResolveContext): L
 
 function httpModel(ref: ModelRef, entry: ProviderConfig, ctx: ResolveContext): LanguageModelV4 {
   const name = ref.provider
-  const lookup = lookupApiKey(name, entry, ctx)
+  const lookup = lookupApiKey(name, entry, { env: ctx.env, keys: ctx.keys, limit: ctx.keyLimits?.[name] })
   if (lookup.key === undefined && keyRequired(entry.type)) throw missingKeyError(name, lookup)
   if (entry.type === 'openai-compatible' && !entry.baseURL) {
     throw new ModelConfigError(

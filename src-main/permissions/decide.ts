@@ -1,7 +1,8 @@
 import type { PermissionAction, PermissionRule } from '../../src-shared'
 import { splitBashCommand } from './bash-split'
 import { isAbsolutePath, type SubjectKind } from './matcher'
-import { evaluateRuleset, type Ruleset } from './ruleset'
+import { malformedReason, staticLabel, staticRule } from './layering'
+import { evaluateRuleset, type Ruleset, type SourcedRule } from './ruleset'
 
 export interface PermissionRequest {
   tool: string
@@ -21,8 +22,10 @@ export interface PermissionRequest {
 export interface LayeredRules {
   /** The agent's declared rules (a deny here is a veto). */
   agent: Ruleset
-  /** `{dataDir}/permissions.jsonc` then `{workdir}/.agents/permissions.jsonc`. */
+  /** `{dataDir}/permissions.jsonc`, then `{workdir}/.agents/permissions.jsonc` when the person trusts the workspace. */
   static: Ruleset
+  /** An untrusted workspace's `.agents/permissions.jsonc`: it may tighten the static layer, never loosen it. */
+  workspace?: Ruleset
   /** "Always allow" answers in scope; they never lift a deny of the layers above. */
   runtime: Ruleset
   /** Only for the human-readable reason (`denied by agent "explore" …`). */
@@ -89,20 +92,20 @@ function decideAtLevel(
 ): Decision {
   const outside = req.kind === 'path' && (req.outsideWorkspace === true || isAbsolutePath(subject))
   const where = depth > 1 ? ` at ${level === 0 ? 'the root session' : `subagent level ${level}`}` : ''
-  const at = (layer: PermissionLayer, rule: PermissionRule): Decision => ({
+  const at = (layer: PermissionLayer, rule: SourcedRule): Decision => ({
     action: rule.action,
-    reason: `${VERB[rule.action]} by ${layerLabel(layer, layers.agentName)} rule ${formatRule(rule)}${where}`,
+    reason: `${malformedReason(rule) ?? `${VERB[rule.action]} by ${layer === 'static' ? staticLabel(rule) : layerLabel(layer, layers.agentName)} rule ${formatRule(rule)}`}${where}`,
     subject,
     rule,
     layer,
     level,
   })
-  const evalLayer = (rules: Ruleset): PermissionRule | undefined =>
+  const evalLayer = (rules: Ruleset): SourcedRule | undefined =>
     evaluateRuleset(rules, req.tool, subject, req.kind, outside)
 
   const agent = evalLayer(layers.agent)
   if (agent?.action === 'deny') return at('agent', agent)
-  const stat = evalLayer(layers.static)
+  const stat = staticRule(evalLayer(layers.static), layers.workspace && evalLayer(layers.workspace))
   if (stat?.action === 'deny') return at('static', stat)
   const runtime = evalLayer(layers.runtime)
   if (runtime) return at('runtime', runtime)

@@ -1,8 +1,19 @@
 import { PermissionRule, type CompactPermission } from '../../src-shared'
 import { isAbsolutePath, matchOutsideForDeny, matchSubject, matchTool, type SubjectKind } from './matcher'
 
+/** Which file a static rule came from, for the reason text; `malformed` when it stands in for a broken file. */
+export interface RuleSource {
+  file: string
+  /** e.g. `your permissions.jsonc`, `the workspace's .agents/permissions.jsonc` */
+  label: string
+  malformed?: string
+}
+
+/** A rule and, for rules read from a file, where it came from. */
+export type SourcedRule = PermissionRule & { source?: RuleSource }
+
 /** Ordered rules; the last matching rule wins. */
-export type Ruleset = PermissionRule[]
+export type Ruleset = SourcedRule[]
 
 /**
  * Flatten a CompactPermission, keeping object order:
@@ -34,7 +45,7 @@ export function evaluateRuleset(
   subject: string,
   kind: SubjectKind,
   outsideWorkspace = false,
-): PermissionRule | undefined {
+): SourcedRule | undefined {
   const outside = kind === 'path' && (outsideWorkspace || isAbsolutePath(subject))
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]

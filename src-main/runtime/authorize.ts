@@ -3,20 +3,24 @@ import { decide, suggestAlwaysPatterns, type Decision, type LayeredRules, type P
 import type { Approvals } from '../approvals'
 import type { PartHandle } from '../loop'
 import type { RunLevel } from './level'
+import { findProtectedWrite, guardProtectedWrite, type GateDecision } from './protected-writes'
 
 export interface RuleSources {
-  staticRules(workdir: string): Ruleset
   /** "always" rules for this conversation and workspace (a run's own grants come with its level) */
   runtimeRules(rootSessionId: string, workdir: string): Ruleset
+  /** why writing this real path always needs the person (protected configuration), or null */
+  protectedWrite(absTarget: string, workdir: string): string | null
 }
 
-export function decideFor(level: RunLevel, rules: RuleSources, req: PermissionRequest): Decision {
-  const staticRules = rules.staticRules(level.workdir)
+/** One request under the run's rules: its static layers were read when the prompt started (level.settings). */
+export function decideFor(level: RunLevel, rules: Pick<RuleSources, 'runtimeRules'>, req: PermissionRequest): Decision {
+  const { static: staticRules, workspace } = level.settings.rules
   const stored = rules.runtimeRules(level.rootSessionId, level.workdir)
   const runtime = level.grants.length ? [...stored, ...level.grants] : stored
   const chain: LayeredRules[] = level.chain.map((agent, i) => ({
     agent,
     static: staticRules,
+    workspace,
     runtime,
     agentName: level.agentPath[i],
   }))
@@ -36,8 +40,8 @@ export function requestsFor(toolName: string, asks: PermissionAsk | PermissionAs
   }))
 }
 
-/** The most restrictive decision over several requests (deny > ask > allow); the first one on a tie. */
-export function decideAll(level: RunLevel, rules: RuleSources, reqs: PermissionRequest[]): Decision {
+/** The most restrictive decision over several requests (deny > ask > allow); the first one on a tie. Protected writes ask. */
+export function decideAll(level: RunLevel, rules: RuleSources, reqs: PermissionRequest[]): GateDecision {
   let worst: Decision | undefined
   for (const req of reqs) {
     const d = decideFor(level, rules, req)
@@ -45,7 +49,8 @@ export function decideAll(level: RunLevel, rules: RuleSources, reqs: PermissionR
     if (worst.action === 'deny') break
   }
   if (!worst) throw new Error('decideAll: no requests; a tool that needs no check returns null from permission()')
-  return worst
+  if (worst.action === 'deny') return worst
+  return guardProtectedWrite(worst, findProtectedWrite(reqs, level.workdir, rules.protectedWrite))
 }
 
 /**
@@ -68,6 +73,13 @@ export async function authorizeCall(o: {
   if (decision.action === 'deny') {
     return { ok: false, message: `Permission denied: ${decision.reason}. This call will not be allowed; do not retry it — choose another approach or explain what you need.` }
   }
+  const guarded = decision.protectedWrite
+  if (level.headless && guarded) {
+    return {
+      ok: false,
+      message: `Permission denied: ${toolName} would write ${guarded.subject}, and ${guarded.reason}. A headless run never makes such a change, even with --yes or --allow; tell the user what to change so they can do it themselves.`,
+    }
+  }
   if (level.headless) {
     return {
       ok: false,
@@ -83,9 +95,16 @@ export async function authorizeCall(o: {
     toolName,
     kind: 'tool',
     agentPath: level.agentPath,
-    arguments: { input: o.handle.part.data.input, summary: o.display?.summary, diff: o.display?.diff },
+    arguments: {
+      input: o.handle.part.data.input,
+      summary: o.display?.summary,
+      diff: o.display?.diff,
+      // The dialog says why (and offers no "always"): this changes what agents may do.
+      ...(guarded ? { protected: { path: guarded.subject, reason: guarded.reason } } : {}),
+    },
     patterns: reqs.flatMap((r) => r.subjects),
-    alwaysPatterns: [...new Set(reqs.filter((r) => r.tool === toolName).flatMap((r) => suggestAlwaysPatterns(r)))],
+    // A protected write can only be allowed once: no rule may let it through unasked later.
+    alwaysPatterns: guarded ? [] : [...new Set(reqs.filter((r) => r.tool === toolName).flatMap((r) => suggestAlwaysPatterns(r)))],
     workspaceRoot: level.workdir,
     signal: level.signal,
     emit: level.emit,

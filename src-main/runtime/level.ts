@@ -1,6 +1,19 @@
 import type { AgentEvent, AgentInfo, ModelRef } from '../../src-shared'
+import type { LoadedConfig } from '../config'
 import type { Transcript } from '../loop'
 import type { Ruleset } from '../permissions'
+import type { StaticLayers } from '../trust'
+
+/**
+ * What a run reads from the person's and the workspace's files — configuration, static rules, agents — taken
+ * once when the prompt starts. A file changed during the run (say, by the agent) applies from the next prompt;
+ * children share their root's.
+ */
+export interface RunSettings {
+  config: LoadedConfig
+  rules: StaticLayers
+  agents: AgentInfo[]
+}
 
 /**
  * A port of the session layer, carried by every level: a background child finished and its result is in the
@@ -40,4 +53,6 @@ export interface RunLevel {
   /** rules granted for this run only (`agentry run --allow`, `--yes`): a runtime layer, so never above a deny */
   grants: Ruleset
   background: BackgroundSink
+  /** the configuration, rules and agents of this run (see RunSettings) */
+  settings: RunSettings
 }

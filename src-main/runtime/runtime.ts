@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { LanguageModelV4 } from '@ai-sdk/provider'
 import type { ModelRef, TokenUsage } from '../../src-shared'
 import type { Approvals } from '../approvals'
+import type { LoadedConfig } from '../config'
 import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
 import type { SessionsRepository } from '../store'
@@ -14,7 +15,8 @@ export interface RuntimeDeps {
   approvals: Approvals
   dataDir: string
   rules: RuleSources
-  resolveModel(ref: ModelRef, agentName: string, workdir: string): LanguageModelV4
+  /** the run's model, from the configuration the run started with */
+  resolveModel(ref: ModelRef, agentName: string, config: LoadedConfig): LanguageModelV4
   /** a stored session's todos and active agent live in its metadata */
   sessions: Pick<SessionsRepository, 'getSession' | 'updateSession'>
   retryDelayMs?: number
@@ -45,7 +47,7 @@ export class Runtime {
     const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools, model: level.modelRef })
     return {
       agent: level.agent,
-      model: this.deps.resolveModel(level.modelRef, level.agent.name, level.workdir),
+      model: this.deps.resolveModel(level.modelRef, level.agent.name, level.settings.config),
       transcript,
       tools,
       system,
@@ -57,6 +59,10 @@ export class Runtime {
       messageMetadata: { model: level.modelRef, agent: level.agent.name },
       onStep: o.onStep,
       retryDelayMs: this.deps.retryDelayMs,
+      timeouts: {
+        firstByteMs: level.settings.config.config.timeouts.firstByteSeconds * 1000,
+        idleMs: level.settings.config.config.timeouts.idleSeconds * 1000,
+      },
     }
   }
 

@@ -2,12 +2,14 @@ import type { AgentInfo, ApprovalRecord, HeadlessRun, MessageWithParts, ModelRef
 import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
+import { defaultModelRef } from '../models'
 import type { Ruleset } from '../permissions'
-import { agentRules, type BackgroundSink, type RunLevel } from '../runtime'
+import { agentRules, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { costOf, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
+import { noteRuleErrors } from './rule-notice'
 import { generateTitle } from './title'
 import { settleWaitingCalls, waitingCalls } from './waiting-calls'
 
@@ -20,7 +22,8 @@ export interface RunnerDeps {
   hub: EventHub
   subagents: Subagents
   agents(workdir: string): AgentInfo[]
-  defaultModel(workdir: string): ModelRef
+  /** configuration, rules and agents as on disk now: read once per prompt, kept for the whole run */
+  settings(workdir: string): RunSettings
   contextWindow(ref: ModelRef): number
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   headless: boolean
@@ -95,7 +98,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   /** The hidden `summary` agent over the whole visible conversation; stored in the session's metadata. */
   async summarize(sessionId: string): Promise<string> {
     const session = this.requireSession(sessionId)
-    const level = this.rootLevel(session, new AbortController().signal, null)
+    const level = this.rootLevel(session, new AbortController().signal, null, this.deps.settings(session.workspaceRoot))
     const text = renderConversation(level.transcript.history())
     if (!text.trim()) throw new RunnerError('conflict', 'This session has no messages to summarize yet.')
     const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000))
@@ -207,8 +210,9 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const { queue, transcript: rows } = this.deps
     let session = this.requireSession(sessionId)
     const agentName = entry?.agent ?? (session.metadata.activeAgent as string | undefined) ?? session.agent
-    const all = this.deps.agents(session.workspaceRoot)
-    const agent = all.find((a) => a.name === agentName)
+    // Read once for the whole run: files changed while it runs (even by the agent) apply from the next prompt.
+    const settings = this.deps.settings(session.workspaceRoot)
+    const agent = settings.agents.find((a) => a.name === agentName)
     if (entry) {
       queue.setQueueStatus(entry.id, 'started')
       // A new prompt brings its own grants (or none); a turn a background child starts keeps the current ones.
@@ -235,10 +239,11 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
         ...(entry.requestId ? { requestId: entry.requestId } : {}),
       }).id
     }
+    noteRuleErrors(transcript, emit, settings.rules.errors)
     session = this.setStatus(session, 'busy')
     // A turn without a new message (a background result, a resumed call) still belongs to the last user message.
     userMessageId ??= [...transcript.history()].reverse().find((m) => m.role === 'user')?.id ?? null
-    const level = this.rootLevel(session, controller.signal, userMessageId, agent)
+    const level = this.rootLevel(session, controller.signal, userMessageId, settings, agent)
     if (firstPrompt && entry) this.inBackground((signal) => generateTitle(this.deps, level, session, entry.text, signal))
     // A new message supersedes calls still waiting from before a restart; otherwise this turn resumes them.
     const resuming = this.resumes.delete(sessionId) && !entry
@@ -264,8 +269,8 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   /** The run level of a session prompted directly: its ancestors' rules still bound it (a child never exceeds its parent). */
-  private rootLevel(session: SessionRecord, signal: AbortSignal, userMessageId: string | null, agent?: AgentInfo): RunLevel {
-    const all = this.deps.agents(session.workspaceRoot)
+  private rootLevel(session: SessionRecord, signal: AbortSignal, userMessageId: string | null, settings: RunSettings, agent?: AgentInfo): RunLevel {
+    const all = settings.agents
     const own = agent ?? all.find((a) => a.name === session.agent)
     if (!own) throw new RunnerError('not_found', `Agent "${session.agent}" is not defined in ${session.workspaceRoot}.`)
     const ancestors = ancestorsOf(this.deps.sessions, session)
@@ -281,7 +286,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       agentPath: chainAgents.map((a) => a.name),
       chain: chainAgents.map(agentRules),
       depth: ancestors.length,
-      modelRef: session.model ?? this.deps.defaultModel(session.workspaceRoot),
+      modelRef: session.model ?? defaultModelRef(settings.config.config),
       signal,
       emit: emitterFor(this.deps.hub, this.deps.sessions, session).emit,
       userMessageId,
@@ -289,6 +294,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       headless: this.deps.headless || grants !== undefined,
       grants: grants ?? [],
       background: this,
+      settings,
     }
   }
 

@@ -18,8 +18,6 @@ export interface SubagentDeps {
   transcript: TranscriptRepository
   /** background children are jobs */
   jobs: Pick<QueueRepository, 'createJob' | 'updateJob'>
-  agents(workdir: string): AgentInfo[]
-  limits(workdir: string): SubagentLimits
   parseModel(ref: string): ModelRef
   pricing(ref: ModelRef): { input: number; output: number } | undefined
 }
@@ -48,7 +46,8 @@ export class Subagents {
 
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
   toolFor(level: RunLevel): ToolDef | undefined {
-    const agents = callableAgents(level, this.deps.agents(level.workdir), this.deps.rules)
+    // Agents and limits come with the level: read once when the root's prompt started (level.settings).
+    const agents = callableAgents(level, level.settings.agents, this.deps.rules)
     // The tool depends only on which agents are callable (the run level arrives with each call), so every spawn
     // with the same set reuses one definition — and its JSON schema, which is costly to derive.
     const key = agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}`).join('\u0001')
@@ -77,7 +76,7 @@ export class Subagents {
 
   /** Run a hidden helper agent (title, summary, compaction) as an opaque child of `level` and return its answer. */
   async runHelper(level: RunLevel, agentName: string, prompt: string): Promise<TurnResult> {
-    const agent = this.deps.agents(level.workdir).find((a) => a.name === agentName)
+    const agent = level.settings.agents.find((a) => a.name === agentName)
     if (!agent) throw new Error(`helper agent "${agentName}" is not defined`)
     const childId = newId('ses')
     const transcript = new NestedTranscript(childId, [], () => {})
@@ -88,8 +87,8 @@ export class Subagents {
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
-    const limits = this.deps.limits(level.workdir)
-    const agent = this.deps.agents(level.workdir).find((a) => a.name === input.subagent_type)
+    const limits = level.settings.config.config.subagents
+    const agent = level.settings.agents.find((a) => a.name === input.subagent_type)
     if (!agent) throw new ToolError(`No agent "${input.subagent_type}".`)
     if (level.depth + 1 > limits.maxDepth) {
       throw new ToolError(`Subagent depth limit reached (maxDepth ${limits.maxDepth}): this agent is at depth ${level.depth} and cannot start another level. Do the work yourself.`)
@@ -245,6 +244,7 @@ export class Subagents {
       headless: level.headless,
       grants: level.grants,
       background: level.background,
+      settings: level.settings,
     }
   }
 

@@ -28,8 +28,9 @@ function agent(name: string, permission: Record<string, unknown>): AgentInfo {
 /** The effective decision for a call made by the last agent of `chain`, with the default static rules. */
 function decideChain(chain: AgentInfo[], tool: string, kind: 'path' | 'command' | 'name', subject: string) {
   const staticRules = loadStaticRules([writeTemp(DEFAULT_PERMISSIONS_JSONC)]).rules
-  const level = { chain: chain.map(agentRules), agentPath: chain.map((a) => a.name), workdir: '/w', rootSessionId: 'r', grants: [] } as unknown as RunLevel
-  return decideFor(level, { staticRules: () => staticRules, runtimeRules: () => [] }, { tool, kind, subjects: [subject] }).action
+  const settings = { rules: { static: staticRules, workspace: [], errors: [] } }
+  const level = { chain: chain.map(agentRules), agentPath: chain.map((a) => a.name), workdir: '/w', rootSessionId: 'r', settings, grants: [] } as unknown as RunLevel
+  return decideFor(level, { runtimeRules: () => [] }, { tool, kind, subjects: [subject] }).action
 }
 let tempFile: string | undefined
 function writeTemp(text: string): string {

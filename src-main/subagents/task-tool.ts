@@ -21,12 +21,11 @@ export interface TaskRunner {
 }
 
 /** Agents this level may hand work to: mode subagent/all, and not denied by the caller's `task` rules. */
-export function callableAgents(level: RunLevel, all: AgentInfo[], rules: RuleSources): AgentInfo[] {
-  // One snapshot of the rules for every candidate: each decideFor would otherwise stat the permission files and
-  // query the runtime rules again, for every agent, on every prepare (that is, every subagent spawn).
-  const staticRules = rules.staticRules(level.workdir)
+export function callableAgents(level: RunLevel, all: AgentInfo[], rules: Pick<RuleSources, 'runtimeRules'>): AgentInfo[] {
+  // One query of the runtime rules for every candidate: each decideFor would otherwise query them again, for every
+  // agent, on every prepare (that is, every subagent spawn). Static rules come with the level, read once per prompt.
   const runtimeRules = rules.runtimeRules(level.rootSessionId, level.workdir)
-  const snapshot: RuleSources = { staticRules: () => staticRules, runtimeRules: () => runtimeRules }
+  const snapshot = { runtimeRules: () => runtimeRules }
   return all.filter(
     (a) =>
       (a.mode === 'subagent' || a.mode === 'all') &&

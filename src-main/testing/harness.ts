@@ -1,4 +1,4 @@
-import type { AgentEvent, MessageWithParts, SequencedEvent } from '../../src-shared'
+import type { AgentEvent, HeadlessRun, MessageWithParts, SequencedEvent } from '../../src-shared'
 import { createHost, type Host, type HostOptions } from '../host'
 import { resetScriptState } from '../models/testing'
 import { createFixture, type FixtureOptions } from './fixture'
@@ -27,11 +27,14 @@ export interface RunResult {
   final?: Extract<AgentEvent, { type: 'turn_complete' }>
 }
 
-export interface HarnessOptions extends Partial<HostOptions>, FixtureOptions {}
+export interface HarnessOptions extends Partial<HostOptions>, FixtureOptions {
+  /** every prompt is headless with these grants, as `agentry run --yes` / `--allow` sends it */
+  headlessRun?: HeadlessRun
+}
 
 export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
   resetScriptState()
-  const { script: _script, config: _config, files: _files, permissions: _permissions, agents: _agents, ...hostOptions } = o
+  const { script: _script, config: _config, files: _files, permissions: _permissions, agents: _agents, headlessRun, ...hostOptions } = o
   const fx = createFixture(o)
   const realWorkdir = fx.workdir
   const host = await createHost({ dataDir: fx.dataDir, defaultWorkspace: realWorkdir, retryDelayMs: 1, ...hostOptions })
@@ -57,7 +60,7 @@ export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
       const sessionId =
         ro.sessionId ?? (await host.api.calls['sessions.create']({ workspaceRoot: realWorkdir, agent: ro.agent })).session.id
       const from = events.length
-      await host.api.calls['messages.prompt']({ sessionId, requestId: `req-${Math.random()}`, text: prompt })
+      await host.api.calls['messages.prompt']({ sessionId, requestId: `req-${Math.random()}`, text: prompt, ...(headlessRun ? { headless: headlessRun } : {}) })
       if (ro.wait === false) return { sessionId, messages: [], events: [] }
       await settle()
       const own = events.slice(from).filter((e) => e.stream === sessionId).map((e) => e.event)

@@ -27,6 +27,7 @@ function ApprovalModal({ approval: a, more }: { approval: ApprovalRecord; more: 
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<UiError | null>(null)
   const dialog = useRef<HTMLDivElement>(null)
+  const protectedWrite = protectedOf(a)
 
   const answer = async (decision: 'allow_once' | 'allow_always' | 'deny') => {
     if (busy) return
@@ -72,6 +73,12 @@ function ApprovalModal({ approval: a, more }: { approval: ApprovalRecord; more: 
           {more > 0 && <span className="pill warn" data-testid="approval-more">+{more} more</span>}
         </div>
         <div className="agent-path" data-testid="approval-agent-path">{a.agentPath.join(' › ')}</div>
+        {protectedWrite && (
+          <div className="callout warn" data-testid="approval-protected">
+            <div className="callout-title">This changes what agents may do</div>
+            <code>{protectedWrite.path}</code>: {protectedWrite.reason}. It can be allowed once, never always.
+          </div>
+        )}
         <ApprovalArguments approval={a} />
         {mode === 'always' && (
           <div className="always-editor" data-testid="always-editor">
@@ -113,7 +120,7 @@ function ApprovalModal({ approval: a, more }: { approval: ApprovalRecord; more: 
                 Deny…
               </button>
               <span className="spacer" />
-              {a.kind === 'tool' && (
+              {a.kind === 'tool' && !protectedWrite && (
                 <button className="btn" data-testid="approval-always-open" disabled={busy} onClick={() => setMode('always')}>
                   Always allow…
                 </button>
@@ -150,6 +157,12 @@ function ApprovalModal({ approval: a, more }: { approval: ApprovalRecord; more: 
       </div>
     </div>
   )
+}
+
+/** Set by the host when the call writes protected configuration (rules, agents, config, git hooks…). */
+function protectedOf(a: ApprovalRecord): { path: string; reason: string } | null {
+  const p = a.arguments && typeof a.arguments === 'object' ? (a.arguments as { protected?: { path?: unknown; reason?: unknown } }).protected : undefined
+  return p && typeof p.path === 'string' && typeof p.reason === 'string' ? { path: p.path, reason: p.reason } : null
 }
 
 function ApprovalArguments({ approval: a }: { approval: ApprovalRecord }) {

@@ -13,7 +13,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
   if (!m) return null
   const synthetic = m.metadata.synthetic === true
   if (synthetic) return <SyntheticCallout parts={m.parts} />
-  if (m.metadata.notice) return <NoticeCallout parts={m.parts} />
+  if (m.metadata.notice) return <NoticeCallout kind={String(m.metadata.notice)} parts={m.parts} />
   if (m.role === 'user') {
     const agent = typeof m.metadata.agent === 'string' ? m.metadata.agent : null
     return (
@@ -79,10 +79,12 @@ function Reasoning({ text }: { text: string }) {
 }
 
 /** A host notice (e.g. "the previous run was interrupted by a restart"): not the model talking. */
-function NoticeCallout({ parts }: { parts: PartRecord[] }) {
+const NOTICE_TITLE: Record<string, string> = { rules_malformed: 'Permission rules file not used' }
+
+function NoticeCallout({ kind, parts }: { kind: string; parts: PartRecord[] }) {
   return (
-    <div className="callout warn" data-testid="notice-callout">
-      <div className="callout-title">Run interrupted</div>
+    <div className="callout warn" data-testid="notice-callout" data-notice={kind}>
+      <div className="callout-title">{NOTICE_TITLE[kind] ?? 'Run interrupted'}</div>
       {parts.map(partText).join('\n')}
     </div>
   )

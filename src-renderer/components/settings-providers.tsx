@@ -63,6 +63,12 @@ function ProviderRow({ provider: p }: { provider: Provider }) {
       <div className="provider-name">
         <strong>{p.name}</strong> <span className="muted small">{p.type}</span>
         {p.baseURL && <div className="mono muted small">{p.baseURL}</div>}
+        {p.workspace && (
+          <div className="small" data-testid="provider-workspace" title={p.workspace.file}>
+            <span className="pill warn">{p.workspace.redefined ? 'redefined by the workspace' : 'defined by the workspace'}</span>
+            {p.workspace.keysWithheld && <div className="muted">{p.workspace.keysWithheld}</div>}
+          </div>
+        )}
       </div>
       <span className={`pill ${p.hasKey || !needsKey ? 'ok' : 'warn'}`} data-testid="provider-key-status">{KEY_SOURCE[p.keySource]}</span>
       {needsKey && (

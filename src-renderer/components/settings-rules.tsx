@@ -19,7 +19,7 @@ export function RulesSection({ settings }: { settings: CallOutput<'settings.get'
   return (
     <section className="card" data-testid="settings-rules">
       <h2>Permission rules</h2>
-      <div className="label">Static rules (edit these files; changes apply at once)</div>
+      <div className="label">Static rules (edit these files; changes apply from the next prompt. The workspace’s file may only tighten yours unless you trust the workspace below)</div>
       <ul className="files">
         {settings.permissionsFiles.map((f) => (
           <li key={f} className="mono small">{f}</li>

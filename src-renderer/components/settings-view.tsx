@@ -6,6 +6,7 @@ import { loadAgents, loadSettings } from '../state/workspace-actions'
 import { ErrorNote } from './error-note'
 import { ModelAndLimits, ProvidersSection } from './settings-providers'
 import { RulesSection } from './settings-rules'
+import { TrustSection } from './settings-trust'
 
 /** Settings: providers and keys, default model, subagent limits, permission rules, agents and their load errors. */
 export function SettingsView() {
@@ -46,6 +47,7 @@ export function SettingsView() {
           <ProvidersSection settings={settings} />
           <ModelAndLimits settings={settings} />
           <RulesSection settings={settings} />
+          <TrustSection />
           <AgentsSection />
           <section className="card">
             <h2>Data</h2>

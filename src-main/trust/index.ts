@@ -1,0 +1,5 @@
+export { TrustList, TrustError, stampFiles, TRUSTED_FILES, TRUST_FILE_NAME } from './trust-list'
+export type { FileStamp, TrustState, TrustStatus } from './trust-list'
+export { describeWorkspace } from './describe-workspace'
+export { loadWorkspaceSettings, YOUR_RULES_LABEL, WORKSPACE_RULES_LABEL } from './workspace-settings'
+export type { StaticLayers, WorkspaceSettings } from './workspace-settings'
