@@ -3,8 +3,8 @@ import type { BridgeConnection, ClientMessage } from '../bridge'
 import { socketConnection } from './socket-connection'
 import { localSocketPath } from './socket-path'
 
-/** No socket, or one nobody listens on (its host died): there is no live host to attach to. */
-const NO_HOST = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK'])
+/** No socket, one nobody listens on (its host died), or a host that stopped as we connected: no live host. */
+const NO_HOST = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ECONNRESET'])
 
 /**
  * Connects to the host serving `dataDir`, if one is running. Resolves to the connection, or undefined when no live

@@ -6,9 +6,6 @@ import { serveConnection, type DispatchOptions } from '../bridge'
 import { socketConnection } from './socket-connection'
 import { ensurePrivateDir, localSocketPath } from './socket-path'
 
-/** Long enough for connections queued before the socket file went away to be accepted. */
-const BACKLOG_DRAIN_MS = 50
-
 export interface LocalSocketServer {
   readonly path: string
   /** clients attached right now */
@@ -76,7 +73,9 @@ export async function serveLocalSocket(o: { api: HostApi; dataDir: string } & Di
     async stopAccepting() {
       if (isPipe) return // a pipe has no file; close() stops it
       fs.rmSync(file, { force: true })
-      await new Promise((r) => setTimeout(r, BACKLOG_DRAIN_MS))
+      // Two turns of the event loop: connections queued before the file went away are accepted in between. One that
+      // still loses the race is reset, and its command starts over.
+      for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r))
     },
     close() {
       closing ??= new Promise<void>((resolve) => {
