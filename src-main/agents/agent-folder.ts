@@ -1,22 +1,30 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AgentInfo, AgentLoadError } from '../../src-shared'
-import { parseManifest } from './parse-manifest'
+import type { AgentFormat, AgentInfo, AgentLoadError } from '../../src-shared'
+import { MAX_AGENT_FILE_CHARS, parseManifest } from './parse-manifest'
 
 export interface FolderAgents {
-  agents: AgentInfo[]
+  /** agents in file order (relative path), each with whether its file disables it (opencode `disable: true`) */
+  agents: { agent: AgentInfo; disabled: boolean }[]
   errors: AgentLoadError[]
+  /** `.md` files found (recursively), loaded or not */
+  fileCount: number
+  /** the folder exists */
+  exists: boolean
 }
 
 interface Listing {
-  /** names, mtimes and sizes of the manifests: equal signature ⇒ nothing to re-read */
+  /** relative paths, mtimes and sizes of the manifests: equal signature ⇒ nothing to re-read */
   signature: string
   files: string[]
   errors: AgentLoadError[]
+  exists: boolean
 }
 
+const ABSENT: Listing = { signature: 'absent', files: [], errors: [], exists: false }
+
 /**
- * Loads `*.md` manifests from agent folders and remembers the result per folder.
+ * Loads `**\/*.md` manifests from agent folders and remembers the result per folder.
  * A folder is re-read when its readdir+stat signature changes or a watcher marked it dirty
  * (the watcher catches a same-size rewrite within one mtime tick, which stat alone cannot).
  */
@@ -28,38 +36,47 @@ export class AgentFolderCache {
     this.dirty.add(dir)
   }
 
-  load(dir: string, source: 'user' | 'project'): FolderAgents {
+  load(dir: string, source: 'user' | 'project', format: AgentFormat): FolderAgents {
     const listing = listManifests(dir)
-    const cached = this.entries.get(dir)
+    const key = `${dir}\0${format}`
+    const cached = this.entries.get(key)
     if (cached && cached.signature === listing.signature && !this.dirty.has(dir)) return cached.result
     // Clear before reading, so an event that lands during the read marks it dirty again.
     this.dirty.delete(dir)
-    const result = readManifests(listing, source)
-    this.entries.set(dir, { signature: listing.signature, result })
+    const result = readManifests(listing, source, format)
+    this.entries.set(key, { signature: listing.signature, result })
     return result
+  }
+
+  /** How many `.md` files a folder holds (for a folder that is shadowed and not read). */
+  count(dir: string): number {
+    return listManifests(dir).files.length
   }
 }
 
 function listManifests(dir: string): Listing {
-  let entries: fs.Dirent[]
   // Most agents folders do not exist; a stat that returns undefined is far cheaper than readdir's ENOENT exception,
   // and resolve() runs for every prompt and subagent spawn.
-  if (!fs.statSync(dir, { throwIfNoEntry: false })) return { signature: 'absent', files: [], errors: [] }
+  if (!fs.statSync(dir, { throwIfNoEntry: false })) return ABSENT
+  let entries: fs.Dirent[]
   try {
-    entries = fs.readdirSync(dir, { withFileTypes: true })
+    entries = fs.readdirSync(dir, { withFileTypes: true, recursive: true })
   } catch (err) {
     const code = errCode(err)
     // No folder means no agents from this source: the usual case, not a problem.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { signature: 'absent', files: [], errors: [] }
+    if (code === 'ENOENT' || code === 'ENOTDIR') return ABSENT
     const reason = `cannot read the agents folder (${code ?? String(err)}); check its permissions`
-    return { signature: `error:${code}`, files: [], errors: [{ file: dir, field: 'folder', reason }] }
+    return { signature: `error:${code}`, files: [], errors: [{ file: dir, field: 'folder', reason }], exists: true }
   }
+  const found = entries
+    .filter((e) => e.name.toLowerCase().endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const parts: string[] = []
   const files: string[] = []
   const errors: AgentLoadError[] = []
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    if (!entry.name.endsWith('.md') || !(entry.isFile() || entry.isSymbolicLink())) continue
-    const file = path.join(dir, entry.name)
+  for (const file of found) {
+    const rel = path.relative(dir, file)
     let stat: fs.Stats
     try {
       stat = fs.statSync(file)
@@ -67,20 +84,24 @@ function listManifests(dir: string): Listing {
       // Removed since readdir, or a dangling symlink: not a manifest.
       if (errCode(err) === 'ENOENT') continue
       errors.push({ file, field: 'file', reason: `cannot read the file (${errCode(err) ?? String(err)}); check it and its permissions` })
-      parts.push(`${entry.name}:error`)
+      parts.push(`${rel}:error`)
       continue
     }
-    if (!stat.isFile()) continue // a symlink to a folder is a subfolder: ignored
+    if (!stat.isFile()) continue // a symlink to a folder: not a manifest
+    parts.push(`${rel}:${stat.mtimeMs}:${stat.size}`)
+    // Checked before reading: a huge file is refused without loading it into memory.
+    if (stat.size > MAX_AGENT_FILE_CHARS) {
+      errors.push({ file, field: 'file', reason: `the file is ${(stat.size / (1024 * 1024)).toFixed(1)} MiB; agent files are limited to 1 MiB, shorten the prompt` })
+      continue
+    }
     files.push(file)
-    parts.push(`${entry.name}:${stat.mtimeMs}:${stat.size}`)
   }
-  return { signature: parts.join('|'), files, errors }
+  return { signature: parts.join('|'), files, errors, exists: true }
 }
 
-function readManifests(listing: Listing, source: 'user' | 'project'): FolderAgents {
-  const agents: AgentInfo[] = []
+function readManifests(listing: Listing, source: 'user' | 'project', format: AgentFormat): FolderAgents {
+  const agents: FolderAgents['agents'] = []
   const errors = [...listing.errors]
-  const seen = new Map<string, string>()
   for (const file of listing.files) {
     let text: string
     try {
@@ -91,21 +112,11 @@ function readManifests(listing: Listing, source: 'user' | 'project'): FolderAgen
       errors.push({ file, field: 'file', reason: `cannot read the file (${errCode(err) ?? String(err)}); check its permissions` })
       continue
     }
-    const parsed = parseManifest(file, text, source)
-    if ('errors' in parsed) {
-      errors.push(...parsed.errors)
-      continue
-    }
-    const earlier = seen.get(parsed.agent.name)
-    if (earlier) {
-      const reason = `duplicate agent name "${parsed.agent.name}", already defined in ${path.basename(earlier)}: rename one of them`
-      errors.push({ file, field: 'name', reason })
-      continue
-    }
-    seen.set(parsed.agent.name, file)
-    agents.push(parsed.agent)
+    const parsed = parseManifest(file, text, source, { format })
+    if ('errors' in parsed) errors.push(...parsed.errors)
+    else agents.push(parsed)
   }
-  return { agents, errors }
+  return { agents, errors, fileCount: listing.files.length + listing.errors.length, exists: listing.exists }
 }
 
 function errCode(err: unknown): string | undefined {

@@ -4,9 +4,10 @@ import path from 'node:path'
 /**
  * Watches an agents folder that may not exist yet, e.g. `{workdir}/.agents/agents`.
  *
- * Every existing level from `root` down to `target` gets a non-recursive `fs.watch`; a parent
- * level only reacts to its child's name, so a folder created (or deleted and re-created)
- * later is picked up by re-arming the levels below. The target level reacts to `.md` names.
+ * Every existing level from `root` down to `target` gets an `fs.watch`; a parent level only
+ * reacts to its child's name, so a folder created (or deleted and re-created) later is picked
+ * up by re-arming the levels below. The target level is watched recursively and reacts to `.md`
+ * names and subfolders.
  *
  * Watching is best effort — it only makes changes show up promptly and drives `onChange`.
  * Correctness never depends on it: the folder cache re-checks a readdir+mtime signature on
@@ -61,10 +62,12 @@ export class FolderWatcher {
     let watcher: fs.FSWatcher
     try {
       // persistent: false — a CLI run must be able to exit while the registry is alive.
-      watcher = fs.watch(dir, { persistent: false }, (_event, filename) => {
+      // The target is watched recursively: agent files may sit in subfolders (`.claude/agents/team/x.md`).
+      watcher = fs.watch(dir, { persistent: false, recursive: isTarget }, (_event, filename) => {
         const name = filename === null ? null : String(filename)
         if (isTarget) {
-          if (name === null || name.endsWith('.md')) this.onChange()
+          // A manifest, or a subfolder (no extension) that may hold some.
+          if (name === null || name.endsWith('.md') || !path.basename(name).includes('.')) this.onChange()
           return
         }
         if (name !== null && name !== child) return

@@ -1,11 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { AgentInfo, Config, ModelRef } from '../../src-shared'
-import { AgentRegistry } from '../agents'
+import { AgentRegistry, resolveAgentModel } from '../agents'
 import { Approvals } from '../approvals'
 import { loadConfig, projectConfigPath, userConfigPath, type LoadedConfig } from '../config'
 import { EventHub } from '../events'
-import { contextWindowFor, createFileKeyStore, defaultModelRef, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
+import { contextWindowFor, createFileKeyStore, defaultModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset } from '../permissions'
 import { Runtime } from '../runtime'
 import { emitterFor, SessionRunner } from '../sessions'
@@ -82,6 +82,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const staticRules = (workdir: string) =>
       staticCache([path.join(dataDir, PERMISSIONS_FILE_NAME), path.join(workdir, '.agents', PERMISSIONS_FILE_NAME)])
     const agents = (workdir: string) => registry.resolve(workdir).agents
+    const agentModel = (agent: AgentInfo, workdir: string): ModelRef | undefined => resolveAgentModel(agent.model, config(workdir).config).modelRef
     const grants = options.grants ?? { yes: false, rules: [] }
 
     const approvals = new Approvals(store)
@@ -121,7 +122,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       store,
       agents,
       limits: (workdir) => modelConfig(workdir).subagents,
-      parseModel: parseModelRef,
+      agentModel,
       pricing: (ref) => pricingFor(ref, config().config),
       onBackgroundDone: (parent) => {
         if (parent.depth === 0 || store.getSession(parent.sessionId)) late.runner?.wake(parent.sessionId)
@@ -134,6 +135,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       subagents,
       agents,
       defaultModel: (workdir) => defaultModelRef(modelConfig(workdir)),
+      agentModel,
       contextWindow: (ref) => contextWindowFor(ref, config().config),
       pricing: (ref) => pricingFor(ref, config().config),
       headless: options.headless ?? false,
@@ -141,7 +143,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     late.runner = runner
     late.subagents = subagents
-    const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
+    const api = createCalls({ store, runner, subagents, approvals, registry, config, agentModel, staticRules, hub, keys, env, dataDir, workspaces })
     runner.resumeQueues()
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })

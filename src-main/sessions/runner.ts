@@ -16,6 +16,8 @@ export interface RunnerDeps {
   subagents: Subagents
   agents(workdir: string): AgentInfo[]
   defaultModel(workdir: string): ModelRef
+  /** the model an agent's file names, resolved with the workspace's config; undefined = inherit */
+  agentModel(agent: AgentInfo, workdir: string): ModelRef | undefined
   contextWindow(ref: ModelRef): number
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   headless: boolean
@@ -264,13 +266,22 @@ export class SessionRunner {
       agentPath: chainAgents.map((a) => a.name),
       chain: chainAgents.map(agentRules),
       depth: ancestors.length,
-      modelRef: session.model ?? this.deps.defaultModel(session.workspaceRoot),
+      modelRef: this.modelFor(session, own),
       signal,
       emit: emitterFor(this.deps.hub, store, session).emit,
       userMessageId,
       transcript: new StoredTranscript(store, session.id),
       headless: this.deps.headless,
     }
+  }
+
+  /**
+   * The session's model (chosen when it was created: the person's pick, else its agent's model, else the default).
+   * A message sent with another agent whose file names a model runs on that agent's model.
+   */
+  private modelFor(session: SessionRecord, agent: AgentInfo): ModelRef {
+    const own = agent.name !== session.agent ? this.deps.agentModel(agent, session.workspaceRoot) : undefined
+    return own ?? session.model ?? this.deps.agentModel(agent, session.workspaceRoot) ?? this.deps.defaultModel(session.workspaceRoot)
   }
 
   private fail(sessionId: string, err: unknown): void {

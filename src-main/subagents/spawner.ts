@@ -14,7 +14,8 @@ export interface SubagentDeps {
   store: Store
   agents(workdir: string): AgentInfo[]
   limits(workdir: string): SubagentLimits
-  parseModel(ref: string): ModelRef
+  /** the model an agent's file names, resolved with the workspace's config; undefined = inherit the caller's */
+  agentModel(agent: AgentInfo, workdir: string): ModelRef | undefined
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   /** a background child finished and its synthetic message is in the parent: the host may start a parent turn */
   onBackgroundDone(parent: RunLevel): void
@@ -226,7 +227,7 @@ export class Subagents {
       agentPath: [...level.agentPath, agent.name],
       chain: [...level.chain, agentRules(agent)],
       depth: level.depth + 1,
-      modelRef: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+      modelRef: this.deps.agentModel(agent, level.workdir) ?? level.modelRef,
       signal,
       emit: (event) => level.emit({ type: 'subagent_event', sessionId: childId, at: event.at, agentType: agent.name, event }),
       userMessageId: null,
@@ -246,7 +247,7 @@ export class Subagents {
         agent: agent.name,
         title: input.description,
         workspaceRoot: level.workdir,
-        model: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+        model: this.deps.agentModel(agent, level.workdir) ?? level.modelRef,
         parentId: level.sessionId,
         parentMessageId: level.userMessageId,
         metadata: {
