@@ -99,14 +99,17 @@ describe('AgentRegistry.resolve', () => {
   it('loads a second file with a used name under its file name, with a warning; errors when that is taken too', () => {
     put(projectFile('a.md'), manifest('first', 'name: twin\n'))
     put(projectFile('b.md'), manifest('second', 'name: twin\n'))
+    // x.md claims "y", which y.md (named like its agent) owns: x.md gives way, though it comes first.
     put(projectFile('x.md'), manifest('third', 'name: y\n'))
     put(projectFile('y.md'), manifest('fourth'))
+    put(projectFile('sub/y.md'), manifest('fifth'))
     const r = registry.resolve(workdir)
     expect(r.byName.get('twin')?.description).toBe('first')
     expect(r.byName.get('b')).toMatchObject({ description: 'second', displayName: 'twin' })
     expect(r.byName.get('b')?.warnings).toEqual([{ field: 'name', reason: 'the name "twin" is already used by a.md; loaded as "b" (the file name); give it a name: of its own' }])
-    expect(r.byName.get('y')?.description).toBe('third')
-    expect(r.errors).toEqual([{ file: projectFile('y.md'), field: 'name', reason: 'duplicate agent name "y", already defined in x.md: rename one of them' }])
+    expect(r.byName.get('y')?.description).toBe('fifth')
+    expect(r.byName.get('x')?.description).toBe('third')
+    expect(r.errors).toEqual([{ file: projectFile('y.md'), field: 'name', reason: 'duplicate agent name "y", already defined in sub/y.md: rename one of them' }])
   })
 
   it('reads subfolders recursively and ignores non-.md files', () => {

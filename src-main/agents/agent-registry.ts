@@ -76,25 +76,33 @@ export class AgentRegistry {
   /** One scope's folders into `byName`: duplicates within the scope are told apart, overrides get a notice. */
   private loadScope(base: string, kind: 'user' | 'project', byName: Map<string, AgentInfo>, out: Omit<ResolvedAgents, 'agents' | 'byName'>): void {
     const folders = scopeFolders(base, kind)
-    const seen = new Map<string, string>()
+    const entries: { agent: AgentInfo; disabled: boolean }[] = []
     for (const folder of folders.read) {
       const loaded = this.cache.load(folder.dir, kind, folder.format)
       out.errors.push(...loaded.errors)
       if (loaded.exists) out.folders.push({ ...folder, status: 'read', files: loaded.fileCount })
-      for (const { agent: parsed, disabled } of loaded.agents) {
-        const file = parsed.source.file ?? folder.dir
-        const agent = distinctName(parsed, seen, out.errors)
-        if (!agent) continue
-        seen.set(agent.name, file)
-        if (disabled) {
-          out.disabled.push({ name: agent.name, file })
-          // The default agent must exist: a file cannot remove it, only replace it.
-          if (agent.name !== DEFAULT_AGENT) byName.delete(agent.name)
-          continue
-        }
-        const replaced = byName.get(agent.name)
-        byName.set(agent.name, replaced ? withWarning(agent, overrideNotice(replaced)) : agent)
+      entries.push(...loaded.agents)
+    }
+    // A file named like its agent owns that name; another file claiming it gives way (and loads under its file name).
+    const seen = new Map<string, string>()
+    const named = new Map<(typeof entries)[number], AgentInfo | undefined>()
+    const owns = (e: (typeof entries)[number]) => fileSlug(e.agent) === e.agent.name
+    for (const e of [...entries.filter(owns), ...entries.filter((x) => !owns(x))]) {
+      const agent = distinctName(e.agent, seen, out.errors)
+      if (agent) seen.set(agent.name, agent.source.file ?? '')
+      named.set(e, agent)
+    }
+    for (const e of entries) {
+      const agent = named.get(e)
+      if (!agent) continue
+      if (e.disabled) {
+        out.disabled.push({ name: agent.name, file: agent.source.file ?? base })
+        // The default agent must exist: a file cannot remove it, only replace it.
+        if (agent.name !== DEFAULT_AGENT) byName.delete(agent.name)
+        continue
       }
+      const replaced = byName.get(agent.name)
+      byName.set(agent.name, replaced ? withWarning(agent, overrideNotice(replaced)) : agent)
     }
     for (const { folder, by } of folders.shadowed) {
       const files = this.cache.count(folder.dir)
@@ -146,13 +154,17 @@ function distinctName(agent: AgentInfo, seen: Map<string, string>, errors: Agent
   const earlier = seen.get(agent.name)
   if (!earlier) return agent
   const file = agent.source.file ?? ''
-  const fromFile = toSlug(path.basename(file).replace(/\.md$/i, ''))
+  const fromFile = fileSlug(agent)
   if (fromFile && !seen.has(fromFile)) {
-    const reason = `the name "${agent.name}" is already used by ${path.basename(earlier)}; loaded as "${fromFile}" (the file name); give it a name: of its own`
+    const reason = `the name "${agent.name}" is already used by ${path.relative(path.dirname(file), earlier)}; loaded as "${fromFile}" (the file name); give it a name: of its own`
     return { ...withWarning(agent, { field: 'name', reason }), name: fromFile, displayName: agent.displayName ?? agent.name }
   }
-  errors.push({ file, field: 'name', reason: `duplicate agent name "${agent.name}", already defined in ${path.basename(earlier)}: rename one of them` })
+  errors.push({ file, field: 'name', reason: `duplicate agent name "${agent.name}", already defined in ${path.relative(path.dirname(file), earlier)}: rename one of them` })
   return undefined
+}
+
+function fileSlug(agent: AgentInfo): string {
+  return toSlug(path.basename(agent.source.file ?? '').replace(/\.md$/i, ''))
 }
 
 function overrideNotice(replaced: AgentInfo): AgentWarning {

@@ -188,7 +188,7 @@ function applyPermissionMap(b: PermissionBuilder, value: unknown, key: string, o
 function catchAllFirst(rule: CompactPermission[string], field: string, warn: Warn): CompactPermission[string] {
   if (typeof rule === 'string') return rule
   const keys = Object.keys(rule)
-  const catchAll = keys.filter((k) => k === '*' || k === '**')
+  const catchAll: string[] = keys.filter((k) => k === '*' || k === '**')
   if (catchAll.length === 0 || keys.slice(0, catchAll.length).every((k) => catchAll.includes(k))) return rule
   warn(field, `"${catchAll[0]}" moved before the specific patterns: the last matching rule wins, so listed last it would override them all`)
   return Object.fromEntries([...catchAll.map((k) => [k, rule[k]] as const), ...keys.filter((k) => !catchAll.includes(k)).map((k) => [k, rule[k]] as const)])

@@ -132,5 +132,5 @@ function keyLinesOf(doc: Document, lc: LineCounter, offset: number): KeyLines {
 }
 
 function formatSize(chars: number): string {
-  return chars >= 1024 * 1024 ? `${(chars / (1024 * 1024)).toFixed(1)} MiB` : `${Math.ceil(chars / 1024)} KiB`
+  return `${Math.ceil(chars / 1024).toLocaleString('en-US')} KiB`
 }
