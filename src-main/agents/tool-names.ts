@@ -1,24 +1,13 @@
+import { AGENTRY_TOOLS } from '../../src-shared'
+
 /**
  * Tool names of other hosts, mapped onto Agentry's tools. One table per host; README ("Agent files") documents
  * them. A name that maps to `[]` is known but has no counterpart here: it is reported as "not available here",
  * never an error.
  */
 
-/** Every tool an agent can be offered here (`task` comes from the subagents module, `plan_exit` only when named). */
-export const AGENTRY_TOOLS = [
-  'read_file',
-  'write_file',
-  'edit_file',
-  'list_dir',
-  'glob',
-  'grep',
-  'bash',
-  'web_fetch',
-  'todo',
-  'question',
-  'task',
-  'plan_exit',
-] as const
+export { AGENTRY_TOOLS }
+
 /** Also ours: `web_search` is a provider's native search where one exists (built-in `explore` allows it). */
 const AGENTRY = new Set<string>([...AGENTRY_TOOLS, 'web_search'])
 
