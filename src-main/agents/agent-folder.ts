@@ -1,6 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { AgentFormat, AgentInfo, AgentLoadError } from '../../src-shared'
+import { splitFrontmatter } from './frontmatter'
+import { ParseCache } from './parse-cache'
 import { MAX_AGENT_FILE_CHARS, parseManifest } from './parse-manifest'
 
 export interface FolderAgents {
@@ -14,9 +16,9 @@ export interface FolderAgents {
 }
 
 interface Listing {
-  /** relative paths, mtimes and sizes of the manifests: equal signature ⇒ nothing to re-read */
+  /** relative paths, times and sizes of the manifests: equal signature ⇒ nothing to re-read */
   signature: string
-  files: string[]
+  files: { file: string; stat: fs.Stats }[]
   errors: AgentLoadError[]
   exists: boolean
 }
@@ -32,6 +34,9 @@ export class AgentFolderCache {
   private readonly entries = new Map<string, { signature: string; result: FolderAgents }>()
   private readonly dirty = new Set<string>()
 
+  /** `parsed`: results kept between processes; without it every file is parsed once per process. */
+  constructor(private readonly parsed?: ParseCache) {}
+
   markDirty(dir: string): void {
     this.dirty.add(dir)
   }
@@ -40,10 +45,12 @@ export class AgentFolderCache {
     const listing = listManifests(dir)
     const key = `${dir}\0${format}`
     const cached = this.entries.get(key)
-    if (cached && cached.signature === listing.signature && !this.dirty.has(dir)) return cached.result
+    const watcherSaw = this.dirty.has(dir)
+    if (cached && cached.signature === listing.signature && !watcherSaw) return cached.result
     // Clear before reading, so an event that lands during the read marks it dirty again.
     this.dirty.delete(dir)
-    const result = readManifests(listing, source, format)
+    // A change only the watcher saw (same size, same timestamps) is read from the file, not the cache.
+    const result = readManifests(listing, source, format, watcherSaw ? undefined : this.parsed)
     this.entries.set(key, { signature: listing.signature, result })
     return result
   }
@@ -73,7 +80,7 @@ function listManifests(dir: string): Listing {
     .map((e) => path.join(e.parentPath, e.name))
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const parts: string[] = []
-  const files: string[] = []
+  const files: Listing['files'] = []
   const errors: AgentLoadError[] = []
   for (const file of found) {
     const rel = path.relative(dir, file)
@@ -88,21 +95,27 @@ function listManifests(dir: string): Listing {
       continue
     }
     if (!stat.isFile()) continue // a symlink to a folder: not a manifest
-    parts.push(`${rel}:${stat.mtimeMs}:${stat.size}`)
+    parts.push(`${rel}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}`)
     // Checked before reading: a huge file is refused without loading it into memory.
     if (stat.size > MAX_AGENT_FILE_CHARS) {
       errors.push({ file, field: 'file', reason: `the file is ${(stat.size / (1024 * 1024)).toFixed(1)} MiB; agent files are limited to 1 MiB, shorten the prompt` })
       continue
     }
-    files.push(file)
+    files.push({ file, stat })
   }
   return { signature: parts.join('|'), files, errors, exists: true }
 }
 
-function readManifests(listing: Listing, source: 'user' | 'project', format: AgentFormat): FolderAgents {
+function readManifests(listing: Listing, source: 'user' | 'project', format: AgentFormat, parsed: ParseCache | undefined): FolderAgents {
   const agents: FolderAgents['agents'] = []
   const errors = [...listing.errors]
-  for (const file of listing.files) {
+  for (const { file, stat } of listing.files) {
+    const key = ParseCache.keyOf(stat, `${format}:${source}`)
+    const known = parsed?.get(file, key)
+    if (known && 'errors' in known) {
+      errors.push(...known.errors)
+      continue
+    }
     let text: string
     try {
       text = fs.readFileSync(file, 'utf8')
@@ -112,9 +125,16 @@ function readManifests(listing: Listing, source: 'user' | 'project', format: Age
       errors.push({ file, field: 'file', reason: `cannot read the file (${errCode(err) ?? String(err)}); check its permissions` })
       continue
     }
-    const parsed = parseManifest(file, text, source, { format })
-    if ('errors' in parsed) errors.push(...parsed.errors)
-    else agents.push(parsed)
+    // The cache keeps what the frontmatter says; the prompt is the file's own text below it.
+    const split = known ? splitFrontmatter(text) : undefined
+    if (known && split?.ok) {
+      agents.push({ ...known, agent: { ...known.agent, prompt: split.body } })
+      continue
+    }
+    const result = parseManifest(file, text, source, { format })
+    parsed?.set(file, key, result)
+    if ('errors' in result) errors.push(...result.errors)
+    else agents.push(result)
   }
   return { agents, errors, fileCount: listing.files.length + listing.errors.length, exists: listing.exists }
 }

@@ -292,6 +292,12 @@ describe('AgentRegistry hot reload', () => {
     put(projectFile('team/deep.md'), manifest('deep'))
     expect(await changed).toEqual([workdir])
     expect(registry.resolve(workdir).byName.has('deep')).toBe(true)
+    await settle()
+    // a second file in that (now watched) subfolder
+    changed = changes()
+    put(projectFile('team/deeper.md'), manifest('deeper'))
+    expect(await changed).toEqual([workdir])
+    expect(registry.resolve(workdir).byName.has('deeper')).toBe(true)
     changed = changes()
     put(path.join(workdir, '.opencode', 'agents', 'oc.md'), manifest('oc'))
     expect(await changed).toEqual([workdir])

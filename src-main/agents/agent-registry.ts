@@ -4,6 +4,7 @@ import { AgentFolderCache } from './agent-folder'
 import { scopeFolders } from './agent-folders'
 import { BUILTIN_AGENTS, DEFAULT_AGENT } from './builtins'
 import { FolderWatcher } from './folder-watcher'
+import { ParseCache } from './parse-cache'
 import { toSlug } from './parse-manifest'
 
 export interface ResolvedAgents {
@@ -36,15 +37,23 @@ export function userAgentsDir(dataDir: string): string {
  */
 export class AgentRegistry {
   private readonly dataDir: string
-  private readonly cache = new AgentFolderCache()
+  private readonly parsed: ParseCache | undefined
+  private readonly cache: AgentFolderCache
   private readonly workdirs = new Map<string, FolderWatcher[]>()
   private readonly listeners = new Set<(workdir: string) => void>()
   private readonly timers = new Map<string, NodeJS.Timeout>()
   private userWatchers: FolderWatcher[] | undefined
   private disposed = false
 
-  constructor(opts: { dataDir: string }) {
+  /**
+   * `persistParses` (default true): keep parsed files in `{dataDir}/cache/` so the next process need not re-parse
+   * them. `watch` (default true): false for a one-shot listing (`agentry agents`), which needs no change events.
+   */
+  constructor(opts: { dataDir: string; persistParses?: boolean; watch?: boolean }) {
     this.dataDir = path.resolve(opts.dataDir)
+    this.disposed = opts.watch === false
+    this.parsed = opts.persistParses === false ? undefined : new ParseCache(path.join(this.dataDir, 'cache', 'agent-files.json'))
+    this.cache = new AgentFolderCache(this.parsed)
   }
 
   resolve(workdir: string): ResolvedAgents {
@@ -53,6 +62,7 @@ export class AgentRegistry {
     const byName = new Map<string, AgentInfo>(BUILTIN_AGENTS.map((a) => [a.name, a]))
     const out: Omit<ResolvedAgents, 'agents' | 'byName'> = { errors: [], folders: [], disabled: [] }
     for (const [base, kind] of [[this.dataDir, 'user'], [wd, 'project']] as const) this.loadScope(base, kind, byName, out)
+    this.parsed?.flush()
     return { agents: [...byName.values()], byName, ...out }
   }
 

@@ -9,7 +9,9 @@ const PROBE = '\u0000any'
  * A tool these rules deny outright (every subject), so offering it would only waste the model's steps.
  * A narrower allow/ask for the tool (e.g. `docs/**: allow`) keeps it usable.
  */
-export function deniesOutright(rules: Ruleset, tool: string): boolean {
+export function deniesOutright(all: Ruleset, tool: string): boolean {
+  // Rules naming another tool literally cannot apply: leave them out before any glob is compiled.
+  const rules = all.filter((r) => r.tool === tool || /[*?[\]{}!]/.test(r.tool))
   const catchAll = evaluateRuleset(rules, tool, PROBE, 'other')
   if (catchAll?.action !== 'deny') return false
   // The last match wins, so only an allow/ask for this tool *after* that deny can win for some subject
@@ -18,10 +20,19 @@ export function deniesOutright(rules: Ruleset, tool: string): boolean {
   return !later.some((r) => r.action !== 'deny' && evaluateRuleset([r], tool, r.pattern, 'other') !== undefined)
 }
 
+// Most agents share a handful of permission maps (`*: allow`, one allow-list…): work each out once.
+const byPermission = new Map<string, string[]>()
+
 /** The tools an agent is offered by its own rules (a caller's rules can only narrow this further). */
 export function offeredTools(agent: AgentInfo): string[] {
+  const key = JSON.stringify(agent.permission)
+  const known = byPermission.get(key)
+  if (known) return [...known]
   const rules = fromCompact(agent.permission)
   // plan_exit is offered only to agents that name it (the built-in plan agent).
   const candidates = AGENTRY_TOOLS.filter((t) => t !== 'plan_exit' || Object.hasOwn(agent.permission, 'plan_exit'))
-  return candidates.filter((t) => !deniesOutright(rules, t))
+  const offered = candidates.filter((t) => !deniesOutright(rules, t))
+  if (byPermission.size > 1000) byPermission.clear()
+  byPermission.set(key, offered)
+  return [...offered]
 }

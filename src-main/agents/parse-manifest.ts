@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { AgentFrontmatter, type AgentFormat, type AgentInfo, type AgentLoadError, type AgentWarning } from '../../src-shared'
+import { AGENT_NAME_RE, AgentFrontmatter, type AgentFormat, type AgentInfo, type AgentLoadError, type AgentWarning } from '../../src-shared'
 import { describeZodIssues, parseYamlText } from '../config'
 import { splitFrontmatter } from './frontmatter'
 import { mapFields } from './manifest-fields'
@@ -89,7 +89,7 @@ function agentName(file: string, given: unknown): { slug: string; display?: stri
   if (given !== undefined && given !== null && given !== '') {
     if (typeof given !== 'string' && typeof given !== 'number') return { error: `must be text (got ${JSON.stringify(given)})` }
     const display = String(given).trim()
-    const slug = toSlug(display)
+    const slug = AGENT_NAME_RE.test(display) ? display : toSlug(display)
     if (slug) return { slug, ...(slug !== display ? { display } : {}) }
     // Nothing usable in it (e.g. only punctuation): fall back to the file name below.
   }

@@ -13,7 +13,7 @@ import type { CliIO } from './run'
  */
 export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
-  const registry = new AgentRegistry({ dataDir: io.dataDir })
+  const registry = new AgentRegistry({ dataDir: io.dataDir, watch: false })
   try {
     const loaded = loadConfig(io.dataDir, workdir)
     const { agents, errors, folders, disabled } = listAgents(registry.resolve(workdir), loaded.config)

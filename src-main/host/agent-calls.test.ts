@@ -99,7 +99,9 @@ describe('agents.list', () => {
       ['.opencode/agent', 'read', 2],
       ['.claude/agents', 'shadowed', 1],
     ])
-    expect(list.errors).toEqual([{ file: path.join(h.workdir, '.opencode', 'agent', 'broken.md'), field: 'frontmatter', line: 2, reason: expect.stringMatching(/^YAML syntax error at line 2/) }])
+    expect(list.errors).toEqual([
+      { file: path.join(h.workdir, '.opencode', 'agent', 'broken.md'), field: 'frontmatter', line: 3, reason: expect.stringMatching(/^YAML syntax error at line 3:1: .*; a \{ … \} or \[ … \] opened above is not closed$/) },
+    ])
   })
 })
 
