@@ -8,6 +8,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CallOutput } from '../../src-shared'
 import { dispatchCall } from '../bridge/dispatch-call'
+import { startScriptedChatServer } from '../models'
 import { aliasBomb } from '../config/testing/yaml-bombs'
 import { createHarness, type Harness } from '../testing/harness'
 
@@ -51,6 +52,21 @@ describe('an agent file\'s model', () => {
     await h.host.runner.idle()
     h.host.store.flush()
     expect(modelsOf(h.host.store.listMessages(first.sessionId))).toEqual([{ provider: 'script', model: 'test' }, SONNET])
+  })
+
+  it('reaches the provider: an opencode agent\'s model alias, temperature and top_p in the HTTP request', async () => {
+    const server = await startScriptedChatServer({ respond: () => ({ text: 'hi' }) })
+    try {
+      h = await createHarness({
+        config: { model: 'srv/default', providers: { srv: { type: 'openai-compatible', baseURL: server.url, apiKey: 'x' } }, models: { aliases: { sonnet: 'srv/sonnet-5' } } },
+        files: { '.opencode/agent/writer.md': '---\ndescription: writes\nmode: primary\nmodel: sonnet\ntemperature: 0.3\ntop_p: 0.9\n---\nWrite.\n' },
+      })
+      await h.run('hello', { agent: 'writer' })
+      // (the other request is the title, run by the hidden title agent)
+      expect(server.requests).toContainEqual(expect.objectContaining({ model: 'sonnet-5', temperature: 0.3, top_p: 0.9 }))
+    } finally {
+      await server.close()
+    }
   })
 
   it('is what a subagent runs on, opaque or inspectable', async () => {
