@@ -47,7 +47,7 @@ describe('bring your own agents', () => {
     expect(await details.locator('[data-testid=agent-rules]').innerText()).toMatch(/\* → deny\s+read_file → allow\s+grep → allow/)
     const error = page.locator('[data-testid=agent-load-error]')
     expect(await error.innerText()).toMatch(/broken\.md:3[\s\S]*quote a value that contains ": "/)
-    await shot(page, 'byo-agents', '02-settings-agents')
+    await shot(page, 'byo-agents', '02-settings-agents', 'agent-files')
   })
 
   it('the New agent form writes a normal .md file that loads and appears in the agent picker', async () => {
@@ -58,7 +58,7 @@ describe('bring your own agents', () => {
     await page.selectOption('[data-testid=new-agent-mode]', 'primary')
     await page.uncheck('[data-testid=new-agent-tool-bash]')
     await page.fill('[data-testid=new-agent-prompt]', 'You write documentation.')
-    await shot(page, 'byo-agents', '03-new-agent-form')
+    await shot(page, 'byo-agents', '03-new-agent-form', 'new-agent-form')
     await page.click('[data-testid=new-agent-save]')
     const created = page.locator('[data-testid=agent-created]')
     await expect.poll(() => created.count(), { timeout: 10_000 }).toBe(1)
