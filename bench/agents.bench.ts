@@ -57,6 +57,7 @@ export async function run(): Promise<Record<string, unknown>> {
   try {
     const bytes = writeWorkspace(work)
     const cold: number[] = []
+    const coldCpu: number[] = []
     const warm: number[] = []
     let loaded = 0
     let errors = 0
@@ -64,8 +65,12 @@ export async function run(): Promise<Record<string, unknown>> {
       // No persisted parses: this measures parsing every file, as a first start does.
       const registry = new AgentRegistry({ dataDir: home, persistParses: false })
       const t0 = performance.now()
+      const c0 = process.cpuUsage()
       const r = registry.resolve(work)
       cold.push(performance.now() - t0)
+      const c = process.cpuUsage(c0)
+      // CPU time too: on a shared machine the wall time also counts other processes' turns.
+      coldCpu.push((c.user + c.system) / 1000)
       const t1 = performance.now()
       registry.resolve(work)
       warm.push(performance.now() - t1)
@@ -98,10 +103,11 @@ export async function run(): Promise<Record<string, unknown>> {
       kiB: round(bytes / 1024),
       agentsLoaded: loaded,
       loadErrors: errors,
-      inProcess: { firstResolveMs: round(coldMs), cachedResolveMs: round(median(warm), 2), runs: RUNS, targetMs: IN_PROCESS_TARGET_MS, pass: coldMs < IN_PROCESS_TARGET_MS },
+      inProcess: { firstResolveMs: round(coldMs), firstResolveMinMs: round(Math.min(...cold)), firstResolveCpuMs: round(median(coldCpu)), cachedResolveMs: round(median(warm), 2), runs: RUNS, targetMs: IN_PROCESS_TARGET_MS, pass: coldMs < IN_PROCESS_TARGET_MS },
       cli: {
         emptyMs: round(median(cliEmpty)),
         with500Ms: round(median(cliFull)),
+        minRatio: round(Math.min(...cliFull) / Math.min(...cliEmpty), 2),
         ratio: round(ratio, 2),
         firstRunWith500Ms: round(firstRunMs),
         firstRunRatio: round(firstRunMs / median(cliEmpty), 2),

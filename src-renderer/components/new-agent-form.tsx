@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import type { AgentMode } from '../../src-shared'
 import { AGENTRY_TOOLS } from '../../src-shared/agent-tools'
+import { toggled } from '../lib/sets'
 import { call, toUiError, type UiError } from '../state/bridge'
 import { loadAgents } from '../state/workspace-actions'
 import { useWorkspace } from '../state/workspace-store'
@@ -26,13 +27,7 @@ export function NewAgentForm({ onCreated, onCancel }: { onCreated(file: string, 
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<UiError | null>(null)
 
-  const toggle = (t: string) =>
-    setTools((prev) => {
-      const next = new Set(prev)
-      if (next.has(t)) next.delete(t)
-      else next.add(t)
-      return next
-    })
+  const toggle = (t: string) => setTools((prev) => toggled(prev, t))
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()

@@ -1,5 +1,6 @@
 import { Fragment, useState } from 'react'
 import type { AgentListEntry } from '../../src-shared'
+import { toggled } from '../lib/sets'
 import { agentColor, useAgents } from '../state/agents-store'
 import { ErrorNote } from './error-note'
 import { NewAgentForm } from './new-agent-form'
@@ -20,13 +21,7 @@ export function AgentsSection() {
   const [created, setCreated] = useState<string | null>(null)
   const [open, setOpen] = useState<Set<string>>(new Set())
   const list = agents.filter((a) => showHidden || !a.hidden)
-  const toggle = (name: string) =>
-    setOpen((prev) => {
-      const next = new Set(prev)
-      if (next.has(name)) next.delete(name)
-      else next.add(name)
-      return next
-    })
+  const toggle = (name: string) => setOpen((prev) => toggled(prev, name))
 
   return (
     <section className="card" data-testid="settings-agents" id="settings-agents">
