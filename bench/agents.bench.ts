@@ -2,7 +2,8 @@
  * Agent loading (issue 13): 500 agent files — the real corpus files (Claude Code and opencode), repeated under new
  * names until there are 500, in the folders their hosts read, 100 in subfolders.
  * (a) in process: a fresh AgentRegistry's first resolve() (list, read, parse, map every file), median of 7.
- *     Target < 150 ms. Also a cached resolve() (what every prompt and spawn pays) for scale.
+ *     Target < 150 ms. Also: a fresh registry whose data dir has the parse cache (a later start), and a repeated
+ *     resolve() on the same registry (what every prompt and spawn pays).
  * (b) `agentry agents` on that workspace against an empty one: spawn to exit, median of 7 each, interleaved.
  *     Target: < 2× the empty workspace. The very first run (which parses everything and fills the parse cache in
  *     the data dir) is reported on its own.
@@ -79,6 +80,18 @@ export async function run(): Promise<Record<string, unknown>> {
       registry.dispose()
     }
 
+    // A later start: the frontmatters come from the parse cache in the data dir (files are still listed and read).
+    const cacheHome = tempDir('bench-agents-cache-home')
+    new AgentRegistry({ dataDir: cacheHome, watch: false }).resolve(work)
+    const fromCache: number[] = []
+    for (let i = 0; i < RUNS; i++) {
+      const registry = new AgentRegistry({ dataDir: cacheHome, watch: false })
+      const t0 = performance.now()
+      registry.resolve(work)
+      fromCache.push(performance.now() - t0)
+    }
+    fs.rmSync(cacheHome, { recursive: true, force: true })
+
     buildCli()
     const timed = async (cwd: string): Promise<number> => {
       const r = await agentry(['agents', '--json'], { home, cwd })
@@ -103,7 +116,7 @@ export async function run(): Promise<Record<string, unknown>> {
       kiB: round(bytes / 1024),
       agentsLoaded: loaded,
       loadErrors: errors,
-      inProcess: { firstResolveMs: round(coldMs), firstResolveMinMs: round(Math.min(...cold)), firstResolveCpuMs: round(median(coldCpu)), cachedResolveMs: round(median(warm), 2), runs: RUNS, targetMs: IN_PROCESS_TARGET_MS, pass: coldMs < IN_PROCESS_TARGET_MS },
+      inProcess: { firstResolveMs: round(coldMs), firstResolveMinMs: round(Math.min(...cold)), firstResolveCpuMs: round(median(coldCpu)), withParseCacheMs: round(median(fromCache)), cachedResolveMs: round(median(warm), 2), runs: RUNS, targetMs: IN_PROCESS_TARGET_MS, pass: coldMs < IN_PROCESS_TARGET_MS },
       cli: {
         emptyMs: round(median(cliEmpty)),
         with500Ms: round(median(cliFull)),
