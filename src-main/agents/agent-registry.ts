@@ -21,15 +21,6 @@ export interface ResolvedAgents {
 
 const DEBOUNCE_MS = 50
 
-/** The project folder that is read: `{workdir}/.agents/agents`, or — only when that does not exist — `.claude/agents`. */
-export function projectAgentsDir(workdir: string): string {
-  return scopeFolders(workdir, 'project').read[0].dir
-}
-
-export function userAgentsDir(dataDir: string): string {
-  return scopeFolders(dataDir, 'user').read[0].dir
-}
-
 /**
  * Resolves the agents for a workspace: built-ins, then the data dir's agent folders, then the workspace's; a later
  * scope replaces an earlier agent of the same name (with a notice on the agent). Folders are read through a cache,
