@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
+import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
 import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type Store } from '../store'
@@ -12,7 +12,8 @@ import { callableAgents, createTaskTool, type TaskInput } from './task-tool'
 export interface SubagentDeps {
   runtime: Runtime
   store: Store
-  parseModel(ref: string): ModelRef
+  /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
+  agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   /** a background child finished and its synthetic message is in the parent: the host may start a parent turn */
   onBackgroundDone(parent: RunLevel): void
@@ -225,7 +226,7 @@ export class Subagents {
       agentPath: [...level.agentPath, agent.name],
       chain: [...level.chain, agentRules(agent)],
       depth: level.depth + 1,
-      modelRef: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+      modelRef: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
       signal,
       emit: (event) => level.emit({ type: 'subagent_event', sessionId: childId, at: event.at, agentType: agent.name, event }),
       userMessageId: null,
@@ -246,7 +247,7 @@ export class Subagents {
         agent: agent.name,
         title: input.description,
         workspaceRoot: level.workdir,
-        model: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+        model: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
         parentId: level.sessionId,
         parentMessageId: level.userMessageId,
         metadata: {
