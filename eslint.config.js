@@ -19,7 +19,7 @@ export const LAYERS = {
   permissions: [],
   tools: [],
   'renderer-files': [],
-  agents: ['config'],
+  agents: ['config', 'permissions'],
   // trust decides how a workspace's files layer over the person's: beside permissions and config
   trust: ['config', 'permissions'],
   // services over the store
@@ -27,7 +27,7 @@ export const LAYERS = {
   approvals: ['store'],
   // the agent machinery, each layer over the ones before it
   loop: ['models', 'store', 'tools'],
-  runtime: ['loop', 'tools', 'permissions', 'trust', 'approvals', 'models', 'config', 'store'],
+  runtime: ['loop', 'tools', 'permissions', 'trust', 'agents', 'approvals', 'models', 'config', 'store'],
   subagents: ['runtime', 'loop', 'tools', 'permissions', 'store'],
   sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store'],
   host: ['sessions', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'store', 'tools'],

@@ -1,5 +1,6 @@
 import path from 'node:path'
-import type { SessionSummary } from '../../src-shared'
+import type { AgentFolderInfo, AgentListEntry, AgentLoadError, SessionSummary } from '../../src-shared'
+import { formatConfigIssues } from '../config/format-issues'
 import type { RemoteHost } from '../bridge/client'
 import { debugEnabled, type ParsedArgs } from './args'
 import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
@@ -20,35 +21,64 @@ export async function withHost<T>(args: ParsedArgs, io: CliIO, workdir: string, 
   }
 }
 
-/** `agentry agents`: resolved agents with mode and source, then every file that failed to load. */
+/**
+ * `agentry agents`: every agent with its source file, mode, effective model (and how it was resolved), offered
+ * tools, permission rules and warnings; then shadowed folders and the files that could not be loaded — what
+ * Settings › Agents shows, through the same calls. A bad config.yaml is reported and exits 2.
+ */
 export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
-  const { agents, errors, ruleErrors } = await withHost(args, io, workdir, async (api) => ({
-    ...(await api.calls['agents.list']({ workspaceRoot: workdir })),
-    // Agents act under the rules: a rules file that cannot be used (every call then asks) is reported here too.
-    ruleErrors: (await api.calls['settings.get']({ workspaceRoot: workdir })).permissionErrors,
+  const { listed, settings } = await withHost(args, io, workdir, async (api) => ({
+    listed: await api.calls['agents.list']({ workspaceRoot: workdir }),
+    settings: await api.calls['settings.get']({ workspaceRoot: workdir }),
   }))
+  const { agents, errors, folders, disabled } = listed
+  // Agents act under the rules: a rules file that cannot be used (every call then asks) is reported here too.
+  const ruleErrors = settings.permissionErrors
   if (args.values.json) {
-    for (const a of agents) io.stdout.write(`${JSON.stringify({ type: 'agent', name: a.name, mode: a.mode, hidden: a.hidden, inspectable: a.inspectable, description: a.description, source: a.source })}\n`)
+    for (const a of agents) {
+      const { prompt: _prompt, permission: _permission, resolvedModel, offeredTools, permissionRules, ...rest } = a
+      io.stdout.write(`${JSON.stringify({ type: 'agent', ...rest, model: resolvedModel, tools: offeredTools, permission: permissionRules })}\n`)
+    }
+    for (const f of folders) io.stdout.write(`${JSON.stringify({ type: 'folder', ...f })}\n`)
+    for (const d of disabled) io.stdout.write(`${JSON.stringify({ type: 'disabled', ...d })}\n`)
     for (const e of errors) io.stdout.write(`${JSON.stringify({ type: 'error', ...e })}\n`)
     for (const e of ruleErrors) io.stdout.write(`${JSON.stringify({ type: 'rules_error', ...e })}\n`)
-    return 0
+  } else {
+    writeAgentsText(io, agents, folders, disabled, errors)
+    if (ruleErrors.length) {
+      io.stdout.write(`\n${ruleErrors.length} permission rules file(s) cannot be used; until fixed every tool call asks:\n`)
+      for (const e of ruleErrors) io.stdout.write(`  ✗ ${e.file}: ${e.reason}\n`)
+    }
   }
+  if (settings.configIssues.length) {
+    io.stderr.write(`${formatConfigIssues(settings.configIssues)}\n`)
+    return 2
+  }
+  return 0
+}
+
+function writeAgentsText(io: CliIO, agents: AgentListEntry[], folders: AgentFolderInfo[], disabled: { name: string; file: string }[], errors: AgentLoadError[]): void {
+  const rel = (file: string) => path.relative(process.cwd(), file) || file
   const width = Math.max(...agents.map((a) => a.name.length), 4)
   for (const a of agents) {
     const flags = [a.hidden ? 'hidden' : '', a.inspectable ? 'inspectable' : ''].filter(Boolean).join(',')
-    const source = a.source.file ? path.relative(process.cwd(), a.source.file) || a.source.file : a.source.kind
-    io.stdout.write(`${a.name.padEnd(width)}  ${a.mode.padEnd(8)}  ${source}${flags ? `  (${flags})` : ''}\n    ${a.description}\n`)
+    const source = a.source.file ? `${rel(a.source.file)}${a.source.format && a.source.format !== 'agentry' ? ` [${a.source.format}]` : ''}` : a.source.kind
+    const shown = a.displayName ? ` (${a.displayName})` : ''
+    io.stdout.write(`${a.name.padEnd(width)}  ${a.mode.padEnd(8)}  ${source}${flags ? `  (${flags})` : ''}${shown}\n    ${a.description}\n`)
+    if (a.source.kind === 'builtin' && a.warnings.length === 0) continue
+    io.stdout.write(`    model: ${a.resolvedModel.ref ?? 'inherit'} — ${a.resolvedModel.detail}\n`)
+    io.stdout.write(`    tools: ${a.offeredTools.join(', ') || '(none)'}${a.mcpTools?.length ? ` (+ MCP: ${a.mcpTools.join(', ')})` : ''}\n`)
+    for (const w of a.warnings) io.stdout.write(`    ⚠ ${w.field}${w.line ? ` (line ${w.line})` : ''}: ${w.reason}\n`)
   }
+  for (const f of folders.filter((x) => x.status === 'shadowed')) {
+    io.stdout.write(`\n⚠ ${rel(f.dir)} (${f.files} agent file(s)) is not read: ${rel(f.shadowedBy ?? '')} exists, and the first existing folder wins. Move the files there, or remove ${rel(f.shadowedBy ?? '')}.\n`)
+  }
+  for (const d of disabled) io.stdout.write(`\n${d.name} is disabled by ${rel(d.file)} (disable: true)\n`)
   if (errors.length) {
-    io.stdout.write(`\n${errors.length} agent file(s) could not be loaded and were skipped:\n`)
-    for (const e of errors) io.stdout.write(`  ✗ ${e.file}: ${e.field}: ${e.reason}\n`)
+    io.stdout.write(`\n${errors.length} problem(s) in agent files; these files were skipped:\n`)
+    for (const e of errors) io.stdout.write(`  ✗ ${e.file}${e.line ? `:${e.line}` : ''}: ${e.field}: ${e.reason}\n`)
   }
-  if (ruleErrors.length) {
-    io.stdout.write(`\n${ruleErrors.length} permission rules file(s) cannot be used; until fixed every tool call asks:\n`)
-    for (const e of ruleErrors) io.stdout.write(`  ✗ ${e.file}: ${e.reason}\n`)
-  }
-  return 0
 }
 
 /** `agentry sessions`: the session tree, newest first, inspectable children nested under their parents. */

@@ -59,12 +59,12 @@ async function runOn(
   }
   // A rules file that cannot be used is not fatal (every call then asks, so headless denies), but say so once.
   for (const e of settings.permissionErrors) io.stderr.write(`agentry: ${e.file}: ${e.reason}\n`)
-  // The model is checked when the session is created: an unknown provider or a bad ref is a configuration error
-  // (exit 2) with one line, not a failed run that leaves an empty session behind.
+  // The host checks the session's model (--model, else the agent's own, else the default) when it creates it: an
+  // unknown provider or a bad ref is a configuration error (exit 2) with one line, and no empty session is left.
   const { session } = await api.calls['sessions.create']({
     workspaceRoot: o.workdir,
     agent: args.values.agent as string | undefined,
-    model: (args.values.model as string | undefined) ?? settings.defaultModel,
+    model: args.values.model as string | undefined,
   })
   const sessionId = session.id
   const json = Boolean(args.values.json)

@@ -1,11 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AgentEvent, HostApi, ModelRef, SessionRecord } from '../../src-shared'
-import { AgentRegistry } from '../agents'
+import type { AgentEvent, AgentInfo, Config, HostApi, ModelRef, SessionRecord } from '../../src-shared'
+import { AgentRegistry, resolveAgentModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
-import { contextWindowFor, createFileKeyStore, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
+import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissions'
 import { Runtime, type RuleSources } from '../runtime'
 import { emitterFor, SessionRunner } from '../sessions'
@@ -78,6 +78,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const config = (workdir?: string): LoadedConfig => (workdir ? settings.forWorkspace(workdir).config : settings.personal())
     const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents
+    const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
     const rules: RuleSources = {
       protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
       runtimeRules: (rootSessionId, workdir) =>
@@ -104,7 +105,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       sessions,
       transcript: store.transcript,
       jobs: store.queue,
-      parseModel: parseModelRef,
+      agentModel,
       pricing,
     })
     const runner = new SessionRunner({
@@ -116,6 +117,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       subagents,
       agents,
       settings: (workdir) => settings.forRun(workdir),
+      agentModel,
       contextWindow: (ref) => contextWindowFor(ref, config().config),
       pricing,
       headless: options.headless ?? false,
@@ -131,6 +133,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       approvals,
       registry,
       config,
+      agentModel,
       // Resolution is lazy: this checks the provider and its settings without loading or calling anything.
       checkModel: (ref, agentName, workdir) => void modelFor(ref, agentName, config(workdir)),
       staticRules,

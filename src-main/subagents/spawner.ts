@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
+import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
 import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
@@ -18,7 +18,8 @@ export interface SubagentDeps {
   transcript: TranscriptRepository
   /** background children are jobs */
   jobs: Pick<QueueRepository, 'createJob' | 'updateJob'>
-  parseModel(ref: string): ModelRef
+  /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
+  agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   pricing(ref: ModelRef): { input: number; output: number } | undefined
 }
 
@@ -236,7 +237,7 @@ export class Subagents {
       agentPath: [...level.agentPath, agent.name],
       chain: [...level.chain, agentRules(agent)],
       depth: level.depth + 1,
-      modelRef: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+      modelRef: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
       signal,
       emit: (event) => level.emit({ type: 'subagent_event', sessionId: childId, at: event.at, agentType: agent.name, event }),
       userMessageId: null,
@@ -259,7 +260,7 @@ export class Subagents {
         agent: agent.name,
         title: input.description,
         workspaceRoot: level.workdir,
-        model: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+        model: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
         parentId: level.sessionId,
         parentMessageId: level.userMessageId,
         metadata: {
