@@ -6,7 +6,7 @@ import { Approvals } from '../approvals'
 import { loadConfig, projectConfigPath, userConfigPath, type LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { contextWindowFor, createFileKeyStore, defaultModelRef, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
-import { ensureDefaultPermissionsFile, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset } from '../permissions'
+import { ensureDefaultPermissionsFile, loadShellGrammar, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset } from '../permissions'
 import { Runtime } from '../runtime'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
@@ -55,6 +55,8 @@ export interface Host {
 export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir)
   fs.mkdirSync(dataDir, { recursive: true })
+  // Bash permissions are decided by parsing each line; the grammar loads once, here (a failure makes bash ask).
+  await loadShellGrammar()
   const releaseLock = options.lock === false ? () => {} : acquireDataDirLock(dataDir)
   const disposers: (() => void | Promise<void>)[] = [releaseLock]
   try {

@@ -1,8 +1,11 @@
 import fs from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
 import { makeContext, type TestContext } from './test-context'
+import { loadShellGrammar } from '../permissions'
+
+beforeAll(() => loadShellGrammar())
 
 const contexts: TestContext[] = []
 function setup() {
