@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { AgentInfo, AgentLoadError, AgentMode } from './agent'
 import { SubagentLimits } from './config'
-import { RuleScope, RuntimeRule } from './permission'
+import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
 import { MessageWithParts, SessionRecord, SessionStatus } from './session'
 import type { SequencedEvent } from './events'
 
@@ -27,6 +27,8 @@ export const ApprovalRecord = z.object({
   arguments: z.unknown(),
   patterns: z.array(z.string()),
   alwaysPatterns: z.array(z.string()),
+  /** the same patterns, each marked risky or not (network, deleting, privileges, inline code) */
+  alwaysSuggestions: z.array(AlwaysSuggestion).default([]),
   status: ApprovalStatus,
   answer: z.unknown().nullable(),
   createdAt: z.number(),

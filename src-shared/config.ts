@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SandboxSettings } from './sandbox'
 
 export const ProviderType = z.enum(['anthropic', 'openai', 'openai-compatible', 'ollama', 'script', 'demo'])
 export type ProviderType = z.infer<typeof ProviderType>
@@ -48,6 +49,8 @@ export const Config = z
     model: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
     providers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/), ProviderConfig).default({}),
     subagents: SubagentLimits.default(SubagentLimits.parse({})),
+    /** the OS sandbox for bash; only the person's own config.yaml sets it */
+    sandbox: SandboxSettings.default(SandboxSettings.parse({})),
   })
   .strict()
 export type Config = z.infer<typeof Config>

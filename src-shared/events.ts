@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { AlwaysSuggestion } from './permission'
 import { MessageRecord, PartRecord, SessionRecord, SessionStatus, TaskCard, TokenUsage } from './session'
 
 const base = { sessionId: z.string(), at: z.number() }
@@ -75,6 +76,7 @@ export const ToolApprovalRequiredEvent = z.object({
   arguments: z.unknown(),
   patterns: z.array(z.string()),
   alwaysPatterns: z.array(z.string()),
+  alwaysSuggestions: z.array(AlwaysSuggestion).optional(),
 })
 export const ToolApprovalResolvedEvent = z.object({
   type: z.literal('tool_approval_resolved'),

@@ -112,6 +112,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       setTodos: (level, todos) => {
         if (store.getSession(level.sessionId)) store.updateSession(level.sessionId, { metadata: { ...store.getSession(level.sessionId)!.metadata, todos } })
       },
+      // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
+      sandboxSettings: () => config().config.sandbox,
       onPlanApproved: (level) => {
         const session = store.getSession(level.sessionId)
         if (session) store.updateSession(session.id, { metadata: { ...session.metadata, activeAgent: 'build' } })

@@ -1,5 +1,6 @@
+import type { AlwaysSuggestion } from '../../src-shared'
 import type { PermissionAsk } from '../tools'
-import { decide, suggestAlwaysPatterns, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
+import { decide, suggestAlways, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
 import type { Approvals } from '../approvals'
 import type { PartHandle } from '../loop'
 import type { RunLevel } from './level'
@@ -67,12 +68,19 @@ export async function authorizeCall(o: {
   if (decision.action === 'deny') {
     return { ok: false, message: `Permission denied: ${decision.reason}. This call will not be allowed; do not retry it — choose another approach or explain what you need.` }
   }
+  if (level.headless && decision.mustAsk) {
+    return {
+      ok: false,
+      message: `Permission denied: ${decision.reason}. This run is headless, so no one can approve it (grants such as --yes do not cover it). Rewrite the command so every command name and shell string is written out literally.`,
+    }
+  }
   if (level.headless) {
     return {
       ok: false,
       message: `Permission denied: ${toolName} needs approval (${decision.reason}) and this run is headless, where "ask" means deny. The user can re-run with --yes or --allow ${toolName}.`,
     }
   }
+  const suggestions = uniqueSuggestions(reqs.filter((r) => r.tool === toolName).flatMap((r) => suggestAlways(r)))
   o.handle.patch({}, 'approval-requested')
   const answer = await o.approvals.request({
     sessionId: level.sessionId,
@@ -82,9 +90,10 @@ export async function authorizeCall(o: {
     toolName,
     kind: 'tool',
     agentPath: level.agentPath,
-    arguments: { input: o.handle.part.data.input, summary: o.display?.summary, diff: o.display?.diff },
+    arguments: { input: o.handle.part.data.input, summary: o.display?.summary, diff: o.display?.diff, reason: decision.reason },
     patterns: reqs.flatMap((r) => r.subjects),
-    alwaysPatterns: [...new Set(reqs.filter((r) => r.tool === toolName).flatMap((r) => suggestAlwaysPatterns(r)))],
+    alwaysPatterns: suggestions.map((s) => s.pattern),
+    alwaysSuggestions: suggestions,
     workspaceRoot: level.workdir,
     signal: level.signal,
     emit: level.emit,
@@ -94,6 +103,11 @@ export async function authorizeCall(o: {
   if (answer.outcome === 'approved') return { ok: true }
   if (answer.outcome === 'cancelled') return { ok: false, message: `Cancelled: ${answer.reason}.` }
   return { ok: false, message: denialMessage(toolName, answer.feedback) }
+}
+
+function uniqueSuggestions(list: AlwaysSuggestion[]): AlwaysSuggestion[] {
+  const seen = new Set<string>()
+  return list.filter((s) => !seen.has(s.pattern) && Boolean(seen.add(s.pattern)))
 }
 
 /** What the model reads when the person said no (with their feedback, when they gave some). */
