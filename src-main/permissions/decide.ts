@@ -76,6 +76,18 @@ export function decide(chain: LayeredRules[], req: PermissionRequest): Decision 
   return { action: 'ask', reason: `asks: ${mustAsk} — a line that cannot be checked before it runs always needs a person`, subject: req.subjects[0], mustAsk: true }
 }
 
+/** The most restrictive decision over several requests of one call (deny > ask > allow); the first one on a tie. */
+export function decideRequests(chain: LayeredRules[], reqs: PermissionRequest[]): Decision {
+  let worst: Decision | undefined
+  for (const req of reqs) {
+    const d = decide(chain, req)
+    if (!worst || SEVERITY[d.action] > SEVERITY[worst.action]) worst = d
+    if (worst.action === 'deny') break
+  }
+  if (!worst) throw new Error('decideRequests: no requests; a tool that needs no check returns null from permission()')
+  return worst
+}
+
 /**
  * The subjects rules are matched against. A bash line becomes every command it would run (see shell/analyze.ts),
  * plus the reasons, if any, why it cannot be judged statically.

@@ -1,6 +1,6 @@
 import type { AlwaysSuggestion } from '../../src-shared'
 import type { PermissionAsk } from '../tools'
-import { decide, suggestAlways, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
+import { decideRequests, suggestAlways, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
 import type { Approvals } from '../approvals'
 import type { PartHandle } from '../loop'
 import type { RunLevel } from './level'
@@ -11,19 +11,15 @@ export interface RuleSources {
   runtimeRules(rootSessionId: string, workdir: string): Ruleset
 }
 
-export function decideFor(level: RunLevel, rules: RuleSources, req: PermissionRequest): Decision {
+function chainFor(level: RunLevel, rules: RuleSources): LayeredRules[] {
   const staticRules = rules.staticRules(level.workdir)
   const runtime = rules.runtimeRules(level.rootSessionId, level.workdir)
-  const chain: LayeredRules[] = level.chain.map((agent, i) => ({
-    agent,
-    static: staticRules,
-    runtime,
-    agentName: level.agentPath[i],
-  }))
-  return decide(chain, req)
+  return level.chain.map((agent, i) => ({ agent, static: staticRules, runtime, agentName: level.agentPath[i] }))
 }
 
-const SEVERITY = { allow: 0, ask: 1, deny: 2 } as const
+export function decideFor(level: RunLevel, rules: RuleSources, req: PermissionRequest): Decision {
+  return decideRequests(chainFor(level, rules), [req])
+}
 
 /** The requests one tool call makes: each ask judged under its own tool's rules (default: the calling tool). */
 export function requestsFor(toolName: string, asks: PermissionAsk | PermissionAsk[]): PermissionRequest[] {
@@ -38,14 +34,7 @@ export function requestsFor(toolName: string, asks: PermissionAsk | PermissionAs
 
 /** The most restrictive decision over several requests (deny > ask > allow); the first one on a tie. */
 export function decideAll(level: RunLevel, rules: RuleSources, reqs: PermissionRequest[]): Decision {
-  let worst: Decision | undefined
-  for (const req of reqs) {
-    const d = decideFor(level, rules, req)
-    if (!worst || SEVERITY[d.action] > SEVERITY[worst.action]) worst = d
-    if (worst.action === 'deny') break
-  }
-  if (!worst) throw new Error('decideAll: no requests; a tool that needs no check returns null from permission()')
-  return worst
+  return decideRequests(chainFor(level, rules), reqs)
 }
 
 /**

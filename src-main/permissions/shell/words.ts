@@ -21,8 +21,13 @@ export type OnDynamic = (node: SyntaxNode) => void
 const UNQUOTED_GLOB = /[*?[]/
 const BRACE = /\{[^{}]*(,|\.\.)[^{}]*\}/
 
-/** `r\m` → `rm`; a backslash-newline disappears. Also says whether an unescaped glob/brace character is there. */
-function unescapeUnquoted(text: string): { value: string; pattern: boolean } {
+const isPattern = (plain: string) => UNQUOTED_GLOB.test(plain) || BRACE.test(plain)
+
+/**
+ * `r\m` → `rm`; a backslash-newline disappears. `plain` keeps only the unescaped characters (escaped ones become
+ * `_`), to look for glob and brace syntax; `pattern` says whether it has any.
+ */
+function unescapeUnquoted(text: string): { value: string; plain: string; pattern: boolean } {
   let value = ''
   let plain = '' // unescaped characters only, to look for glob syntax
   for (let i = 0; i < text.length; i++) {
@@ -36,7 +41,7 @@ function unescapeUnquoted(text: string): { value: string; pattern: boolean } {
     value += c
     plain += c
   }
-  return { value, pattern: UNQUOTED_GLOB.test(plain) || BRACE.test(plain) }
+  return { value, plain, pattern: isPattern(plain) }
 }
 
 /** Inside double quotes a backslash only escapes `$`, `` ` ``, `"`, `\` and newline. */
@@ -95,10 +100,12 @@ export function resolveWord(node: SyntaxNode, onDynamic: OnDynamic): ShellWord {
     case 'concatenation': {
       const parts = node.children.map((c) => resolveWord(c, onDynamic))
       const literal = parts.every((p) => p.literal)
+      // `rm{,}` arrives in pieces (`rm`, `{`, `,`, `}`): look for brace and glob syntax across the unquoted ones.
+      const plain = node.children.map((c) => (c.type === 'word' || !c.named ? unescapeUnquoted(c.text).plain : '_')).join('')
       return {
         value: literal ? parts.map((p) => p.value).join('') : node.text,
         literal,
-        pattern: parts.some((p) => p.pattern),
+        pattern: parts.some((p) => p.pattern) || isPattern(plain),
         tilde: parts[0]?.tilde ?? false,
         source: node.text,
       }
