@@ -1,13 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AgentInfo, Config, ModelRef } from '../../src-shared'
+import type { AgentInfo, Config, ModelRef, SandboxState } from '../../src-shared'
 import { AgentRegistry } from '../agents'
 import { Approvals } from '../approvals'
 import { loadConfig, projectConfigPath, userConfigPath, type LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { contextWindowFor, createFileKeyStore, defaultModelRef, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, loadShellGrammar, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset } from '../permissions'
-import { Runtime } from '../runtime'
+import { networkAllowed, Runtime } from '../runtime'
+import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
@@ -48,6 +49,8 @@ export interface Host {
   readonly reconcileReport: ReconcileReport
   config(workdir?: string): LoadedConfig
   agents(workdir: string): AgentInfo[]
+  /** how bash commands in `workdir` run: sandbox kind (or why none) and whether `network` rules open the network */
+  sandboxStatus(workdir: string): Promise<SandboxState>
   stop(): Promise<void>
 }
 
@@ -87,6 +90,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const grants = options.grants ?? { yes: false, rules: [] }
 
     const approvals = new Approvals(store)
+    const runtimeRules = (rootSessionId: string | undefined, workdir: string): Ruleset => [
+      ...store.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
+      ...(rootSessionId ? store.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })) : []),
+      ...grants.rules,
+      // Headless --yes: whatever would still ask is allowed; runtime rules can never lift a deny.
+      ...(grants.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
+    ]
 
     const runtime = new Runtime({
       store,
@@ -95,13 +105,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       retryDelayMs: options.retryDelayMs,
       rules: {
         staticRules: (workdir) => staticRules(workdir).rules,
-        runtimeRules: (rootSessionId, workdir) => [
-          ...store.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
-          ...store.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
-          ...grants.rules,
-          // Headless --yes: whatever would still ask is allowed; runtime rules can never lift a deny.
-          ...(grants.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
-        ],
+        runtimeRules,
       },
       resolveModel: (ref: ModelRef, agentName: string, workdir: string) =>
         resolveModel(ref, { config: config(workdir).config, configDir: dataDir, keys, env, agentName }),
@@ -171,6 +175,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       reconcileReport,
       config,
       agents,
+      async sandboxStatus(workdir) {
+        const network = networkAllowed([{ agent: [], static: staticRules(workdir).rules, runtime: runtimeRules(undefined, workdir) }])
+        return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
+      },
       async stop() {
         if (stopped) return
         stopped = true

@@ -11,7 +11,7 @@ export interface RuleSources {
   runtimeRules(rootSessionId: string, workdir: string): Ruleset
 }
 
-function chainFor(level: RunLevel, rules: RuleSources): LayeredRules[] {
+export function chainFor(level: RunLevel, rules: RuleSources): LayeredRules[] {
   const staticRules = rules.staticRules(level.workdir)
   const runtime = rules.runtimeRules(level.rootSessionId, level.workdir)
   return level.chain.map((agent, i) => ({ agent, static: staticRules, runtime, agentName: level.agentPath[i] }))

@@ -6,8 +6,8 @@ import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
 import type { Store } from '../store'
 import type { Todo, ToolContext, ToolDef } from '../tools'
-import { authorizeCall, decideFor, type RuleSources } from './authorize'
-import { sandboxPolicy } from './sandbox-policy'
+import { authorizeCall, chainFor, type RuleSources } from './authorize'
+import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel } from './level'
 import { toolsForRun } from './tool-set'
 
@@ -94,7 +94,7 @@ export class Runtime {
         ? {
             sandbox: sandboxPolicy({
               settings: this.deps.sandboxSettings?.(),
-              network: decideFor(level, rules, { tool: 'network', kind: 'other', subjects: ['*'] }).action === 'allow',
+              network: networkAllowed(chainFor(level, rules)),
               workdir: level.workdir,
               dataDir: this.deps.dataDir,
             }),

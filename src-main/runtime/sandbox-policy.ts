@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { SandboxSettings } from '../../src-shared'
-import { protectedRoots } from '../permissions'
+import { decideRequests, protectedRoots, type LayeredRules } from '../permissions'
 import type { SandboxPolicy } from '../sandbox'
 
 /**
@@ -28,4 +28,15 @@ function realpathOr(p: string): string {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return p
     throw err
   }
+}
+
+/**
+ * Network for bash is opt-in: only rules that name the `network` tool count (`"network": "allow"` in
+ * permissions.jsonc, an agent's permission, `--allow network`). A catch-all `*` — including `--yes` — does not
+ * open the network, so the one mode that runs everything unasked still keeps commands offline.
+ */
+export function networkAllowed(chain: LayeredRules[]): boolean {
+  const only = (rules: LayeredRules['agent']) => rules.filter((r) => r.tool === 'network')
+  const filtered = chain.map((l) => ({ ...l, agent: only(l.agent), static: only(l.static), runtime: only(l.runtime) }))
+  return decideRequests(filtered, [{ tool: 'network', kind: 'other', subjects: ['*'] }]).action === 'allow'
 }

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { SandboxState } from '../../src-shared'
 import { bwrapArgs } from './bwrap'
-import { detectSandbox } from './detect'
+import { detectSandbox, type SandboxSupport } from './detect'
 import { claimPlaceholder, releasePlaceholder, type PlaceholderKind } from './placeholders'
 import type { SandboxPolicy } from './policy'
 import { seatbeltProfile } from './seatbelt'
@@ -26,11 +26,17 @@ export interface PreparedCommand {
  * the machine has one; otherwise runs it plainly under the watchdog. Either way the command cannot outlive the
  * host: bubblewrap dies with its parent (and its pid namespace with it), the watchdog kills the process group.
  */
+/** How commands run under these settings on this machine (the tool card badge, the CLI line, Settings). */
+export function sandboxState(enabled: boolean, network: boolean, support: SandboxSupport): SandboxState {
+  if (!enabled) return { mode: 'off', network: true, reason: 'the sandbox is turned off in Settings' }
+  if (support.kind === 'none') return { mode: 'unavailable', network: true, reason: support.reason }
+  return { mode: support.kind, network }
+}
+
 export async function prepareCommand(command: string, o: { workdir: string; policy: SandboxPolicy; env: NodeJS.ProcessEnv }): Promise<PreparedCommand> {
-  const plain = (state: SandboxState): PreparedCommand => ({ ...watchdogCommand('bash', ['-c', command]), watchdog: true, env: o.env, state, cleanup: () => {} })
-  if (!o.policy.enabled) return plain({ mode: 'off', network: true, reason: 'the sandbox is turned off in Settings' })
-  const support = await detectSandbox(o.env)
-  if (support.kind === 'none') return plain({ mode: 'unavailable', network: true, reason: support.reason })
+  const support: SandboxSupport = o.policy.enabled ? await detectSandbox(o.env) : { kind: 'none', reason: 'off' }
+  const state = sandboxState(o.policy.enabled, o.policy.network, support)
+  if (support.kind === 'none') return { ...watchdogCommand('bash', ['-c', command]), watchdog: true, env: o.env, state, cleanup: () => {} }
 
   const runDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-bash-')))
   fs.mkdirSync(path.join(runDir, 'tmp'))
@@ -42,7 +48,6 @@ export async function prepareCommand(command: string, o: { workdir: string; poli
     fs.rmSync(runDir, { recursive: true, force: true })
   }
   try {
-    const state: SandboxState = { mode: support.kind, network: o.policy.network }
     if (support.kind === 'seatbelt') {
       const tmp = path.join(runDir, 'tmp')
       const profile = seatbeltProfile({ workdir: o.workdir, tmp, policy: o.policy })
@@ -72,4 +77,12 @@ function placeholderEligible(p: string, workdir: string): boolean {
     if (code === 'ENOENT' || code === 'ENOTDIR') return false
     throw err
   }
+}
+
+/** One line for people (CLI stderr): where bash commands run and what they can reach. */
+export function describeSandbox(state: SandboxState): string {
+  if (state.mode === 'off') return 'bash sandbox: OFF (turned off in Settings) — commands run with your full permissions; only the permission rules guard them'
+  if (state.mode === 'unavailable') return `bash sandbox: none on this machine (${state.reason ?? 'unavailable'}) — only the permission rules guard bash commands`
+  const kind = state.mode === 'bwrap' ? 'bubblewrap' : 'macOS Seatbelt'
+  return `bash sandbox: ${kind} — writes only in the workspace and a temp folder; network ${state.network ? 'on (a "network" rule allows it)' : 'off'}`
 }
