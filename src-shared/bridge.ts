@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { AgentInfo, AgentLoadError, AgentMode } from './agent'
 import { SubagentLimits } from './config'
 import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
+import { SandboxSettings, SandboxState } from './sandbox'
 import { MessageWithParts, SessionRecord, SessionStatus } from './session'
 import type { SequencedEvent } from './events'
 
@@ -193,11 +194,17 @@ export const BridgeCalls = {
       defaultModel: z.string(),
       subagents: SubagentLimits,
       providers: z.array(ProviderSummary),
+      /** the person's sandbox settings, and how bash runs with them on this machine (for the workspace given) */
+      sandbox: SandboxSettings.extend({ state: SandboxState }),
     }),
   },
   'settings.update': {
     input: z
-      .object({ model: text(200).regex(/^[^/\s]+\/\S+$/).optional(), subagents: SubagentLimits.partial().optional() })
+      .object({
+        model: text(200).regex(/^[^/\s]+\/\S+$/).optional(),
+        subagents: SubagentLimits.partial().optional(),
+        sandbox: SandboxSettings.partial().optional(),
+      })
       .strict(),
     output: Ok,
   },

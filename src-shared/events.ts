@@ -42,6 +42,8 @@ export const ToolCallEndEvent = z.object({
   ok: z.boolean(),
   output: z.string(),
   durationMs: z.number(),
+  /** what the tool reported besides its output (bash: exit code, `sandbox` state; edits: the diff) */
+  metadata: z.record(z.string(), z.unknown()).optional(),
 })
 export const TaskUpdateEvent = z.object({
   type: z.literal('task_update'),

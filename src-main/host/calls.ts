@@ -1,4 +1,4 @@
-import type { AgentMode, SessionRecord } from '../../src-shared'
+import type { AgentMode, SandboxState, SessionRecord } from '../../src-shared'
 import type { AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
@@ -25,6 +25,7 @@ export interface CallDeps {
   env: NodeJS.ProcessEnv
   dataDir: string
   workspaces: Workspaces
+  sandboxStatus(workdir: string): Promise<SandboxState>
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */

@@ -149,7 +149,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     late.runner = runner
     late.subagents = subagents
-    const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces })
+    const sandboxStatus = async (workdir: string) => {
+      const network = networkAllowed([{ agent: [], static: staticRules(workdir).rules, runtime: runtimeRules(undefined, workdir) }])
+      return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
+    }
+    const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, hub, keys, env, dataDir, workspaces, sandboxStatus })
     runner.resumeQueues()
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })
@@ -175,10 +179,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       reconcileReport,
       config,
       agents,
-      async sandboxStatus(workdir) {
-        const network = networkAllowed([{ agent: [], static: staticRules(workdir).rules, runtime: runtimeRules(undefined, workdir) }])
-        return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
-      },
+      sandboxStatus,
       async stop() {
         if (stopped) return
         stopped = true

@@ -6,6 +6,7 @@ import { loadAgents, loadSettings } from '../state/workspace-actions'
 import { ErrorNote } from './error-note'
 import { ModelAndLimits, ProvidersSection } from './settings-providers'
 import { RulesSection } from './settings-rules'
+import { SandboxSection } from './settings-sandbox'
 
 /** Settings: providers and keys, default model, subagent limits, permission rules, agents and their load errors. */
 export function SettingsView() {
@@ -45,6 +46,7 @@ export function SettingsView() {
           )}
           <ProvidersSection settings={settings} />
           <ModelAndLimits settings={settings} />
+          <SandboxSection settings={settings} />
           <RulesSection settings={settings} />
           <AgentsSection />
           <section className="card">
