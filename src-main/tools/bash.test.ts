@@ -1,6 +1,7 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { loadShellGrammar } from '../permissions'
+import { decideRequests, fromCompact, loadShellGrammar } from '../permissions'
 import { DEFAULT_SANDBOX_POLICY, detectSandbox, type SandboxPolicy } from '../sandbox'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
@@ -71,6 +72,46 @@ describe('bash', () => {
     expect(first.output).toContain('Note: the bash sandbox is turned off in Settings')
     expect(second.output).toBe('(no output)\nExit code: 0')
   })
+})
+
+describe('bash permission asks: the line, and each file it writes as write_file', () => {
+  const asksFor = (command: string, ctx = setup()) => bash.permission({ command }, ctx)
+  it.each<[string, { subjects: string[]; outsideWorkspace?: true }[]]>([
+    ['echo x > out.txt', [{ subjects: ['out.txt'] }]],
+    ['echo x >> logs/a.log 2>&1', [{ subjects: ['logs/a.log'] }]],
+    ['cd sub && echo x > f', [{ subjects: ['f'] }, { subjects: ['sub/f'] }]],
+    ['echo x | tee a b', [{ subjects: ['a'] }, { subjects: ['b'] }]],
+    ['echo x > /dev/null 2>/dev/stderr; ls >&2', []],
+  ])('%j', (command, writes) => {
+    const ctx = setup()
+    expect(asksFor(command, ctx)).toEqual([
+      { kind: 'command', subjects: [command] },
+      ...writes.map((w) => ({ kind: 'path', tool: 'write_file', access: 'write', ...w })),
+    ])
+  })
+
+  it('a target outside the workspace — by .., absolute path or a symlink — is an outside write', () => {
+    const ctx = setup()
+    fs.symlinkSync('/etc', `${ctx.workdir}/etc-link`)
+    const outside = (command: string) => asksFor(command, ctx).slice(1)
+    expect(outside('echo pwned > ../outside.txt')).toEqual([{ kind: 'path', tool: 'write_file', access: 'write', subjects: [`${path.dirname(ctx.workdir)}/outside.txt`], outsideWorkspace: true }])
+    expect(outside('echo x > /etc/motd')).toEqual([{ kind: 'path', tool: 'write_file', access: 'write', subjects: ['/etc/motd'], outsideWorkspace: true }])
+    expect(outside('echo x > etc-link/motd')).toEqual([{ kind: 'path', tool: 'write_file', access: 'write', subjects: ['/etc/motd'], outsideWorkspace: true }])
+  })
+})
+
+it('a symlink bash creates mid-run to outside the workspace is still outside for read_file', async () => {
+  const ctx = setup()
+  const chain = [{ agent: fromCompact({ '*': 'allow' }), static: fromCompact({ bash: 'allow', read_file: { '*': 'allow' } }), runtime: [] }]
+  ctx.authorize = async (asks) => {
+    const d = decideRequests(chain, (Array.isArray(asks) ? asks : [asks]).map((a) => ({ tool: a.tool ?? 'bash', kind: a.kind, subjects: a.subjects, outsideWorkspace: a.outsideWorkspace, access: a.access })))
+    return d.action === 'allow' ? { ok: true } : { ok: false, message: d.reason }
+  }
+  const made = await runTool(bash, { command: 'ln -s /etc/hostname host-link && echo linked' }, ctx)
+  expect(made.output).toBe('linked\nExit code: 0')
+  const read = await runTool(BUILTIN_TOOLS.find((t) => t.name === 'read_file')!, { path: 'host-link' }, ctx)
+  expect(read.ok).toBe(false)
+  expect(read.output).toBe('"/etc/hostname" is outside the workspace and no rule allows that path → deny')
 })
 
 describe.each(MODES)('bash processes (%s)', (mode, policy) => {
