@@ -32,9 +32,10 @@ const cache = new Map<string, ShellAnalysis>()
  * functions, case arms, loop and if bodies, command and process substitutions (in words, assignments and
  * redirect targets) and backticks; here-documents are data unless a shell reads them. Wrappers are unwrapped
  * (see unwrap.ts) and names normalized (`'rm'`, `r\m`, `/bin/rm`, `$'\x72m'` → `rm`). Results are cached by line:
- * the bash tool and the permission check both ask for the same line.
+ * the bash tool and the permission check both ask for the same line (`cached: false` measures a fresh parse).
  */
-export function analyzeShell(line: string): ShellAnalysis {
+export function analyzeShell(line: string, o: { cached?: boolean } = {}): ShellAnalysis {
+  if (o.cached === false) return analyzeUncached(line)
   const hit = cache.get(line)
   if (hit) {
     cache.delete(line)

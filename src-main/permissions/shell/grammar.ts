@@ -34,8 +34,9 @@ export function loadShellGrammar(): Promise<void> {
   loading ??= (async () => {
     try {
       const files = grammarFiles()
-      await Parser.init({ wasmBinary: fs.readFileSync(files.runtime) })
-      const language = await Language.load(fs.readFileSync(files.bash))
+      // The grammar (1.3 MB of wasm) compiles on V8's background threads while the runtime initialises.
+      const [, compiled] = await Promise.all([Parser.init({ wasmBinary: fs.readFileSync(files.runtime) }), WebAssembly.compile(fs.readFileSync(files.bash))])
+      const language = Language.loadSync(compiled)
       const p = new Parser()
       p.setLanguage(language)
       parser = p
