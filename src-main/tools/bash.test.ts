@@ -75,7 +75,7 @@ describe('bash', () => {
 })
 
 describe('bash permission asks: the line, and each file it writes as write_file', () => {
-  const asksFor = (command: string, ctx = setup()) => bash.permission({ command }, ctx)
+  const asksFor = (command: string, ctx = setup()) => [bash.permission({ command }, ctx) ?? []].flat()
   it.each<[string, { subjects: string[]; outsideWorkspace?: true }[]]>([
     ['echo x > out.txt', [{ subjects: ['out.txt'] }]],
     ['echo x >> logs/a.log 2>&1', [{ subjects: ['logs/a.log'] }]],

@@ -9,6 +9,9 @@ import { Language, Parser } from 'web-tree-sitter'
  * them the same way: through Node's module resolution from this file's location.
  */
 
+/** Node's WebAssembly global; the project's `lib` (ES2023, no DOM) does not declare it. */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<Parameters<typeof Language.loadSync>[0]> } }).WebAssembly
+
 let loading: Promise<void> | undefined
 let parser: Parser | undefined
 let loadError: Error | undefined
@@ -35,7 +38,7 @@ export function loadShellGrammar(): Promise<void> {
     try {
       const files = grammarFiles()
       // The grammar (1.3 MB of wasm) compiles on V8's background threads while the runtime initialises.
-      const [, compiled] = await Promise.all([Parser.init({ wasmBinary: fs.readFileSync(files.runtime) }), WebAssembly.compile(fs.readFileSync(files.bash))])
+      const [, compiled] = await Promise.all([Parser.init({ wasmBinary: fs.readFileSync(files.runtime) }), wasm.compile(fs.readFileSync(files.bash))])
       const language = Language.loadSync(compiled)
       const p = new Parser()
       p.setLanguage(language)
