@@ -203,7 +203,11 @@ export const bashTool = defineTool({
       const result = await runCommand(input, prepared, ctx.workdir, ctx.signal, ctx.emitProgress?.bind(ctx))
       const confined = prepared.state.mode === 'bwrap' || prepared.state.mode === 'seatbelt'
       const note = !confined && !toldUnconfined.has(ctx.rootSessionId) ? unconfinedNote(prepared.state) : undefined
-      if (note) toldUnconfined.add(ctx.rootSessionId)
+      if (note) {
+        // Only a bound on memory for a long-running daemon: forgetting means saying it once more.
+        if (toldUnconfined.size >= 10_000) toldUnconfined.clear()
+        toldUnconfined.add(ctx.rootSessionId)
+      }
       return { output: note ? `${result.output}\n${note}` : result.output, metadata: { ...result.metadata, sandbox: prepared.state } }
     } finally {
       prepared.cleanup()
