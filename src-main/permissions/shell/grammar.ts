@@ -12,6 +12,15 @@ import { Language, Parser } from 'web-tree-sitter'
 /** Node's WebAssembly global; the project's `lib` (ES2023, no DOM) does not declare it. */
 const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<Parameters<typeof Language.loadSync>[0]> } }).WebAssembly
 
+/** A line that exercises most of the grammar, parsed once right after loading (see loadShellGrammar). */
+const WARM_UP = [
+  `f() { a=$(b "$c" 'd' \`e\`) && [[ -n $x ]] || (g | h > o 2>&1); }`,
+  'for i in 1 2; do case $i in 1) k <<EOF',
+  '${v:-w} $((1+2))',
+  'EOF',
+  ';; esac; done; m <(n) <<< "p" &',
+].join('\n')
+
 let loading: Promise<void> | undefined
 let parser: Parser | undefined
 let loadError: Error | undefined
@@ -43,6 +52,9 @@ export function loadShellGrammar(): Promise<void> {
       const p = new Parser()
       p.setLanguage(language)
       parser = p
+      // V8 compiles wasm functions on first use: parse one line touching most of the grammar now, off the load's
+      // critical path, so the first judged command does not pay for it in the middle of a tool call.
+      setImmediate(() => p.parse(WARM_UP)?.delete())
     } catch (err) {
       loadError = err instanceof Error ? err : new Error(String(err))
     }
