@@ -40,6 +40,8 @@ const VAR_NAME_BUILTINS = new Set(['printf', 'read', 'declare', 'typeset', 'loca
 const CODE_IN_SUBSCRIPT = /\[[^\]]*(\$\(|`|\$\{)/
 const CODE_LIKE = /\$\(|`|\$\{/
 const ARITH_BUILTINS = new Set(['let', 'declare', 'typeset', 'local', 'readonly'])
+/** Reserved words never name a command; seeing one there means the grammar misread the line (`coproc { …; }`). */
+const RESERVED = new Set(['{', '}', '(', ')', '((', '))', '[[', ']]', 'then', 'do', 'done', 'fi', 'esac', 'elif', 'else', 'in', 'function'])
 
 /** One walk over a line (and the scripts it hands to other shells), collecting what would run and write. */
 export class ShellWalker {
@@ -228,6 +230,7 @@ export class ShellWalker {
     if (!head.literal) this.ask(`the command name \`${head.source}\` is only known at run time`)
     else if (head.pattern) this.ask(`the command name \`${head.source}\` is a pattern the shell expands`)
     const name = head.literal ? commandBasename(head.value) : head.source
+    if (head.literal && RESERVED.has(head.value)) this.ask(`\`${head.value}\` stands where a command should be; Agentry cannot tell what runs`)
     if (VAR_NAME_BUILTINS.has(name) && args.some((a) => a.literal && CODE_IN_SUBSCRIPT.test(a.value))) {
       this.ask(`${name} evaluates the subscript of a variable name, which can run a command`)
     }

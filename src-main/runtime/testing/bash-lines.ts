@@ -219,6 +219,17 @@ export const BASH_LINES: BashLine[] = [
   row('grep -r "rm -f" . | head -1', 'allow', 'ask', 'allow'),
   row('( cd sub 2>/dev/null; ls )', 'allow', 'ask', 'deny'),
   deny3('ls & rm -f x'),
+  // Less common constructs.
+  row('coproc { rm -f x; }', 'ask', 'ask', 'deny'),
+  deny3('until rm -f x; do :; done'),
+  deny3('(( $(rm -f x) ))'),
+  deny3('select v in $(rm -f x); do :; done'),
+  deny3('mapfile -t a < <(rm -f x)'),
+  deny3('echo ${q/$(rm -f x)/z}'),
+  deny3('a=(1 $(rm -f x))'),
+  deny3(`sh -c 'rm -f "$1"' _ x`),
+  deny3('nohup bash -c "rm -f x" &'),
+  deny3('function f2() ( rm -f x )'),
   deny3('ls || rm -f x'),
   deny3('ls |& rm -f x'),
 ]
