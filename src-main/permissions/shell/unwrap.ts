@@ -30,6 +30,18 @@ export interface Unwrapped {
 }
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'lksh'])
+/** Script files that are really standard input (`bash /dev/stdin <<< …`, `source /dev/stdin`). */
+const STDIN_FILES = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0', '-'])
+/** Other descriptors as script files: their content is whatever the line wired to them. */
+const FD_FILE = /^\/(dev\/fd|proc\/[^/]+\/fd)\//
+
+/** What a script operand means: stdin, an unknowable descriptor, or an ordinary file judged by the command. */
+function scriptFile(name: string, file: ShellWord): Unwrapped | null {
+  if (!file.literal) return ask(`${name} runs a script whose name is only known at run time`)
+  if (STDIN_FILES.has(file.value)) return { self: false, inner: [{ kind: 'stdin', via: name }] }
+  if (FD_FILE.test(file.value)) return ask(`${name} reads commands from ${file.value}, which this line does not show`)
+  return null
+}
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*|BASH_FUNC_[^=]*)=/s
 
 const literal = knownWord
@@ -98,7 +110,7 @@ function shell(name: string, args: ShellWord[]): Unwrapped {
   }
   if (stdin || operands.length === 0) return { self: false, inner: [{ kind: 'stdin', via: name }] }
   // `bash script.sh`: the script is a file the line does not show; it is judged by this command as written.
-  return operands[0].literal ? { self: true, inner: [] } : ask(`${name} runs a script whose name is only known at run time`)
+  return scriptFile(name, operands[0]) ?? { self: true, inner: [] }
 }
 
 function find(_name: string, args: ShellWord[]): Unwrapped {
@@ -241,6 +253,9 @@ const TABLE: Record<string, Handler> = {
     }),
   }),
   source: sourceLike,
+  // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f lib.so name` loads a builtin from a shared object.
+  hash: (_name, args) => (args.some((w) => !w.literal || /^-\w*p/.test(w.value)) ? ask('hash -p makes a command name run another program') : { self: true, inner: [] }),
+  enable: (_name, args) => (args.some((w) => !w.literal || /^-\w*f/.test(w.value)) ? ask('enable -f loads a builtin from a shared library') : { self: true, inner: [] }),
   '.': sourceLike,
   tee: (name, args) => {
     const scan = scanOptions(name, args, { shortFlags: 'aip', longFlags: ['append', 'ignore-interrupts', 'output-error'] })
@@ -254,20 +269,24 @@ const TABLE: Record<string, Handler> = {
   git: (_name, args) => gitInner(args),
 }
 
-/** `su -c CMD`, `runuser -c CMD`, `script -c CMD`: the command string is a shell script. */
+/** `su -c CMD`, `runuser -lc CMD`, `script -qc CMD`: the command string is a shell script. */
 function suLike(name: string, args: ShellWord[]): Unwrapped {
   for (let i = 0; i < args.length; i++) {
     const w = args[i]
     if (!w.literal) continue
-    if (w.value === '-c' || w.value === '--command') return args[i + 1] ? { self: true, inner: [{ kind: 'script', text: args[i + 1], via: `${name} -c` }] } : ask(`${name} -c has no command`)
-    if (w.value.startsWith('--command=')) return { self: true, inner: [{ kind: 'script', text: literal(w.value.slice(10)), via: `${name} -c` }] }
+    const v = w.value
+    const script = (text: ShellWord | undefined): Unwrapped => (text ? { self: true, inner: [{ kind: 'script', text, via: `${name} -c` }] } : ask(`${name} -c has no command`))
+    if (v === '--command') return script(args[i + 1])
+    if (v.startsWith('--command=')) return script(literal(v.slice(10)))
+    // A group of short options that includes c: the rest of the group, or the next word, is the command.
+    const group = /^-([A-Za-z]*?)c(.*)$/.exec(v)
+    if (group && !v.startsWith('--')) return script(group[2] ? literal(group[2]) : args[i + 1])
   }
   return { self: true, inner: [] }
 }
 
 function sourceLike(name: string, args: ShellWord[]): Unwrapped {
-  if (args[0] && !args[0].literal) return ask(`${name} reads commands from \`${args[0].source}\`, which is only known at run time`)
-  return { self: true, inner: [] }
+  return (args[0] && scriptFile(name, args[0])) || { self: true, inner: [] }
 }
 
 /** What else runs when `name` runs with `args`; `{ self: true, inner: [] }` for an ordinary command. */
