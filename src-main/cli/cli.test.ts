@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SequencedEvent } from '../../src-shared'
@@ -270,6 +272,33 @@ describe.concurrent('the shell through the real CLI (issue 9)', () => {
     expect(r.stderr).toContain('bash sandbox: bubblewrap — writes only in the workspace and a temp folder; network off')
     expect(r.stderr).toMatch(/✗ bash: Permission denied: ".*outside.txt" is outside the workspace and no rule allows that path → deny/)
     expect(fs.existsSync(path.join(path.dirname(s.work), 'outside.txt'))).toBe(false)
+  })
+})
+
+describe('bash network through the real CLI', () => {
+  let server: http.Server
+  let port = 0
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => res.end('loopback-reached'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const probe = () => `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && tail -n1 <&3`
+
+  it.each([
+    ['off by default, also under --yes', '{ "bash": "allow" }', ['--yes'], false],
+    ['on with a "network": "allow" rule', '{ "bash": "allow", "network": "allow" }', [], true],
+  ])('%s', async (_name, permissions, flags, reached) => {
+    const s = scene()
+    writeFiles(s.home, { 'permissions.jsonc': permissions })
+    const r = await s.run(['run', '--json', ...flags, '--model', 'script/x', 'go'], bashScript(s.home, probe()))
+    expect(r.code, r.stderr).toBe(0)
+    const [first] = jsonLines(r.stdout)
+    expect(first).toEqual({ type: 'sandbox', sandbox: { mode: 'bwrap', network: reached } })
+    const end = jsonLines(r.stdout).find((l): l is SequencedEvent => typeof l === 'object' && l !== null && 'seq' in l && (l as SequencedEvent).event.type === 'tool_call_end')
+    const output = end?.event.type === 'tool_call_end' ? end.event.output : ''
+    expect(output.includes('loopback-reached'), output).toBe(reached)
   })
 })
 
