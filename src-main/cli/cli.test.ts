@@ -240,7 +240,7 @@ describe.concurrent('headless permissions', () => {
   })
 })
 
-describe.concurrent('the shell through the real CLI (issue 9)', () => {
+describe('the shell through the real CLI (issue 9)', () => {
   const ALLOW_ALL_BUT_RM = '{ "bash": { "*": "allow", "rm *": "deny" } }'
 
   it.each(['bash -c "rm -f keep.txt"', 'env rm -f keep.txt', 'r\\m -f keep.txt', 'f() { rm -f keep.txt; }; f'])(
