@@ -17,8 +17,11 @@ export const LAYERS = {
   store: [],
   models: ['config'],
   permissions: [],
-  tools: [],
+  // tools run bash in the sandbox and judge what a command line writes with the shell parser (permissions)
+  tools: ['sandbox', 'permissions'],
   'renderer-files': [],
+  // the OS sandbox bash commands run in (bubblewrap, Seatbelt)
+  sandbox: [],
   agents: ['config', 'permissions'],
   // trust decides how a workspace's files layer over the person's: beside permissions and config
   trust: ['config', 'permissions'],
@@ -27,10 +30,10 @@ export const LAYERS = {
   approvals: ['store'],
   // the agent machinery, each layer over the ones before it
   loop: ['models', 'store', 'tools'],
-  runtime: ['loop', 'tools', 'permissions', 'trust', 'agents', 'approvals', 'models', 'config', 'store'],
+  runtime: ['loop', 'tools', 'permissions', 'trust', 'agents', 'sandbox', 'approvals', 'models', 'config', 'store'],
   subagents: ['runtime', 'loop', 'tools', 'permissions', 'store'],
   sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store'],
-  host: ['sessions', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'store', 'tools'],
+  host: ['sessions', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools'],
   // the contract's transport-independent core: never the host itself
   bridge: [],
   // transports and entry points

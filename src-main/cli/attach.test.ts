@@ -13,6 +13,8 @@ beforeAll(() => buildCli(), 60_000)
 
 const lines = (s: string) => s.split('\n').filter((l) => l.trim() !== '')
 const jsonLines = (s: string): unknown[] => lines(s).map((l) => JSON.parse(l) as unknown)
+/** The `{seq, stream, event}` lines of `run --json` (the first line says how bash is sandboxed). */
+const eventLines = (s: string): SequencedEvent[] => jsonLines(s).filter((e): e is SequencedEvent => typeof e === 'object' && e !== null && 'seq' in e)
 
 /** A home and workdir whose script answers `build` at once and `slow` only after a long wait (to be interrupted). */
 function scene() {
@@ -65,7 +67,7 @@ describe('with `agentry serve` running', () => {
     for (const r of runs) {
       // On a host of its own this run would have been refused: the daemon holds the data dir (exit 2).
       expect(r.code, r.stderr).toBe(0)
-      const events = jsonLines(r.stdout) as SequencedEvent[]
+      const events = eventLines(r.stdout)
       const stream = events[0].stream
       streams.add(stream)
       expect(events.every((e) => e.stream === stream)).toBe(true)
@@ -89,7 +91,7 @@ describe('with `agentry serve` running', () => {
     expect(await interrupt(run)).toBe(130)
     expect(Date.now() - started).toBeLessThan(30_000) // long before the 60 s reply
     expect(run.output().stderr).toMatch(/run aborted; session ses_/)
-    const sessionId = (jsonLines(run.output().stdout)[0] as SequencedEvent).stream
+    const sessionId = eventLines(run.output().stdout)[0].stream
     const listed = jsonLines((await s.run(['sessions', '--json'])).stdout) as SessionSummary[]
     expect(listed.find((x) => x.id === sessionId)).toMatchObject({ status: 'aborted' })
     const after = await s.run(['run', '--model', 'script/x', 'still there?'])

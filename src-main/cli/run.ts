@@ -6,6 +6,7 @@ import { formatConfigIssues } from '../config/format-issues'
 import { debugEnabled, parseAllow, UsageError, USAGE, type ParsedArgs } from './args'
 import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import { ProgressView } from './progress'
+import { describeSandbox } from './sandbox-note'
 import { watchRun } from './run-watch'
 
 export interface CliIO {
@@ -68,7 +69,10 @@ async function runOn(
   })
   const sessionId = session.id
   const json = Boolean(args.values.json)
-  const progress = json ? undefined : new ProgressView(io.stderr, Boolean(io.stderr.isTTY) && !io.env.NO_COLOR)
+  const sandbox = settings.sandbox.state
+  // --json: the sandbox state is the first line (`{"type":"sandbox",…}`), before the `{seq, stream, event}` lines.
+  if (json) io.stdout.write(`${JSON.stringify({ type: 'sandbox', sandbox })}\n`)
+  const progress = json ? undefined : new ProgressView(io.stderr, Boolean(io.stderr.isTTY) && !io.env.NO_COLOR, describeSandbox(sandbox))
   const watch = watchRun(api, sessionId, (e) => {
     if (json) io.stdout.write(`${JSON.stringify(e)}\n`)
     progress?.onEvent(e)

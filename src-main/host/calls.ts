@@ -1,4 +1,4 @@
-import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type ModelRef, type SessionRecord } from '../../src-shared'
+import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
 import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
@@ -35,6 +35,7 @@ export interface CallDeps {
   env: NodeJS.ProcessEnv
   dataDir: string
   workspaces: Workspaces
+  sandboxStatus(workdir: string): Promise<SandboxState>
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */

@@ -6,8 +6,9 @@ import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
-import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissions'
-import { Runtime, type RuleSources } from '../runtime'
+import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason } from '../permissions'
+import { networkAllowed, Runtime, type RuleSources } from '../runtime'
+import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
@@ -55,6 +56,8 @@ export interface Host {
 export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir)
   fs.mkdirSync(dataDir, { recursive: true })
+  // Bash permissions are decided by parsing each line; the grammar loads once, here (a failure makes bash ask).
+  await loadShellGrammar()
   const releaseLock = options.lock === false ? () => {} : acquireDataDirLock(dataDir)
   const disposers: (() => void | Promise<void>)[] = [releaseLock]
   try {
@@ -82,9 +85,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const rules: RuleSources = {
       protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
       runtimeRules: (rootSessionId, workdir) =>
-        [...store.approvals.listRules({ scope: 'workspace', scopeKey: workdir }), ...store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId })].map(
-          ({ tool, pattern, action }) => ({ tool, pattern, action }),
-        ),
+        [
+          ...store.approvals.listRules({ scope: 'workspace', scopeKey: workdir }),
+          ...(rootSessionId ? store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId }) : []),
+        ].map(({ tool, pattern, action }) => ({ tool, pattern, action })),
     }
     const pricing = (ref: ModelRef) => pricingFor(ref, config().config)
 
@@ -98,6 +102,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       sessions,
       retryDelayMs: options.retryDelayMs,
       resolveModel: modelFor,
+      // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
+      sandboxSettings: () => config().config.sandbox,
     })
     const subagents = new Subagents({
       runtime,
@@ -123,6 +129,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
       headless: options.headless ?? false,
     })
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
+    const sandboxStatus = async (workdir: string) => {
+      const layers = staticRules(workdir)
+      const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: rules.runtimeRules(undefined, workdir) }])
+      return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
+    }
     const api = createCalls({
       sessions,
       transcript: store.transcript,
@@ -137,6 +148,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       // Resolution is lazy: this checks the provider and its settings without loading or calling anything.
       checkModel: (ref, agentName, workdir) => void modelFor(ref, agentName, config(workdir)),
       staticRules,
+      sandboxStatus,
       trust: settings.trust,
       hub,
       keys,
