@@ -1,5 +1,5 @@
 import type { PermissionAsk } from '../tools'
-import { decide, suggestAlwaysPatterns, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
+import { decide, evaluateRuleset, suggestAlwaysPatterns, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
 import type { Approvals } from '../approvals'
 import type { PartHandle } from '../loop'
 import type { RunLevel } from './level'
@@ -45,6 +45,34 @@ export function decideAll(level: RunLevel, rules: RuleSources, reqs: PermissionR
   }
   if (!worst) throw new Error('decideAll: no requests; a tool that needs no check returns null from permission()')
   return worst
+}
+
+/**
+ * The rules' answer for a tool's own checks (each file of a grep, each redirect hop of a web_fetch), asking no one.
+ * With `named`, an allow also needs a rule for exactly that tool whose pattern is not a catch-all, in the person's
+ * rules or "Always allow" answers (agent files do not count): a blanket grant such as `--yes` never opens it.
+ */
+export function rulesSay(o: { level: RunLevel; rules: RuleSources; toolName: string; ask: PermissionAsk | PermissionAsk[]; named?: boolean }): Decision['action'] {
+  const reqs = requestsFor(o.toolName, o.ask)
+  if (reqs.length === 0) return 'allow'
+  const action = decideAll(o.level, o.rules, reqs).action
+  if (action !== 'allow' || !o.named) return action
+  const namedOnly = (rs: Ruleset, tool: string) => rs.filter((r) => r.tool === tool && r.pattern !== '*' && r.pattern !== '**')
+  const allowedByName = (req: PermissionRequest) => {
+    const layers = [o.rules.staticRules(o.level.workdir), o.rules.runtimeRules(o.level.rootSessionId, o.level.workdir)].map((rs) => namedOnly(rs, req.tool))
+    return req.subjects.every((s) => layers.some((rs) => evaluateRuleset(rs, req.tool, s, req.kind, req.outsideWorkspace)?.action === 'allow'))
+  }
+  return reqs.every(allowedByName) ? 'allow' : 'ask'
+}
+
+/** Rule sources read once and then reused: a tool checking thousands of files must not re-read them per file. */
+export function snapshotRules(level: RunLevel, rules: RuleSources): RuleSources {
+  let staticRules: Ruleset | undefined
+  let runtime: Ruleset | undefined
+  return {
+    staticRules: () => (staticRules ??= rules.staticRules(level.workdir)),
+    runtimeRules: () => (runtime ??= rules.runtimeRules(level.rootSessionId, level.workdir)),
+  }
 }
 
 /**

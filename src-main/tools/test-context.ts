@@ -19,6 +19,8 @@ export function makeTempDir(prefix = 'agentry-tools-'): string {
 export function makeContext(opts: {
   workdir?: string
   deny?: (ask: PermissionAsk) => string | null
+  /** the rules' answer for a tool's own checks; default: 'deny' where `deny` denies, else 'allow' */
+  checkRules?: ToolContext['checkRules']
   askUser?: ToolContext['askUser']
   planExit?: ToolContext['planExit']
 } = {}): TestContext {
@@ -48,6 +50,9 @@ export function makeContext(opts: {
       }
       return denial === null ? { ok: true } : { ok: false, message: denial }
     },
+    checkRules:
+      opts.checkRules ??
+      ((given) => ((Array.isArray(given) ? given : [given]).some((ask) => opts.deny?.(ask) != null) ? 'deny' : 'allow')),
     setTodos(list) {
       todos.push(list)
     },

@@ -58,6 +58,21 @@ export function resolveWorkspacePath(workdir: string, p: string): WorkspacePath 
   return { abs, rel, outside }
 }
 
+const resolvedAtCheck = new WeakMap<object, WorkspacePath>()
+
+/**
+ * `resolveWorkspacePath` once per tool call: the first resolution (in `permission`) is remembered for the call's input
+ * object, so `display` and `execute` use exactly the real path that was checked, never a fresh resolution through a
+ * link swapped in meanwhile (the confined opens then prove that path still holds; see confined-fs).
+ */
+export function resolveForCall(input: object, workdir: string, p: string): WorkspacePath {
+  const hit = resolvedAtCheck.get(input)
+  if (hit) return hit
+  const resolved = resolveWorkspacePath(workdir, p)
+  resolvedAtCheck.set(input, resolved)
+  return resolved
+}
+
 /** The path a permission rule sees: workspace-relative, or absolute when outside. */
 export function pathSubject(r: WorkspacePath): string {
   return r.outside ? r.abs : r.rel
