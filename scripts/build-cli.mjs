@@ -17,7 +17,8 @@ const zodEnglishOnly = {
 }
 
 await build({
-  entryPoints: { agentry: 'src-main/cli/bin.ts' },
+  // grep's search worker runs as its own file in a worker thread (src-main/tools/grep-workers.ts finds it here).
+  entryPoints: { agentry: 'src-main/cli/bin.ts', 'grep-worker': 'src-main/tools/grep-worker.ts' },
   outdir: 'out/cli',
   bundle: true,
   splitting: true,

@@ -84,6 +84,17 @@ export function pathAsk(r: WorkspacePath, access: 'read' | 'write' = 'read'): Pe
 }
 
 /**
+ * The ask for reading one file found inside a search (grep, glob, list_dir): judged under read_file's rules, so a
+ * search never shows what read_file would refuse. `abs` is the file's real path.
+ */
+export function fileReadAsk(realWorkdir: string, abs: string): PermissionAsk {
+  const relNative = path.relative(realWorkdir, abs)
+  const outside = relNative === '..' || relNative.startsWith('..' + path.sep) || path.isAbsolute(relNative)
+  const subject = outside ? abs : relNative.split(path.sep).join('/')
+  return { ...pathAsk({ abs, rel: subject, outside }), tool: 'read_file' }
+}
+
+/**
  * How a file found by a walk is shown to the model: workspace-relative when under the
  * (real) workdir, absolute otherwise. Purely lexical: `abs` must already be under a real path.
  */
