@@ -14,8 +14,19 @@ import { truncateOutput } from './truncate'
 const contexts: TestContext[] = []
 const dirs: string[] = []
 const children: ChildProcess[] = []
-afterEach(() => {
-  children.splice(0).forEach((c) => c.kill('SIGKILL'))
+/** Kills the loop's whole process group (bash and a running mv/ln) and waits until it is gone. */
+async function stopLoops(): Promise<void> {
+  await Promise.all(
+    children.splice(0).map(async (c) => {
+      if (c.exitCode !== null || c.signalCode !== null) return
+      const exited = new Promise((resolve) => c.once('exit', resolve))
+      process.kill(-c.pid!, 'SIGKILL')
+      await exited
+    }),
+  )
+}
+afterEach(async () => {
+  await stopLoops()
   contexts.splice(0).forEach((c) => c.cleanup())
   dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true }))
 })
@@ -43,7 +54,7 @@ function filesUnder(dir: string): string[] {
 /** A real bash loop swapping `d` for a symlink to `target` and back, as fast as it can, until killed. */
 function swapLoop(workdir: string, target: string): ChildProcess {
   const loop = `cd "${workdir}"; while :; do mv d d.real 2>/dev/null; ln -s "${target}" d 2>/dev/null; rm -f d 2>/dev/null; mv d.real d 2>/dev/null; done`
-  const child = spawn('bash', ['-c', loop], { stdio: 'ignore' })
+  const child = spawn('bash', ['-c', loop], { stdio: 'ignore', detached: true })
   children.push(child)
   return child
 }
@@ -65,14 +76,19 @@ describe('writes cannot be redirected by a path swapped during the call', () => 
       if (name === 'edit_file') {
         // Each edit needs its old_string back: restore the file wherever the real folder currently is.
         for (const d of ['d', 'd.real']) {
-          const real = path.join(ctx.workdir, d)
-          if (fs.existsSync(real) && !fs.lstatSync(real).isSymbolicLink()) fs.writeFileSync(path.join(real, 'f.txt'), 'v\n')
+          try {
+            // O_NOFOLLOW-free but checked: only a real folder (not the link to outside) gets the file back.
+            if (!fs.lstatSync(path.join(ctx.workdir, d)).isSymbolicLink()) fs.writeFileSync(path.join(ctx.workdir, d, 'f.txt'), 'v\n')
+          } catch (e) {
+            // The loop moved the folder away meanwhile; the next iteration restores it.
+            if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+          }
         }
       }
       const r = await runTool(tool(name), input(i), ctx)
       outcomes[r.ok ? 'ok' : 'failed']++
     }
-    children.splice(0).forEach((c) => c.kill('SIGKILL'))
+    await stopLoops()
     expect(filesUnder(outside)).toEqual([path.join(outside, 'f.txt')])
     expect(fs.readFileSync(path.join(outside, 'f.txt'), 'utf8')).toBe('v\n')
     // The loop really raced the calls: some went through (inside the workspace), some met a swapped path.

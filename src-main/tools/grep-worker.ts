@@ -27,8 +27,29 @@ export function looksBinary(sample: Uint8Array): boolean {
   return control / sample.length > 0.1
 }
 
-/** Lookaround and backreferences: what RE2 leaves out to stay linear. */
-const UNSUPPORTED = /\(\?<?[=!]|\\[1-9]|\\k</
+/**
+ * Does the pattern use lookaround or a backreference — what RE2 leaves out to stay linear? Checked before RE2 sees
+ * it, escapes and character classes skipped: the JavaScript-to-RE2 translation would otherwise turn `\k<n>` into a
+ * plain `k<n>` and search for something else than was asked.
+ */
+function unsupported(pattern: string): boolean {
+  let inClass = false
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]
+    if (ch === '\\') {
+      const next = pattern[i + 1] ?? ''
+      if (!inClass && (/[1-9]/.test(next) || (next === 'k' && pattern[i + 2] === '<'))) return true
+      i++
+    } else if (inClass) {
+      if (ch === ']') inClass = false
+    } else if (ch === '[') {
+      inClass = true
+    } else if (ch === '(' && /^\(\?<?[=!]/.test(pattern.slice(i, i + 4))) {
+      return true
+    }
+  }
+  return false
+}
 
 /** No regex metacharacters: searched as bytes, the fast path. */
 const LITERAL = /^[^\\^$.|?*+()[\]{}]+$/
@@ -101,6 +122,9 @@ function regexMatcher(line: Re, file: Re | null): Matcher {
 
 async function compile(pattern: string): Promise<Matcher | string> {
   if (LITERAL.test(pattern)) return literalMatcher(pattern)
+  if (unsupported(pattern)) {
+    return 'pattern uses lookahead, lookbehind or a backreference, which grep\'s linear-time regex engine (RE2) does not support; search for the plain part of it and check the surrounding lines with read_file.'
+  }
   const { RE2JS } = await import('re2js')
   let source: string
   try {
@@ -111,9 +135,6 @@ async function compile(pattern: string): Promise<Matcher | string> {
     return regexMatcher(line, file)
   } catch (e) {
     const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e)
-    if (UNSUPPORTED.test(pattern)) {
-      return `pattern uses lookahead, lookbehind or a backreference (${reason}), which grep's linear-time regex engine (RE2) does not support; search for the plain part of it and check the surrounding lines with read_file.`
-    }
     return `pattern is not a valid regular expression (${reason}); grep uses RE2 syntax (like JavaScript's, without lookaround or backreferences): escape special characters (. ( ) [ ] { } * + ? | ^ $ \\) with \\ to match them literally.`
   }
 }

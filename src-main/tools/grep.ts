@@ -58,43 +58,48 @@ function notes(r: GrepSearchResult, budgetMs: number): string[] {
   return out
 }
 
-export const grepTool = defineTool({
-  name: 'grep',
-  description,
-  parameters: GrepParameters,
-  permission(input, ctx) {
-    return pathAsk(resolveForCall(input, ctx.workdir, input.path ?? '.'))
-  },
-  async execute(input, ctx) {
-    const root = resolveWorkspacePath(ctx.workdir, '.').abs
-    const base = resolveForCall(input, ctx.workdir, input.path ?? '.')
-    const shownBase = pathSubject(base)
-    const stat = await statIfExists(base.abs)
-    if (!stat) throw new ToolError(`Path not found: ${shownBase}. Use list_dir or glob to find the right path.`)
-    const budgetMs = GREP_TIME_BUDGET_MS
-    const r = await grepSearch({
-      pattern: input.pattern,
-      base: base.abs,
-      baseIsFile: !stat.isDirectory(),
-      root,
-      shownBase,
-      include: includeMatcher(input.include),
-      // grep shows file contents: a file read_file could not read without asking is skipped and named instead.
-      readable: (file) => ctx.checkRules(fileReadAsk(root, file.abs)),
-      signal: ctx.signal,
-      budgetMs,
-      maxMatches: MAX_GREP_MATCHES,
-      maxLineChars: MAX_MATCH_LINE_CHARS,
-      maxFileBytes: MAX_GREP_FILE_BYTES,
-      maxFiles: MAX_GREP_WALK,
-    })
-    const metadata = { matches: r.matches.length, files: r.filesWithMatches, filesRead: r.filesRead, capped: r.capped, timedOut: r.timedOut }
-    const where = shownBase === '.' ? 'the workspace root' : shownBase
-    if (r.matches.length === 0) return { output: [`No matches for /${input.pattern}/ in ${where}.`, ...notes(r, budgetMs)].join('\n'), metadata }
-    const inFiles = plural(r.filesWithMatches, 'file')
-    const head = r.capped
-      ? `Showing the first ${MAX_GREP_MATCHES} matches in ${inFiles}; there are more (the search stopped there): narrow the pattern, path or include.`
-      : `${plural(r.matches.length, 'match', 'matches')} in ${inFiles}${r.timedOut ? ' (partial)' : ''}:`
-    return { output: [head, ...r.matches, ...notes(r, budgetMs)].join('\n'), metadata }
-  },
-})
+/** grep with its time budget (tests give it a short one). */
+export function createGrepTool(o: { budgetMs?: number } = {}) {
+  const budgetMs = o.budgetMs ?? GREP_TIME_BUDGET_MS
+  return defineTool({
+    name: 'grep',
+    description,
+    parameters: GrepParameters,
+    permission(input, ctx) {
+      return pathAsk(resolveForCall(input, ctx.workdir, input.path ?? '.'))
+    },
+    async execute(input, ctx) {
+      const root = resolveWorkspacePath(ctx.workdir, '.').abs
+      const base = resolveForCall(input, ctx.workdir, input.path ?? '.')
+      const shownBase = pathSubject(base)
+      const stat = await statIfExists(base.abs)
+      if (!stat) throw new ToolError(`Path not found: ${shownBase}. Use list_dir or glob to find the right path.`)
+      const r = await grepSearch({
+        pattern: input.pattern,
+        base: base.abs,
+        baseIsFile: !stat.isDirectory(),
+        root,
+        shownBase,
+        include: includeMatcher(input.include),
+        // grep shows file contents: a file read_file could not read without asking is skipped and named instead.
+        readable: (file) => ctx.checkRules(fileReadAsk(root, file.abs)),
+        signal: ctx.signal,
+        budgetMs,
+        maxMatches: MAX_GREP_MATCHES,
+        maxLineChars: MAX_MATCH_LINE_CHARS,
+        maxFileBytes: MAX_GREP_FILE_BYTES,
+        maxFiles: MAX_GREP_WALK,
+      })
+      const metadata = { matches: r.matches.length, files: r.filesWithMatches, filesRead: r.filesRead, capped: r.capped, timedOut: r.timedOut }
+      const where = shownBase === '.' ? 'the workspace root' : shownBase
+      if (r.matches.length === 0) return { output: [`No matches for /${input.pattern}/ in ${where}.`, ...notes(r, budgetMs)].join('\n'), metadata }
+      const inFiles = plural(r.filesWithMatches, 'file')
+      const head = r.capped
+        ? `Showing the first ${MAX_GREP_MATCHES} matches in ${inFiles}; there are more (the search stopped there): narrow the pattern, path or include.`
+        : `${plural(r.matches.length, 'match', 'matches')} in ${inFiles}${r.timedOut ? ' (partial)' : ''}:`
+      return { output: [head, ...r.matches, ...notes(r, budgetMs)].join('\n'), metadata }
+    },
+  })
+}
+
+export const grepTool = createGrepTool()
