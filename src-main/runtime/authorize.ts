@@ -57,12 +57,17 @@ export function rulesSay(o: { level: RunLevel; rules: RuleSources; toolName: str
   if (reqs.length === 0) return 'allow'
   const action = decideAll(o.level, o.rules, reqs).action
   if (action !== 'allow' || !o.named) return action
-  const namedOnly = (rs: Ruleset, tool: string) => rs.filter((r) => r.tool === tool && r.pattern !== '*' && r.pattern !== '**')
-  const allowedByName = (req: PermissionRequest) => {
-    const layers = [o.rules.staticRules(o.level.workdir), o.rules.runtimeRules(o.level.rootSessionId, o.level.workdir)].map((rs) => namedOnly(rs, req.tool))
-    return req.subjects.every((s) => layers.some((rs) => evaluateRuleset(rs, req.tool, s, req.kind, req.outsideWorkspace)?.action === 'allow'))
-  }
-  return reqs.every(allowedByName) ? 'allow' : 'ask'
+  const layers = [o.rules.staticRules(o.level.workdir), o.rules.runtimeRules(o.level.rootSessionId, o.level.workdir)]
+  return reqs.every((req) => allowedByName(layers, req)) ? 'allow' : 'ask'
+}
+
+/**
+ * Does a rule for exactly `req.tool` (not a tool glob) whose pattern is not a catch-all allow each subject, in one of
+ * `layers`? Rules that only match through `*`/`**` do not count.
+ */
+export function allowedByName(layers: Ruleset[], req: PermissionRequest): boolean {
+  const named = layers.map((rs) => rs.filter((r) => r.tool === req.tool && r.pattern !== '*' && r.pattern !== '**'))
+  return req.subjects.every((s) => named.some((rs) => evaluateRuleset(rs, req.tool, s, req.kind, req.outsideWorkspace)?.action === 'allow'))
 }
 
 /** Rule sources read once and then reused: a tool checking thousands of files must not re-read them per file. */

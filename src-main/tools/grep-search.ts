@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
 import type { BatchResult, FromWorker, GrepFile, ToWorker } from './grep-protocol'
-import { acquireWorker, releaseWorker } from './grep-workers'
+import { acquireWorker, releaseWorker } from './worker-pool'
 import { ToolError } from './tool'
 import { walkFiles, type WalkFile } from './walk'
 
@@ -142,7 +142,7 @@ class HardStop extends Error {}
 export async function grepSearch(o: GrepSearchOptions): Promise<GrepSearchResult> {
   o.signal.throwIfAborted()
   const deadline = Date.now() + o.budgetMs
-  const search = new WorkerSearch(acquireWorker())
+  const search = new WorkerSearch(acquireWorker('grep'))
   // At the deadline the walk stops and the worker (which watches the same clock) finishes what it holds; one that
   // does not answer within the grace period (a very long line) is terminated and the partial result stands.
   const walkStop = new AbortController()
@@ -216,7 +216,7 @@ export async function grepSearch(o: GrepSearchOptions): Promise<GrepSearchResult
     clearTimeout(hardStop)
     o.signal.removeEventListener('abort', onAbort)
     search.detach()
-    if (reusable) releaseWorker(search.worker)
+    if (reusable) releaseWorker('grep', search.worker)
     else void search.worker.terminate()
   }
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
 import type { BatchResult, FromWorker, GrepFile, ToWorker } from './grep-protocol'
 
@@ -247,6 +248,9 @@ function matchLines(file: GrepFile, buf: Buffer, s: Search, out: BatchResult): b
 function runWorker(): void {
   const port = parentPort
   if (!port) return
+  // Below the host's priority: the CPU goes to the event loop (every session, the bridge, the UI) first. On Linux
+  // this sets the calling thread's niceness; elsewhere it would lower the whole process, so it is left alone.
+  if (process.platform === 'linux') os.setPriority(0, os.constants.priority.PRIORITY_BELOW_NORMAL)
   const send = (m: FromWorker) => port.postMessage(m)
   let search: Search | null = null
   port.on('message', (m: ToWorker) => {
