@@ -10,7 +10,7 @@ import { walkFiles, type WalkFile } from './walk'
  * IN_FLIGHT files are ahead of the worker, so a stop (match cap, deadline) leaves little unread work behind.
  */
 
-const BATCH = 128
+const BATCH = 256
 const IN_FLIGHT = 1_024
 /** How long past its deadline a worker may take to notice it (one long line) before it is terminated. */
 const HARD_STOP_GRACE_MS = 1_000

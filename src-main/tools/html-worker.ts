@@ -1,6 +1,5 @@
 import { gfm } from '@joplin/turndown-plugin-gfm'
 import TurndownService from 'turndown'
-import os from 'node:os'
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
 
 /**
@@ -100,9 +99,6 @@ export function htmlToMarkdown(html: string, baseUrl: string): string {
 function runWorker(): void {
   const port = parentPort
   if (!port) return
-  // Below the host's priority: the CPU goes to the event loop (every session, the bridge, the UI) first. On Linux
-  // this sets the calling thread's niceness; elsewhere it would lower the whole process, so it is left alone.
-  if (process.platform === 'linux') os.setPriority(0, os.constants.priority.PRIORITY_BELOW_NORMAL)
   port.on('message', (job: HtmlJob) => {
     let reply: HtmlReply
     try {

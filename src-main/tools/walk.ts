@@ -9,7 +9,7 @@ import { shownPath } from './workspace-path'
 export const SKIPPED_DIRS = new Set(['.git', 'node_modules'])
 
 /** Synchronous work between two yields to the event loop: a walk over 100,000 entries must not stall the host. */
-const SLICE_MS = 8
+const SLICE_MS = 4
 
 /** Paths named in a note: the first ten, then how many more. */
 export function listNames(list: string[], max = 10): string {
@@ -126,7 +126,8 @@ export async function walkFiles(base: string, opts: WalkOptions): Promise<WalkSu
       }
       throw e
     }
-    if (opts.gitignore && dirAbs !== base) {
+    // Only a folder that lists a .gitignore is asked for one: no failed open per folder.
+    if (opts.gitignore && dirAbs !== base && entries.some((e) => e.name === '.gitignore')) {
       const own = await readGitignore(dirAbs)
       if (own) levels = [...levels, own]
     }
