@@ -34,12 +34,8 @@ const tool = (name: string) => BUILTIN_TOOLS.find((t) => t.name === name)!
 /** As the runtime does under the default rules: a path outside the workspace is denied. */
 const denyOutside = (ask: PermissionAsk) => (ask.outsideWorkspace ? 'Path is outside the workspace.' : null)
 function setup(files: Record<string, string> = {}) {
-  const ctx = makeContext({ deny: denyOutside })
+  const ctx = makeContext({ deny: denyOutside, files })
   contexts.push(ctx)
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(ctx.workdir, rel)), { recursive: true })
-    fs.writeFileSync(path.join(ctx.workdir, rel), content)
-  }
   return ctx
 }
 function outsideDir(): string {

@@ -8,12 +8,8 @@ import { makeContext, makeTempDir, type TestContext } from './test-context'
 const contexts: TestContext[] = []
 const extraDirs: string[] = []
 function setup(files: Record<string, string | Buffer> = {}) {
-  const ctx = makeContext()
+  const ctx = makeContext({ files })
   contexts.push(ctx)
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(ctx.workdir, rel)), { recursive: true })
-    fs.writeFileSync(path.join(ctx.workdir, rel), content)
-  }
   return ctx
 }
 afterEach(() => {

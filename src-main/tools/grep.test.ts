@@ -1,27 +1,18 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createGrepTool, grepTool, MAX_GREP_MATCHES } from './grep'
 import { runTool } from './run-tool'
 import { makeContext, type TestContext } from './test-context'
+import { contextsPerTest } from './testing/contexts'
 import { withoutStall } from './testing/event-loop'
 
 // Issue 9: "grep that cannot hang" — a linear-time engine off the event loop, a cap that stops reading, .gitignore,
 // a time budget; against real files and the real worker thread.
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-const contexts: TestContext[] = []
-function setup(files: Record<string, string | Buffer> = {}) {
-  const ctx = makeContext()
-  contexts.push(ctx)
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(ctx.workdir, rel)), { recursive: true })
-    fs.writeFileSync(path.join(ctx.workdir, rel), content)
-  }
-  return ctx
-}
-afterEach(() => contexts.splice(0).forEach((c) => c.cleanup()))
+const setup = contextsPerTest()
 /** `count` files spread over `dirs` folders, written without a mkdir per file (thousands of them). */
 function manyFiles(ctx: TestContext, count: number, dirs: number, content: (i: number) => string): void {
   for (let d = 0; d < dirs; d++) fs.mkdirSync(path.join(ctx.workdir, `d${d}`))

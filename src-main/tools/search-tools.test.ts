@@ -1,21 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
-import { makeContext, type TestContext } from './test-context'
+import type { TestContext } from './test-context'
+import { contextsPerTest } from './testing/contexts'
 
-const contexts: TestContext[] = []
-function setup(files: Record<string, string | Buffer> = {}) {
-  const ctx = makeContext()
-  contexts.push(ctx)
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(ctx.workdir, rel)), { recursive: true })
-    fs.writeFileSync(path.join(ctx.workdir, rel), content)
-  }
-  return ctx
-}
-afterEach(() => contexts.splice(0).forEach((c) => c.cleanup()))
+const setup = contextsPerTest()
 const tool = (name: string) => BUILTIN_TOOLS.find((t) => t.name === name)!
 function touch(ctx: TestContext, rel: string, secondsAgo: number) {
   const t = new Date(Date.now() - secondsAgo * 1000)

@@ -18,6 +18,8 @@ export function makeTempDir(prefix = 'agentry-tools-'): string {
 
 export function makeContext(opts: {
   workdir?: string
+  /** files to create in the workdir: { relativePath: content } (folders are made as needed) */
+  files?: Record<string, string | Buffer>
   deny?: (ask: PermissionAsk) => string | null
   /** the rules' answer for a tool's own checks; default: 'deny' where `deny` denies, else 'allow' */
   checkRules?: ToolContext['checkRules']
@@ -25,6 +27,10 @@ export function makeContext(opts: {
   planExit?: ToolContext['planExit']
 } = {}): TestContext {
   const workdir = opts.workdir ?? makeTempDir()
+  for (const [rel, content] of Object.entries(opts.files ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(workdir, rel)), { recursive: true })
+    fs.writeFileSync(path.join(workdir, rel), content)
+  }
   const overflowDir = makeTempDir('agentry-overflow-')
   const controller = new AbortController()
   const asks: TestContext['asks'] = []
