@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
 import type { BatchResult, FromWorker, GrepFile, ToWorker } from './grep-protocol'
-import { acquireWorker, releaseWorker } from './worker-pool'
+import { acquireWorker, discardWorker, releaseWorker } from './worker-pool'
 import { ToolError } from './tool'
 import { walkFiles, type WalkFile } from './walk'
 
@@ -141,8 +141,9 @@ class HardStop extends Error {}
 
 export async function grepSearch(o: GrepSearchOptions): Promise<GrepSearchResult> {
   o.signal.throwIfAborted()
+  const search = new WorkerSearch(await acquireWorker('grep', o.signal))
+  // The budget starts once a worker is there (with many searches at once, a search may wait for one).
   const deadline = Date.now() + o.budgetMs
-  const search = new WorkerSearch(acquireWorker('grep'))
   // At the deadline the walk stops and the worker (which watches the same clock) finishes what it holds; one that
   // does not answer within the grace period (a very long line) is terminated and the partial result stands.
   const walkStop = new AbortController()
@@ -217,6 +218,6 @@ export async function grepSearch(o: GrepSearchOptions): Promise<GrepSearchResult
     o.signal.removeEventListener('abort', onAbort)
     search.detach()
     if (reusable) releaseWorker('grep', search.worker)
-    else void search.worker.terminate()
+    else discardWorker('grep', search.worker)
   }
 }

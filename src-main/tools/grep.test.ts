@@ -161,6 +161,16 @@ describe('time budget and the event loop', () => {
     expect((await grep({ pattern: 'warm' }, setup({ 'a.txt': 'warm\n' }))).output).toBe('1 match in 1 file:\na.txt:1: warm')
   })
 
+  it('eleven searches at once all finish (they share at most four workers); one aborted meanwhile stops', async () => {
+    const ctxs = Array.from({ length: 10 }, (_, i) => setup({ [`f${i}.txt`]: `needle ${i}\n`.repeat(20) }))
+    const aborted = setup({ 'x.txt': 'needle\n' })
+    // Last in the queue, most likely still waiting for a worker when it is aborted.
+    setTimeout(() => aborted.controller.abort(), 5)
+    const results = await Promise.all([...ctxs.map((c) => grep({ pattern: 'needle' }, c)), grep({ pattern: 'needle' }, aborted)])
+    results.slice(0, 10).forEach((r, i) => expect(r.output.split('\n')[1]).toBe(`f${i}.txt:1: needle ${i}`))
+    expect(results[10]).toMatchObject({ ok: false, metadata: { aborted: true } })
+  })
+
   it('runs searches side by side without mixing their results', async () => {
     const a = setup({ 'x.txt': 'alpha\n'.repeat(40) })
     const b = setup({ 'y.txt': 'beta\n'.repeat(40) })

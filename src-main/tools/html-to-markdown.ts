@@ -1,6 +1,6 @@
 import type { HtmlJob, HtmlReply } from './html-worker'
 import { ToolError } from './tool'
-import { acquireWorker, releaseWorker } from './worker-pool'
+import { acquireWorker, discardWorker, releaseWorker } from './worker-pool'
 
 let nextId = 0
 
@@ -8,9 +8,8 @@ let nextId = 0
  * A page's HTML as Markdown (links, code blocks, tables kept), converted in a worker thread (html-worker.ts): turndown
  * takes seconds on a large page, which must not stall the host. Aborting `signal` stops the conversion.
  */
-export function htmlToMarkdown(html: string, baseUrl: string, signal: AbortSignal): Promise<string> {
-  signal.throwIfAborted()
-  const worker = acquireWorker('html')
+export async function htmlToMarkdown(html: string, baseUrl: string, signal: AbortSignal): Promise<string> {
+  const worker = await acquireWorker('html', signal)
   const id = ++nextId
   return new Promise<string>((resolve, reject) => {
     const finish = (clean: boolean) => {
@@ -19,7 +18,7 @@ export function htmlToMarkdown(html: string, baseUrl: string, signal: AbortSigna
       worker.off('exit', onExit)
       signal.removeEventListener('abort', onAbort)
       if (clean) releaseWorker('html', worker)
-      else void worker.terminate()
+      else discardWorker('html', worker)
     }
     const onMessage = (m: HtmlReply) => {
       if (m.id !== id) return
