@@ -15,7 +15,7 @@ import { median, round, runIfMain } from './stats'
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /** Rare enough to stay under grep's 500-match cap, so both searches read the whole tree. */
 const LITERAL = 'createRequire'
-const ROUNDS = 5
+const ROUNDS = 9
 
 function gnuGrep(): { ms: number; lines: number } {
   const started = performance.now()

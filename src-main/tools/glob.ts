@@ -52,7 +52,7 @@ export const globTool = defineTool({
       async visit(file) {
         if (!isMatch(file.rel)) return true
         // A name is not content, so a file whose read would ask is listed; one the rules deny is not.
-        if (ctx.checkRules(fileReadAsk(root, file.abs)) === 'deny') {
+        if (ctx.checkRules(fileReadAsk(root, file.abs, file.linked ? undefined : file.shown)) === 'deny') {
           denied.push(file.shown)
           return true
         }

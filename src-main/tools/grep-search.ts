@@ -171,20 +171,20 @@ export async function grepSearch(o: GrepSearchOptions): Promise<GrepSearchResult
       pending = []
       await search.until(() => search.stopped || sent - search.handled <= IN_FLIGHT)
     }
-    const offer = async (file: WalkFile): Promise<boolean> => {
+    // Synchronous unless a batch goes out: a walk over thousands of files should not wait a tick per file.
+    const offer = (file: WalkFile): boolean | Promise<boolean> => {
       const verdict = o.readable(file)
       if (verdict !== 'allow') {
         ;(verdict === 'deny' ? search.result.denied : search.result.needsApproval).push(file.shown)
         return true
       }
       pending.push({ abs: file.abs, shown: file.shown })
-      if (pending.length >= BATCH) await flush()
-      return !search.stopped
+      return pending.length >= BATCH ? flush().then(() => !search.stopped) : !search.stopped
     }
 
     try {
       if (o.baseIsFile) {
-        await offer({ abs: o.base, rel: o.shownBase, shown: o.shownBase })
+        await offer({ abs: o.base, linked: false, rel: o.shownBase, shown: o.shownBase })
       } else {
         const walk = await walkFiles(o.base, {
           root: o.root,

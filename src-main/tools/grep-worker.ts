@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
 import type { BatchResult, FromWorker, GrepFile, ToWorker } from './grep-protocol'
 
@@ -83,12 +84,47 @@ function errorCode(e: unknown): string | undefined {
   return e instanceof Error ? (e as NodeJS.ErrnoException).code : undefined
 }
 
-/** Is the open descriptor the file at the checked real path `abs` (not something swapped in since the check)? */
-function openedAt(fd: number, abs: string): boolean {
-  if (PROC_FD) return fs.readlinkSync(`/proc/self/fd/${fd}`) === abs
-  const opened = fs.fstatSync(fd)
-  const now = fs.statSync(abs)
-  return fs.realpathSync(abs) === abs && opened.ino === now.ino && opened.dev === now.dev
+const { O_DIRECTORY } = fs.constants
+
+/**
+ * The folder the last file was opened from. On Linux each folder is opened once and proven to be the checked real
+ * folder (its descriptor's path); its files are then opened through the descriptor (`/proc/self/fd/N/name`, like
+ * `openat`) with O_NOFOLLOW, so a file can only come from that folder — one proof per folder instead of per file.
+ */
+const folder = { path: '', fd: -1, changed: false }
+
+function closeFolder(): void {
+  if (folder.fd >= 0) fs.closeSync(folder.fd)
+  Object.assign(folder, { path: '', fd: -1, changed: false })
+}
+
+/** Opens the checked real path `abs` for reading; null when it is not (any more) the file that was checked. */
+function openChecked(abs: string): number | null {
+  if (!PROC_FD) {
+    // Elsewhere: open by path, then compare the opened inode with the one at the (still real) path.
+    const fd = fs.openSync(abs, O_RDONLY | O_NOFOLLOW)
+    const opened = fs.fstatSync(fd)
+    const now = fs.statSync(abs)
+    if (fs.realpathSync(abs) === abs && opened.ino === now.ino && opened.dev === now.dev) return fd
+    fs.closeSync(fd)
+    return null
+  }
+  const dir = path.dirname(abs)
+  if (dir !== folder.path) {
+    closeFolder()
+    try {
+      folder.fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    } catch (e) {
+      const code = errorCode(e)
+      // A folder replaced by a link since the walk (ELOOP/ENOTDIR); any other error (deleted: ENOENT) is the file's.
+      if (code !== 'ELOOP' && code !== 'ENOTDIR') throw e
+      folder.changed = true
+    }
+    folder.path = dir
+    if (folder.fd >= 0) folder.changed = fs.readlinkSync(`/proc/self/fd/${folder.fd}`) !== dir
+  }
+  if (folder.changed) return null
+  return fs.openSync(`/proc/self/fd/${folder.fd}/${path.basename(abs)}`, O_RDONLY | O_NOFOLLOW)
 }
 
 function literalMatcher(pattern: string): Matcher {
@@ -175,9 +211,9 @@ function searchFile(file: GrepFile, s: Search, out: BatchResult): boolean {
 }
 
 function searchOpened(file: GrepFile, s: Search, out: BatchResult): boolean {
-  let fd: number
+  let fd: number | null
   try {
-    fd = fs.openSync(file.abs, O_RDONLY | O_NOFOLLOW)
+    fd = openChecked(file.abs)
   } catch (e) {
     const code = errorCode(e)
     if (code === 'ELOOP' || code === 'ENOTDIR') out.changed.push(file.shown)
@@ -186,11 +222,11 @@ function searchOpened(file: GrepFile, s: Search, out: BatchResult): boolean {
     // ENOENT: deleted since the folder was read; nothing to search.
     return true
   }
+  if (fd === null) {
+    out.changed.push(file.shown)
+    return true
+  }
   try {
-    if (!openedAt(fd, file.abs)) {
-      out.changed.push(file.shown)
-      return true
-    }
     // Most files fit the first read: one read, no stat, no allocation (a stat and a buffer per file cost twice the
     // time of the search itself over a node_modules tree).
     let buf = scratch
@@ -281,6 +317,8 @@ function runWorker(): void {
     // Files after a stop (cap, deadline) are still on their way; they are dropped unread.
     if (!s || s.stopped) return
     const out = emptyBatch(s.start.id)
+    // Folder descriptors live for one batch: nothing stays open while the worker waits.
+    closeFolder()
     for (const file of m.files) {
       if (Date.now() >= s.start.deadline) out.timedOut = true
       else if (searchFile(file, s, out)) {
@@ -290,6 +328,7 @@ function runWorker(): void {
       s.stopped = true
       break
     }
+    closeFolder()
     send(out)
   })
 }

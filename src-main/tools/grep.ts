@@ -82,7 +82,7 @@ export function createGrepTool(o: { budgetMs?: number } = {}) {
         shownBase,
         include: includeMatcher(input.include),
         // grep shows file contents: a file read_file could not read without asking is skipped and named instead.
-        readable: (file) => ctx.checkRules(fileReadAsk(root, file.abs)),
+        readable: (file) => ctx.checkRules(fileReadAsk(root, file.abs, file.linked ? undefined : file.shown)),
         signal: ctx.signal,
         budgetMs,
         maxMatches: MAX_GREP_MATCHES,

@@ -116,4 +116,22 @@ describe('searches never show what read_file could not read', () => {
     expect(r.output).not.toContain('SECRET')
     expect(r.output).toBe('No matches for /TOKEN/ in ok.txt.\nSkipped, replaced during the search (e.g. by a symbolic link): ok.txt.')
   })
+
+  it('a folder swapped for a link to outside after the walk listed its files is not read from', async () => {
+    fs.mkdirSync(path.join(ctx.workdir, 'd'))
+    fs.writeFileSync(path.join(ctx.workdir, 'd', 'notes.txt'), 'TOKEN inside\n')
+    fs.writeFileSync(path.join(outside, 'notes.txt'), 'TOKEN=SECRET-SWAPPED\n')
+    const swapping = { ...ctx, checkRules: (...args: Parameters<TestContext['checkRules']>) => {
+      const verdict = ctx.checkRules(...args)
+      const d = path.join(ctx.workdir, 'd')
+      if (!fs.lstatSync(d).isSymbolicLink()) {
+        fs.renameSync(d, path.join(ctx.workdir, 'd.real'))
+        fs.symlinkSync(outside, d)
+      }
+      return verdict
+    } }
+    const r = await runTool(tool('grep'), { pattern: 'TOKEN', path: 'd' }, swapping)
+    expect(r.output).not.toContain('SECRET')
+    expect(r.output).toBe('No matches for /TOKEN/ in d.\nSkipped, replaced during the search (e.g. by a symbolic link): d/notes.txt.')
+  })
 })

@@ -19,6 +19,8 @@ export function listNames(list: string[], max = 10): string {
 export interface WalkFile {
   /** the file's real path (a symbolic link is resolved to its target) */
   abs: string
+  /** reached through a symbolic link (then `abs` is the target's path, not the walked one) */
+  linked: boolean
   /** the path walked to it, relative to the walk base, `/`-separated */
   rel: string
   /** how the model sees it: workspace-relative, absolute when outside */
@@ -108,12 +110,15 @@ export async function walkFiles(base: string, opts: WalkOptions): Promise<WalkSu
   const skipped = [...SKIPPED_DIRS].filter((d) => !baseParts.has(d))
   let sliceStart = performance.now()
   const breathe = async () => {
-    if (performance.now() - sliceStart < SLICE_MS) return
     await new Promise<void>((resolve) => setImmediate(resolve))
     sliceStart = performance.now()
   }
+  // Shown paths are built as the walk descends (no path.relative per file): workspace-relative, absolute outside it.
+  const baseShown = shownPath(opts.root, base)
+  const shownIn = (dirShown: string, name: string) =>
+    dirShown === '.' ? name : path.isAbsolute(dirShown) ? path.join(dirShown, name) : `${dirShown}/${name}`
 
-  const walkDir = async (dirAbs: string, dirRel: string, levels: IgnoreLevel[]): Promise<void> => {
+  const walkDir = async (dirAbs: string, dirRel: string, dirShown: string, levels: IgnoreLevel[]): Promise<void> => {
     let entries: Dirent[]
     try {
       entries = await fs.readdir(dirAbs, { withFileTypes: true })
@@ -121,7 +126,7 @@ export async function walkFiles(base: string, opts: WalkOptions): Promise<WalkSu
       const code = errorCode(e)
       // A folder we may not read, or one deleted mid-walk, is reported, not fatal.
       if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ENOTDIR') {
-        summary.unreadable.push(shownPath(opts.root, dirAbs))
+        summary.unreadable.push(dirShown)
         return
       }
       throw e
@@ -135,16 +140,17 @@ export async function walkFiles(base: string, opts: WalkOptions): Promise<WalkSu
     for (const entry of entries) {
       if (summary.stopped) return
       opts.signal.throwIfAborted()
-      await breathe()
+      if (performance.now() - sliceStart >= SLICE_MS) await breathe()
       const abs = path.join(dirAbs, entry.name)
       const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name
+      const shown = shownIn(dirShown, entry.name)
       if (entry.isDirectory()) {
         if (skipped.includes(entry.name)) continue
         if (opts.gitignore && ignoredBy(levels, abs, true)) {
           summary.ignored++
           continue
         }
-        await walkDir(abs, rel, levels)
+        await walkDir(abs, rel, shown, levels)
         continue
       }
       let real = abs
@@ -152,7 +158,7 @@ export async function walkFiles(base: string, opts: WalkOptions): Promise<WalkSu
         const target = await linkTarget(abs)
         if (!target) continue
         if (!inside(area, target.real)) {
-          summary.linksOutside.push(shownPath(opts.root, abs))
+          summary.linksOutside.push(shown)
           continue
         }
         if (!target.isFile) continue
@@ -168,11 +174,13 @@ export async function walkFiles(base: string, opts: WalkOptions): Promise<WalkSu
         return
       }
       summary.files++
-      if (!(await opts.visit({ abs: real, rel, shown: shownPath(opts.root, abs) }))) summary.stopped = true
+      // Most visits answer at once; awaiting only a promise keeps a walk of 100,000 files from queueing as many ticks.
+      const next = opts.visit({ abs: real, linked: real !== abs, rel, shown })
+      if (!(next instanceof Promise ? await next : next)) summary.stopped = true
     }
   }
 
-  await walkDir(base, '', opts.gitignore ? await levelsAbove(opts.root, base) : [])
+  await walkDir(base, '', baseShown, opts.gitignore ? await levelsAbove(opts.root, base) : [])
   return summary
 }
 

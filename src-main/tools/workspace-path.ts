@@ -85,9 +85,15 @@ export function pathAsk(r: WorkspacePath, access: 'read' | 'write' = 'read'): Pe
 
 /**
  * The ask for reading one file found inside a search (grep, glob, list_dir): judged under read_file's rules, so a
- * search never shows what read_file would refuse. `abs` is the file's real path.
+ * search never shows what read_file would refuse. `abs` is the file's real path; `shown`, when given, is how a walk
+ * shows that same real path (not a link's).
  */
-export function fileReadAsk(realWorkdir: string, abs: string): PermissionAsk {
+export function fileReadAsk(realWorkdir: string, abs: string, shown?: string): PermissionAsk {
+  // A walk already knows how it shows a file it did not reach through a link: that is the subject.
+  if (shown !== undefined) {
+    const outside = path.isAbsolute(shown)
+    return { ...pathAsk({ abs, rel: outside ? abs : shown, outside }), tool: 'read_file' }
+  }
   const relNative = path.relative(realWorkdir, abs)
   const outside = relNative === '..' || relNative.startsWith('..' + path.sep) || path.isAbsolute(relNative)
   const subject = outside ? abs : relNative.split(path.sep).join('/')
