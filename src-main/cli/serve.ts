@@ -16,7 +16,7 @@ export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number>
   let local: Awaited<ReturnType<typeof serveLocalSocket>>
   try {
     const token = (args.values.token as string | undefined) ?? (io.env.AGENTRY_TOKEN || undefined)
-    daemon = await startDaemon({ api: host.api, port, rendererDir, token, validateOutput: debug })
+    daemon = await startDaemon({ api: host.api, port, rendererDir, token, validateOutput: debug, protectPort: (p) => host.protectLocalPort(p) })
     // `agentry run` and the other commands attach here instead of being refused while the daemon holds the data dir.
     local = await serveLocalSocket({ api: host.api, dataDir: io.dataDir, validateOutput: debug })
   } catch (err) {

@@ -10,6 +10,8 @@ import { wsConnection } from './ws-connection'
 
 export interface DaemonOptions extends DispatchOptions {
   api: HostApi
+  /** Called with the port as soon as it is known, before anything is served (the host keeps its tools off it). */
+  protectPort?(port: number): void
   /** 0 or omitted: a random free port. */
   port?: number
   /** The built renderer (`out/renderer`). */
@@ -87,6 +89,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('The daemon did not get a TCP port.')
   port = address.port
+  // No tool call (web_fetch) may reach this server, whatever its permission rules allow: the host is told at once.
+  options.protectPort?.(port)
 
   let closing: Promise<void> | undefined
   return {

@@ -12,6 +12,7 @@ import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
+import { protectLocalPort } from '../tools'
 import { createCalls } from './calls'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
@@ -43,6 +44,8 @@ export interface Host {
   readonly subagents: Subagents
   readonly hub: EventHub
   readonly reconcileReport: ReconcileReport
+  /** A port this process serves on loopback (the daemon's): no tool call may reach it, whatever the rules say. */
+  protectLocalPort(port: number): void
   stop(): Promise<void>
 }
 
@@ -176,6 +179,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       subagents,
       hub,
       reconcileReport,
+      protectLocalPort,
       async stop() {
         if (stopped) return
         stopped = true
