@@ -17,17 +17,23 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`
 }
 
-export function formatAgo(at: number, now: number): string {
-  const s = Math.max(0, Math.round((now - at) / 1000))
-  if (s < 60) return 'just now'
-  const m = Math.round(s / 60)
-  if (m < 60) return `${m}m ago`
-  const h = Math.round(m / 60)
-  if (h < 24) return `${h}h ago`
-  return new Date(at).toLocaleDateString()
-}
-
 export function shortPath(p: string): string {
   const parts = p.split(/[\\/]/).filter(Boolean)
   return parts.length <= 2 ? p : `…/${parts.slice(-2).join('/')}`
+}
+
+/** A session row's time: the clock today, weekday this week, the date before that (year only when not this year). */
+export function formatWhen(at: number, now: number): string {
+  const d = new Date(at)
+  const today = new Date(now)
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+  if (d.toDateString() === today.toDateString()) return time
+  const days = (new Date(today.toDateString()).getTime() - new Date(d.toDateString()).getTime()) / 86_400_000
+  if (days > 0 && days < 7) return `${d.toLocaleDateString(undefined, { weekday: 'short' })} ${time}`
+  const sameYear = d.getFullYear() === today.getFullYear()
+  return d.toLocaleDateString(undefined, sameYear ? { day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' })
+}
+
+export function formatDateTime(at: number): string {
+  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 }

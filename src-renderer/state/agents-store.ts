@@ -6,12 +6,14 @@ type AgentsStore = {
   agents: AgentInfo[]
   errors: AgentLoadError[]
   byName: Record<string, AgentInfo>
-  /** the agent the composer sends with (per workspace, remembered in localStorage) */
+  /** the agent a new session starts with (per workspace, remembered in localStorage) */
   selected: string | null
+  /** agents picked in the chip while viewing a session: the next message there goes to it */
+  perSession: Record<string, string>
   loadError: UiError | null
 }
 
-export const useAgents = create<AgentsStore>(() => ({ agents: [], errors: [], byName: {}, selected: null, loadError: null }))
+export const useAgents = create<AgentsStore>(() => ({ agents: [], errors: [], byName: {}, selected: null, perSession: {}, loadError: null }))
 
 /** Agents a person may pick for the composer: primary or all, and not hidden. */
 export function pickable(agents: AgentInfo[]): AgentInfo[] {
@@ -35,8 +37,12 @@ export function rememberedAgent(root: string): string | null {
   }
 }
 
-export function selectAgent(root: string | null, name: string): void {
-  useAgents.setState({ selected: name })
+/**
+ * Picks the agent for the next message: in the session being viewed (it applies to that session's next turn)
+ * and as the workspace's default for new sessions.
+ */
+export function selectAgent(root: string | null, name: string, sessionId: string | null = null): void {
+  useAgents.setState((s) => ({ selected: name, perSession: sessionId ? { ...s.perSession, [sessionId]: name } : s.perSession }))
   if (!root) return
   try {
     localStorage.setItem(storageKey(root), name)

@@ -1,0 +1,96 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import { useUi } from '../state/ui-store'
+
+type Props = {
+  keys: string[]
+  render: (key: string) => ReactNode
+  /** changes whenever the newest row changed (a delta landed), to notice new content while scrolled up */
+  tail: unknown
+}
+
+/**
+ * The transcript's rows, virtualized with @tanstack/react-virtual: rows are measured as they render, the view
+ * opens at the newest message and stays there while content grows (anchored to the end), and a person who
+ * scrolled up is not dragged down; a "Jump to latest" button appears when something new arrives meanwhile.
+ */
+export function TranscriptList({ keys, render, tail }: Props) {
+  const scroller = useRef<HTMLDivElement>(null)
+  const [atEnd, setAtEnd] = useState(true)
+  const [unseen, setUnseen] = useState(false)
+  const atEndRef = useRef(true)
+  const v = useVirtualizer({
+    count: keys.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 140,
+    getItemKey: (i) => keys[i],
+    overscan: 4,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: 24,
+    onChange: (inst) => {
+      const end = inst.isAtEnd()
+      atEndRef.current = end
+      setAtEnd(end)
+      if (end) setUnseen(false)
+    },
+  })
+
+  // Opens at the newest message (the list is remounted per session).
+  const opened = useRef(false)
+  useLayoutEffect(() => {
+    if (opened.current || keys.length === 0) return
+    opened.current = true
+    v.scrollToEnd()
+  }, [keys.length, v])
+
+  // Something new while the person reads further up: offer the way down instead of jumping.
+  const first = useRef(true)
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    if (!atEndRef.current) setUnseen(true)
+  }, [tail, keys.length])
+
+  // Sending a message follows it, wherever the view was.
+  const follow = useUi((s) => s.followTick)
+  const seenFollow = useRef(follow)
+  useEffect(() => {
+    if (follow === seenFollow.current) return
+    seenFollow.current = follow
+    setUnseen(false)
+    v.scrollToEnd()
+  }, [follow, v])
+
+  const items = v.getVirtualItems()
+  return (
+    <div className="transcript-scroll">
+      <div ref={scroller} className="vlist transcript" data-testid="transcript" data-at-end={atEnd} tabIndex={-1}>
+        <div style={{ height: v.getTotalSize(), position: 'relative', width: '100%' }}>
+          <div style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+            {items.map((item) => (
+              <div key={item.key} data-index={item.index} ref={v.measureElement} className="vrow">
+                {render(keys[item.index])}
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+      {unseen && !atEnd && (
+        <button
+          type="button"
+          className="btn jump-latest"
+          data-testid="jump-latest"
+          onClick={() => {
+            setUnseen(false)
+            v.scrollToEnd()
+          }}
+        >
+          ↓ Jump to latest
+        </button>
+      )}
+    </div>
+  )
+}
