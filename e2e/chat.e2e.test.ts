@@ -33,7 +33,7 @@ const answer = [
 ].join('\n')
 
 const paragraph = (i: number) => `Paragraph ${i}: ${Array.from({ length: 40 }, (_, k) => `word${k}`).join(' ')}.`
-const long = Array.from({ length: 30 }, (_, i) => paragraph(i + 1)).join('\n\n') + '\n\nThe long answer ends here.'
+const long = Array.from({ length: 20 }, (_, i) => paragraph(i + 1)).join('\n\n') + '\n\nThe long answer ends here.'
 
 const script = `
 agents:
@@ -44,7 +44,7 @@ agents:
       tools:
         - { name: todo, input: { todos: [ { content: "Read the code", status: completed }, { content: "Write the tests", status: in_progress }, { content: "Ship it", status: pending } ] } }
     - { match: "review", step: 2, text: ${JSON.stringify(answer)} }
-    - { match: "long", text: ${JSON.stringify(long)}, chunkDelayMs: 12 }
+    - { match: "long", text: ${JSON.stringify(long)}, chunkDelayMs: 8 }
     - { match: "short", text: "A short reply at the bottom." }
   title: [ { text: "Chat session", repeat: true } ]
 `

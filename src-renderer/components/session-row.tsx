@@ -2,14 +2,15 @@ import { memo, useState } from 'react'
 import type { AgentInfo, SessionSummary } from '../../src-shared'
 import { formatDateTime, formatWhen } from '../lib/format'
 import { agentColor } from '../state/agents-store'
-import type { SessionRow } from '../state/sessions-store'
 import { toggleCollapsed } from '../state/sessions-store'
 import { archiveSession, deleteSession, openSession, renameSession } from '../state/session-actions'
 import { notify } from '../state/ui-store'
 
 type Props = {
   session: SessionSummary
-  row: SessionRow
+  depth: number
+  hasChildren: boolean
+  collapsed: boolean
   active: boolean
   /** the row keyboard focus lands on when Tab enters the list (roving tabindex) */
   current: boolean
@@ -18,13 +19,14 @@ type Props = {
   agent: AgentInfo | undefined
   now: number
   editing: boolean
-  setEditing: (on: boolean) => void
+  /** stable across renders (the row is memoized): start or stop renaming a row */
+  setEditing: (id: string | null) => void
 }
 
 const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
 
 /** One session in the sidebar tree: title, agent colour, badges, time; click or Enter opens it. */
-export const SessionRowView = memo(function SessionRowView({ session: s, row, active, current, waiting, parentTitle, agent, now, editing, setEditing }: Props) {
+export const SessionRowView = memo(function SessionRowView({ session: s, depth, hasChildren, collapsed, active, current, waiting, parentTitle, agent, now, editing, setEditing }: Props) {
   const [busy, setBusy] = useState(false)
   const running = RUNNING.has(s.status)
   const report = (e: Awaited<ReturnType<typeof archiveSession>>) => e && notify(e)
@@ -33,32 +35,32 @@ export const SessionRowView = memo(function SessionRowView({ session: s, row, ac
   return (
     <div
       className={`session-row ${active ? 'active' : ''} ${s.archivedAt ? 'archived' : ''}`}
-      style={{ paddingLeft: 8 + row.depth * 16 }}
+      style={{ paddingLeft: 8 + depth * 16 }}
       role="treeitem"
-      aria-level={row.depth + 1}
+      aria-level={depth + 1}
       aria-selected={active}
-      aria-expanded={row.hasChildren ? !row.collapsed : undefined}
+      aria-expanded={hasChildren ? !collapsed : undefined}
       tabIndex={current ? 0 : -1}
       data-testid="session-row"
       data-session-id={s.id}
       data-agent={s.agent}
-      data-depth={row.depth}
+      data-depth={depth}
       onClick={() => !editing && void openSession(s.id)}
-      onDoubleClick={() => setEditing(true)}
+      onDoubleClick={() => setEditing(s.id)}
       title={parentTitle ? `${s.title} (child of ${parentTitle})` : s.title}
     >
-      {row.hasChildren ? (
+      {hasChildren ? (
         <button
           className="tree-toggle"
           tabIndex={-1}
           data-testid="session-toggle"
-          aria-label={row.collapsed ? 'Expand' : 'Collapse'}
+          aria-label={collapsed ? 'Expand' : 'Collapse'}
           onClick={(e) => {
             e.stopPropagation()
             toggleCollapsed(s.id)
           }}
         >
-          {row.collapsed ? '▸' : '▾'}
+          {collapsed ? '▸' : '▾'}
         </button>
       ) : (
         <span className="tree-toggle placeholder" />
@@ -72,13 +74,13 @@ export const SessionRowView = memo(function SessionRowView({ session: s, row, ac
             autoFocus
             defaultValue={s.title}
             onClick={(e) => e.stopPropagation()}
-            onBlur={() => setEditing(false)}
+            onBlur={() => setEditing(null)}
             onKeyDown={async (e) => {
               e.stopPropagation()
-              if (e.key === 'Escape') setEditing(false)
+              if (e.key === 'Escape') setEditing(null)
               if (e.key === 'Enter') {
                 const v = e.currentTarget.value.trim()
-                setEditing(false)
+                setEditing(null)
                 if (v && v !== s.title) report(await renameSession(s.id, v))
               }
             }}

@@ -200,7 +200,9 @@ function SessionTree({ rows, viewId, waiting, now }: TreeProps) {
             <div key={item.key} className="vrow" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}>
               <SessionRowView
                 session={s}
-                row={row}
+                depth={row.depth}
+                hasChildren={row.hasChildren}
+                collapsed={row.collapsed}
                 active={row.id === viewId}
                 current={row.id === current}
                 waiting={waiting[row.id] ?? 0}
@@ -208,7 +210,7 @@ function SessionTree({ rows, viewId, waiting, now }: TreeProps) {
                 agent={agentsByName[s.agent]}
                 now={now}
                 editing={editing === row.id}
-                setEditing={(on) => setEditing(on ? row.id : null)}
+                setEditing={setEditing}
               />
             </div>
           )

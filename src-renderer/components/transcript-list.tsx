@@ -1,30 +1,39 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import { useTranscript } from '../state/transcript-store'
 import { useUi } from '../state/ui-store'
 
 type Props = {
+  sessionId: string
   keys: string[]
   render: (key: string) => ReactNode
-  /** changes whenever the newest row changed (a delta landed), to notice new content while scrolled up */
-  tail: unknown
 }
+
+const ESTIMATE = 140
+const estimateSize = () => ESTIMATE
 
 /**
  * The transcript's rows, virtualized with @tanstack/react-virtual: rows are measured as they render, the view
  * opens at the newest message and stays there while content grows (anchored to the end), and a person who
  * scrolled up is not dragged down; a "Jump to latest" button appears when something new arrives meanwhile.
  */
-export function TranscriptList({ keys, render, tail }: Props) {
+export function TranscriptList({ sessionId, keys, render }: Props) {
   const scroller = useRef<HTMLDivElement>(null)
   const [atEnd, setAtEnd] = useState(true)
   const [unseen, setUnseen] = useState(false)
   const atEndRef = useRef(true)
+  // Stable callbacks: a new getItemKey makes the virtualizer re-measure every row (5,000 of them) on each render.
+  const getItemKey = useCallback((i: number) => keys[i], [keys])
+  const getScrollElement = useCallback(() => scroller.current, [])
   const v = useVirtualizer({
     count: keys.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 140,
-    getItemKey: (i) => keys[i],
+    getScrollElement,
+    estimateSize,
+    getItemKey,
     overscan: 4,
+    // Start at the end, where a conversation opens, instead of drawing its first rows and then jumping.
+    initialOffset: () => keys.length * ESTIMATE,
+    initialRect: { width: 800, height: typeof window === 'undefined' ? 800 : window.innerHeight },
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: 24,
@@ -44,15 +53,16 @@ export function TranscriptList({ keys, render, tail }: Props) {
     v.scrollToEnd()
   }, [keys.length, v])
 
-  // Something new while the person reads further up: offer the way down instead of jumping.
-  const first = useRef(true)
-  useEffect(() => {
-    if (first.current) {
-      first.current = false
-      return
-    }
-    if (!atEndRef.current) setUnseen(true)
-  }, [tail, keys.length])
+  // Something new while the person reads further up: offer the way down instead of jumping. Watched outside
+  // React so a streaming delta does not re-render the list.
+  useEffect(
+    () =>
+      useTranscript.subscribe((now, before) => {
+        if (atEndRef.current) return
+        if (now.transcripts[sessionId] !== before.transcripts[sessionId]) setUnseen(true)
+      }),
+    [sessionId],
+  )
 
   // Sending a message follows it, wherever the view was.
   const follow = useUi((s) => s.followTick)

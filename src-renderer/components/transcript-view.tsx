@@ -24,8 +24,6 @@ export function TranscriptView() {
   const messageIds = useTranscript((s) => (viewId ? s.transcripts[viewId]?.messageIds : undefined))
   const errors = useTranscript((s) => (viewId ? s.transcripts[viewId]?.errors : undefined))
   const status = useTranscript((s) => (viewId ? s.transcripts[viewId]?.status : null))
-  const lastId = messageIds?.[messageIds.length - 1]
-  const tail = useTranscript((s) => (viewId && lastId ? s.transcripts[viewId]?.messages.get(lastId) : undefined))
   const info = useAgents((s) => (session ? s.byName[session.agent] : undefined))
   const rootId = useTranscript((s) => s.rootId)
   const taskCount = useTranscript((s) => Object.keys(s.tasks).length)
@@ -82,7 +80,7 @@ export function TranscriptView() {
         </div>
       </div>
       {loadError && <ErrorNote error={loadError} testId="session-load-error" />}
-      <TranscriptList key={viewId} keys={keys} render={render} tail={tail} />
+      <TranscriptList key={viewId} sessionId={viewId} keys={keys} render={render} />
     </div>
   )
 }

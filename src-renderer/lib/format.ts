@@ -22,18 +22,24 @@ export function shortPath(p: string): string {
   return parts.length <= 2 ? p : `…/${parts.slice(-2).join('/')}`
 }
 
+// Intl formatters are costly to build; a sidebar draws many times, so each one is made once.
+const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })
+const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short' })
+const DAY = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' })
+const DAY_YEAR = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' })
+const FULL = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+const DAY_MS = 86_400_000
+
 /** A session row's time: the clock today, weekday this week, the date before that (year only when not this year). */
 export function formatWhen(at: number, now: number): string {
   const d = new Date(at)
   const today = new Date(now)
-  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-  if (d.toDateString() === today.toDateString()) return time
-  const days = (new Date(today.toDateString()).getTime() - new Date(d.toDateString()).getTime()) / 86_400_000
-  if (days > 0 && days < 7) return `${d.toLocaleDateString(undefined, { weekday: 'short' })} ${time}`
-  const sameYear = d.getFullYear() === today.getFullYear()
-  return d.toLocaleDateString(undefined, sameYear ? { day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' })
+  const startOfToday = new Date(today.getFullYear(), today.getMonth(), today.getDate()).getTime()
+  if (at >= startOfToday) return TIME.format(d)
+  if (at >= startOfToday - 6 * DAY_MS) return `${WEEKDAY.format(d)} ${TIME.format(d)}`
+  return (d.getFullYear() === today.getFullYear() ? DAY : DAY_YEAR).format(d)
 }
 
 export function formatDateTime(at: number): string {
-  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+  return FULL.format(new Date(at))
 }
