@@ -30,10 +30,10 @@ export function TranscriptList({ sessionId, keys, render }: Props) {
     getScrollElement,
     estimateSize,
     getItemKey,
-    overscan: 4,
+    overscan: 2,
     // Start at the end, where a conversation opens, instead of drawing its first rows and then jumping.
     initialOffset: () => keys.length * ESTIMATE,
-    initialRect: { width: 800, height: typeof window === 'undefined' ? 800 : window.innerHeight },
+    initialRect: { width: 800, height: typeof window === 'undefined' ? 600 : Math.max(200, window.innerHeight - 250) },
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: 24,
@@ -52,6 +52,19 @@ export function TranscriptList({ sessionId, keys, render }: Props) {
     opened.current = true
     v.scrollToEnd()
   }, [keys.length, v])
+
+  // The view gets shorter (an approval appears under it, the window shrinks): keep the newest line in sight.
+  useEffect(() => {
+    const el = scroller.current
+    if (!el) return
+    let height = el.clientHeight
+    const ro = new ResizeObserver(() => {
+      if (el.clientHeight !== height && atEndRef.current) v.scrollToEnd()
+      height = el.clientHeight
+    })
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [v])
 
   // Something new while the person reads further up: offer the way down instead of jumping. Watched outside
   // React so a streaming delta does not re-render the list.
