@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shot } from './support/browser'
+import { DIFF_BLOCK } from './support/markdown-samples'
 import { send, startScenario, transcriptText, type Scenario } from './support/scenario'
 
 const code = 'const re = /"[^"]*"/g // match quoted text\nconst s = "done"'
@@ -23,13 +24,7 @@ const answer = [
   code,
   '```',
   '',
-  '```diff',
-  '@@ -1,3 +1,3 @@',
-  ' import { start } from "./server"',
-  '-start(3000)',
-  '+start(Number(process.env.PORT ?? 3000))',
-  ' console.log("up")',
-  '```',
+  DIFF_BLOCK,
 ].join('\n')
 
 const paragraph = (i: number) => `Paragraph ${i}: ${Array.from({ length: 40 }, (_, k) => `word${k}`).join(' ')}.`

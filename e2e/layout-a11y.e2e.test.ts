@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentFile } from './support/agents'
 import { axeViolations } from './support/axe'
 import { shot } from './support/browser'
+import { DIFF_BLOCK } from './support/markdown-samples'
 import { send, startScenario, transcriptText, type Scenario } from './support/scenario'
 
 /**
@@ -32,15 +33,7 @@ const answer = [
   '}',
   '```',
   '',
-  '```diff',
-  '--- a/src/app.ts',
-  '+++ b/src/app.ts',
-  '@@ -1,3 +1,3 @@',
-  ' import { start } from "./server"',
-  '-start(3000)',
-  '+start(Number(process.env.PORT ?? 3000))',
-  ' console.log("up")',
-  '```',
+  DIFF_BLOCK,
 ].join('\n')
 
 const script = `

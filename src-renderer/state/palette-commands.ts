@@ -39,7 +39,15 @@ function rootCommands(): PaletteItem[] {
   const { viewId, transcripts } = useTranscript.getState()
   const status = viewId ? transcripts[viewId]?.status : null
   const list: PaletteItem[] = [
-    { id: 'new-session', label: 'New session', shortcut: shortcut('N'), run: () => (newSession(), focusComposer()) },
+    {
+      id: 'new-session',
+      label: 'New session',
+      shortcut: shortcut('N'),
+      run: () => {
+        newSession()
+        focusComposer()
+      },
+    },
     { id: 'switch-session', label: 'Switch session…', next: 'session' },
     { id: 'switch-agent', label: 'Switch agent…', next: 'agent' },
     // { id: 'switch-model', label: 'Switch model…', next: 'model' } — with the model picker
