@@ -22,9 +22,13 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
 })
 
 function Blocks({ text }: { text: string }) {
+  // A finished message renders in one pass; cutting into blocks pays off only once the text starts growing.
+  const first = useRef(text)
+  const growing = text !== first.current
   const last = useRef<Split | undefined>(undefined)
-  const split = useMemo(() => (last.current = splitBlocks(text, last.current)), [text])
-  const defs = useMemo(() => definitionsOf(split), [split])
+  const split = useMemo(() => (growing ? (last.current = splitBlocks(text, last.current)) : null), [text, growing])
+  const defs = useMemo(() => (split ? definitionsOf(split) : ''), [split])
+  if (!split) return <Block source={text} />
   return split.blocks.map((b, i) => (b.definition ? null : <Block key={i} source={defs ? `${b.source}\n\n${defs}` : b.source} />))
 }
 
