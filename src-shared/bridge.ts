@@ -43,6 +43,8 @@ export const QueueEntry = z.object({
   requestId: z.string().nullable(),
   text: z.string(),
   agent: z.string().nullable(),
+  /** `prompt`: the text becomes a new user message; `retry`: the last user message runs again (retry, regenerate) */
+  kind: z.enum(['prompt', 'retry']).default('prompt'),
   status: z.enum(['queued', 'started', 'cancelled']),
   createdAt: z.number(),
 })
