@@ -5,9 +5,11 @@ import type { LoadedConfig } from '../config'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
-import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
+import type { ApprovalsRepository, QueueRepository, SearchRepository, SessionsRepository, TranscriptRepository } from '../store'
 import type { Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
+import { chatCalls } from './chat-calls'
+import { providerCalls } from './provider-calls'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
@@ -16,6 +18,7 @@ import type { Workspaces } from './workspaces'
 export interface CallDeps {
   sessions: SessionsRepository
   transcript: TranscriptRepository
+  search: SearchRepository
   queue: QueueRepository
   /** runtime rules (settings); pending approvals come from the approvals service */
   rules: Pick<ApprovalsRepository, 'listRules' | 'revokeRule'>
@@ -187,6 +190,8 @@ export function createCalls(d: CallDeps): HostApi {
     }),
     'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.abortBackground({ taskId }, 'aborted by user') > 0 }),
     ...settingsCalls(d),
+    ...providerCalls(d),
+    ...chatCalls(d),
     ...trustCalls(d),
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)

@@ -5,7 +5,7 @@ import { AgentRegistry, resolveAgentModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
-import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
+import { createFileKeyStore, modelInfo, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason } from '../permissions'
 import { networkAllowed, Runtime, type RuleSources } from '../runtime'
 import { detectSandbox, sandboxState } from '../sandbox'
@@ -93,7 +93,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
           ...(rootSessionId ? store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId }) : []),
         ].map(({ tool, pattern, action }) => ({ tool, pattern, action })),
     }
-    const pricing = (ref: ModelRef) => pricingFor(ref, config().config)
 
     const approvals = new Approvals(store.approvals)
     const modelFor = (ref: ModelRef, agentName: string, loaded: LoadedConfig) =>
@@ -115,7 +114,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       transcript: store.transcript,
       jobs: store.queue,
       agentModel,
-      pricing,
+      modelInfo,
     })
     const runner = new SessionRunner({
       sessions,
@@ -127,8 +126,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       agents,
       settings: (workdir) => settings.forRun(workdir),
       agentModel,
-      contextWindow: (ref) => contextWindowFor(ref, config().config),
-      pricing,
+      modelInfo,
       headless: options.headless ?? false,
     })
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
@@ -140,6 +138,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const api = createCalls({
       sessions,
       transcript: store.transcript,
+      search: store.search,
       queue: store.queue,
       rules: store.approvals,
       runner,

@@ -5,7 +5,7 @@ import { newId } from '../store'
 import { toolJsonSchema, type ToolDef } from '../tools'
 import { buildPrompt } from './prompt'
 import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
-import type { Transcript } from './transcript'
+import { appendErrorMessage, type Transcript } from './transcript'
 
 export type FinishReason = 'stop' | 'max_steps' | 'aborted' | 'error'
 
@@ -104,7 +104,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
       return { text: lastText, finishReason: 'aborted', usage, steps, error: abortReason(ctx.signal), lastMessageId }
     }
     const message = err instanceof Error ? err.message : String(err)
-    ctx.emit({ type: 'error', sessionId: ctx.transcript.sessionId, at: Date.now(), code: errorCode(err), message })
+    appendErrorMessage(ctx.transcript, ctx.emit, errorCode(err), message)
     return { text: lastText, finishReason: 'error', usage, steps, error: message, lastMessageId }
   }
 }

@@ -2,11 +2,12 @@ import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
 import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
+import type { ModelInfo } from '../models'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { findNestedTask } from './nested'
 import { Lane, type Slot } from './lane'
-import { costOf, statsLine, taskError, taskResult } from './result-text'
+import { statsLine, taskError, taskResult } from './result-text'
 import { callableAgents, createTaskTool, type TaskInput } from './task-tool'
 
 export interface SubagentDeps {
@@ -20,7 +21,8 @@ export interface SubagentDeps {
   jobs: Pick<QueueRepository, 'createJob' | 'updateJob'>
   /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
-  pricing(ref: ModelRef): { input: number; output: number } | undefined
+  /** context window and price of a model, with the run's config */
+  modelInfo(ref: ModelRef, config: Config): Promise<ModelInfo>
 }
 
 interface BackgroundJob {
@@ -132,7 +134,7 @@ export class Subagents {
         )
     const child = this.childLevel(level, agent, taskId, transcript, controller.signal)
 
-    const work = this.execute(child, input.prompt, card, publish, controller, limits, agent).finally(() => {
+    const work = this.execute(level, child, input.prompt, card, publish, controller, limits, agent).finally(() => {
       level.signal.removeEventListener('abort', onParentAbort)
       if (transcript instanceof NestedTranscript) transcript.flush()
     })
@@ -163,6 +165,7 @@ export class Subagents {
 
   /** Queue in the lane, run the child's turn with its timeout, and produce the result text for the parent. */
   private async execute(
+    parent: RunLevel,
     child: RunLevel,
     prompt: string,
     card: TaskCard,
@@ -184,21 +187,24 @@ export class Subagents {
       publish()
       timer = setTimeout(() => controller.abort(`timed out after ${limits.timeoutSeconds}s`), limits.timeoutSeconds * 1000)
       this.setChildStatus(child, 'busy')
-      const pricing = this.deps.pricing(child.modelRef)
+      const info = await this.deps.modelInfo(child.modelRef, child.settings.config.config)
       this.writeUserMessage(child, prompt)
+      // Priced per step, as providers bill each request; null once any step's price is unknown.
+      let cost: number | null = 0
       const run = this.prepare(child, child.transcript, {
         onStep: ({ usage: u }) => {
           addUsage(usage, u)
+          const c = info.cost(u)
+          cost = cost === null || c === null ? null : cost + c
           card.steps++
           card.tokensIn = usage.prompt
           card.tokensOut = usage.completion
-          card.costUsd = costOf(usage, pricing)
+          card.costUsd = cost
           publish()
         },
       })
       const result = await runTurn(run)
-      const cost = costOf(usage, pricing)
-      if (agent.inspectable) this.deps.sessions.addSessionUsage(child.sessionId, usage, cost ?? 0)
+      this.countUsage(parent, child, usage, cost)
       const ok = result.finishReason === 'stop' || result.finishReason === 'max_steps'
       card.status = ok ? 'completed' : result.finishReason === 'aborted' ? 'aborted' : 'failed'
       card.error = ok ? null : (result.error ?? 'failed')
@@ -221,6 +227,18 @@ export class Subagents {
     }
   }
 
+  /**
+   * A child's tokens: its own totals when it is a stored session, and the subagent totals of every stored ancestor
+   * (opaque children have no row; their usage still reaches the root). The parent's row is announced so its view
+   * shows the new total while the run goes on; the root's arrives with its next status change.
+   */
+  private countUsage(parent: RunLevel, child: RunLevel, usage: TokenUsage, cost: number | null): void {
+    if (child.agent.inspectable) this.deps.sessions.addSessionUsage(child.sessionId, usage, cost)
+    this.deps.sessions.addSubagentUsage(child.ancestorIds ?? [], usage, cost)
+    const row = this.deps.sessions.getSession(parent.sessionId)
+    if (row) parent.emit({ type: 'session_updated', sessionId: row.id, at: Date.now(), session: row })
+  }
+
   private deliverBackground(parent: RunLevel, outcome: { ok: boolean; text: string }): void {
     appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name })
     // A stored parent (the root, an inspectable child) can take a turn of its own to react; an opaque one cannot.
@@ -232,6 +250,7 @@ export class Subagents {
       sessionId: childId,
       rootSessionId: level.rootSessionId,
       parentSessionId: level.sessionId,
+      ancestorIds: [...(level.ancestorIds ?? []), level.sessionId],
       workdir: level.workdir,
       agent,
       agentPath: [...level.agentPath, agent.name],
