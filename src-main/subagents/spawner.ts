@@ -2,7 +2,6 @@ import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
 import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
-import type { ModelInfo } from '../models'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { findNestedTask } from './nested'
@@ -21,8 +20,8 @@ export interface SubagentDeps {
   jobs: Pick<QueueRepository, 'createJob' | 'updateJob'>
   /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
-  /** context window and price of a model, with the run's config */
-  modelInfo(ref: ModelRef, config: Config): Promise<ModelInfo>
+  /** a model's price with the run's config (the host passes models' modelInfo): the cost of one step, null if unknown */
+  modelInfo(ref: ModelRef, config: Config): Promise<{ cost(usage: TokenUsage): number | null }>
 }
 
 interface BackgroundJob {
