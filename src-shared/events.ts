@@ -60,6 +60,8 @@ export const TurnCompleteEvent = z.object({
   finishReason: z.enum(['stop', 'max_steps', 'aborted', 'error']),
   usage: TokenUsage,
   text: z.string(),
+  /** prompt + answer tokens of the turn's last model step: how full the context window is now */
+  contextTokens: z.number().optional(),
 })
 export const ErrorEvent = z.object({
   type: z.literal('error'),

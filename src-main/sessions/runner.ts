@@ -324,7 +324,16 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     this.addUsage(level, result.usage, cost)
     const status: SessionStatus = result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
     session = this.setStatus(this.requireSession(sessionId), status, result.error)
-    emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage: result.usage, text: result.text })
+    emit({
+      type: 'turn_complete',
+      sessionId,
+      at: Date.now(),
+      messageId: result.lastMessageId,
+      finishReason: result.finishReason,
+      usage: result.usage,
+      text: result.text,
+      ...(result.contextTokens !== undefined ? { contextTokens: result.contextTokens } : {}),
+    })
   }
 
   /** The session's own totals, and — for a child session prompted directly — its ancestors' subagent totals. */

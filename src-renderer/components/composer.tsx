@@ -9,6 +9,7 @@ import { useTranscript } from '../state/transcript-store'
 import { followLatest } from '../state/ui-store'
 import { AgentPicker } from './agent-picker'
 import { ErrorNote } from './error-note'
+import { ModelPicker } from './model-picker'
 
 const EMPTY: never[] = []
 const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
@@ -178,6 +179,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
         />
         <div className="composer-bar">
           <AgentPicker />
+          <ModelPicker />
           <span className="hint" data-testid="composer-hint">
             {approvalWaiting ? 'An approval is waiting above — Shift+Tab to reach it' : running ? 'Esc to stop · Enter to queue' : 'Enter to send · Shift+Enter for a new line'}
           </span>
