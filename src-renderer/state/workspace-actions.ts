@@ -71,7 +71,7 @@ export async function loadSettings(): Promise<void> {
   const [s, r] = await Promise.all([call('settings.get', { workspaceRoot: root }), call('rules.list', { workspaceRoot: root })])
   if (!s.ok) return useSettings.setState({ loadError: toUiError('Loading settings', s.error) })
   if (!r.ok) return useSettings.setState({ settings: s.data, loadError: toUiError('Loading permission rules', r.error) })
-  useSettings.setState({ settings: s.data, rules: r.data.rules, loadError: null })
+  useSettings.setState((st) => ({ settings: s.data, rules: r.data.rules, loadError: null, version: st.version + 1 }))
 }
 
 export async function refreshApprovals(): Promise<void> {
