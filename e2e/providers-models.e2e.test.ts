@@ -166,7 +166,7 @@ describe('providers and models in the UI', () => {
     expect(text.split('second question').length - 1).toBe(2) // the edited message and its answer
   })
 
-  it('the sidebar search finds a word that only an answer contains, with the snippet', async () => {
+  it('the sidebar search finds a word that only an answer contains, with the snippet; the palette switches the model', async () => {
     const p = page()
     await p.click('[data-testid=new-session]')
     await p.fill('[data-testid=session-search]', 'quokka')
@@ -176,5 +176,14 @@ describe('providers and models in the UI', () => {
     await shot(p, 'providers', '05-message-search')
     await hit.click()
     await expect.poll(() => transcriptText(p)).toContain('tiny-1 says: hello there')
+
+    // The palette switches the model too (Ctrl+K › Switch model…).
+    await p.keyboard.press('Control+k')
+    await p.keyboard.type('switch model')
+    await p.keyboard.press('Enter')
+    await p.keyboard.type('tiny')
+    await p.locator('[data-testid=palette-item]', { hasText: 'local/tiny-1' }).waitFor()
+    await p.keyboard.press('Enter')
+    await expect.poll(() => p.locator('[data-testid=session-model]').innerText()).toBe('local/tiny-1')
   })
 })
