@@ -76,7 +76,7 @@ describe('providers and models in the UI', () => {
     await p.fill('[data-testid=provider-key]', 'sk-e2e')
     await p.click('[data-testid=provider-form-test]')
     await expect.poll(() => p.locator('[data-testid=provider-test-result]').innerText(), { timeout: 15_000 }).toMatch(/✓.*2 models/)
-    await shot(p, 'providers', '01-provider-form')
+    await shot(p, 'providers', '01-provider-form', 'provider-settings')
     await p.click('[data-testid=provider-save]')
     const row = p.locator('[data-testid=provider-row][data-provider=local]')
     await row.waitFor()
@@ -105,7 +105,7 @@ describe('providers and models in the UI', () => {
     expect(await p.locator('[data-testid=model-option]').evaluateAll((els) => els.map((e) => e.getAttribute('data-model')))).toEqual(
       expect.arrayContaining(['local/tiny-1', 'local/big-2']),
     )
-    await shot(p, 'providers', '02-model-menu')
+    await shot(p, 'providers', '02-model-menu', 'model-picker')
     await p.locator('[data-testid=model-option][data-model="local/tiny-1"]').click()
     expect(await p.getAttribute('[data-testid=model-picker]', 'data-model')).toBe('local/tiny-1')
     await send(p, 'hello there')
@@ -141,7 +141,7 @@ describe('providers and models in the UI', () => {
     await p.locator('[data-testid=run-error]').waitFor({ timeout: 15_000 })
     const text = await transcriptText(p)
     expect(text.indexOf('break now')).toBeLessThan(text.indexOf('The run stopped with an error'))
-    await shot(p, 'providers', '04-error-after-reload')
+    await shot(p, 'providers', '04-error-after-reload', 'error-retry')
     failing = false
     await p.click('[data-testid=retry]')
     await expect.poll(() => transcriptText(p), { timeout: 20_000 }).toContain('big-2 says: break now')
@@ -173,7 +173,7 @@ describe('providers and models in the UI', () => {
     const hit = p.locator('[data-testid=message-hit]').first()
     await hit.waitFor({ timeout: 15_000 })
     expect(await hit.locator('mark').first().innerText()).toBe('quokka')
-    await shot(p, 'providers', '05-message-search')
+    await shot(p, 'providers', '05-message-search', 'message-search')
     await hit.click()
     await expect.poll(() => transcriptText(p)).toContain('tiny-1 says: hello there')
 
