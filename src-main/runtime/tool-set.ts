@@ -1,4 +1,4 @@
-import type { AgentInfo } from '../../src-shared'
+import type { AgentInfo, Config, ModelRef } from '../../src-shared'
 import { evaluateRuleset, fromCompact, type Ruleset } from '../permissions'
 import { BUILTIN_TOOLS, planExitTool, type ToolDef } from '../tools'
 
@@ -26,4 +26,21 @@ export function deniesOutright(rules: Ruleset, tool: string): boolean {
 
 export function agentRules(agent: AgentInfo): Ruleset {
   return fromCompact(agent.permission)
+}
+
+/** Tools of higher layers that may join a run (`task`, from the subagents module). */
+const HIGHER_LAYER_TOOLS = ['task']
+const KNOWN_TOOLS = new Set([...BUILTIN_TOOLS.map((t) => t.name), planExitTool.name, ...HIGHER_LAYER_TOOLS])
+
+/**
+ * Tools the model's provider runs itself and the AI SDK exposes for it (none yet): they exist only for runs on
+ * such a provider. Everything else that names a tool (rules, listings) must not advertise one a run cannot have.
+ */
+export function nativeToolNames(_ref: ModelRef, _config: Config): string[] {
+  return []
+}
+
+/** Does a tool of this name exist for a run on `ref`? (A rule may name any tool; the catalog and listings may not.) */
+export function toolExists(name: string, ref: ModelRef, config: Config): boolean {
+  return KNOWN_TOOLS.has(name) || nativeToolNames(ref, config).includes(name)
 }

@@ -1,10 +1,10 @@
-import type { AgentInfo, ApprovalRecord, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
 import { defaultModelRef } from '../models'
 import { agentRules, type Runtime, type RunLevel, type RunSettings } from '../runtime'
 import type { Store } from '../store'
-import { costOf, type Subagents } from '../subagents'
+import { costOf, USER_STOP_REASON, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
 import { noteRuleErrors } from './rule-notice'
@@ -63,7 +63,7 @@ export class SessionRunner {
     }
     const { entry, duplicate } = this.deps.store.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
-    const busy = this.active.has(input.sessionId)
+    const busy = this.active.has(input.sessionId) || this.deps.subagents.isRunning(input.sessionId)
     if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
     this.drain(input.sessionId)
     return { entry, duplicate: false, queued: busy }
@@ -78,11 +78,17 @@ export class SessionRunner {
     return true
   }
 
-  abort(sessionId: string, reason = 'aborted by user'): boolean {
-    const run = this.active.get(sessionId)
-    const background = this.deps.subagents.abortBackground({ rootSessionId: sessionId }, 'aborted by parent')
-    if (run) run.controller.abort(reason)
-    return Boolean(run) || background > 0
+  /**
+   * The person's Stop: the session's run and everything below it — children running as tasks (blocking and
+   * background) and runs of stored descendant sessions — end now, and nothing starts because of it. Background
+   * results it causes are stored for the record; the next turn the person starts sees them.
+   */
+  abort(sessionId: string, reason = USER_STOP_REASON): boolean {
+    const tasks = this.deps.subagents.stop(sessionId, reason)
+    const runs = [...this.active.keys()].filter((id) => id === sessionId || this.isDescendant(id, sessionId))
+    for (const id of [sessionId, ...tasks, ...runs]) this.wakeups.delete(id)
+    for (const id of runs) this.active.get(id)!.controller.abort(reason)
+    return runs.length > 0 || tasks.length > 0
   }
 
   /** The hidden `summary` agent over the whole visible conversation; stored in the session's metadata. */
@@ -132,7 +138,12 @@ export class SessionRunner {
   }
 
   isRunning(sessionId: string): boolean {
-    return this.active.has(sessionId)
+    return this.active.has(sessionId) || this.deps.subagents.isRunning(sessionId)
+  }
+
+  private isDescendant(sessionId: string, ancestorId: string): boolean {
+    const session = this.deps.store.getSession(sessionId)
+    return session !== undefined && ancestorsOf(this.deps.store, session).some((a) => a.id === ancestorId)
   }
 
   runs(): { sessionId: string; status: SessionStatus }[] {
@@ -170,6 +181,11 @@ export class SessionRunner {
 
   private drain(sessionId: string): void {
     if (this.active.has(sessionId)) return
+    // An inspectable child running as its parent's task: one run per session, so whatever waits here goes after it.
+    if (this.deps.subagents.isRunning(sessionId)) {
+      void this.deps.subagents.settled(sessionId).then(() => this.drain(sessionId))
+      return
+    }
     const next = this.deps.store.listQueue(sessionId, 'queued')[0]
     const wake = this.wakeups.has(sessionId) || this.resumes.has(sessionId)
     if (!next && !wake) {
@@ -259,7 +275,10 @@ export class SessionRunner {
     const own = agent ?? all.find((a) => a.name === session.agent)
     if (!own) throw new RunnerError('not_found', `Agent "${session.agent}" is not defined in ${session.workspaceRoot}.`)
     const ancestors = ancestorsOf(store, session)
-    const chainAgents = [...ancestors.map((a) => all.find((x) => x.name === a.agent)).filter((a): a is AgentInfo => !!a), own]
+    // A child records the agents above it (opaque ones have no session row to find them by): all of them bound it.
+    const recorded = (session.metadata.subagent as SubagentMeta | undefined)?.agentPath?.slice(0, -1)
+    const above = recorded ?? ancestors.map((a) => a.agent)
+    const chainAgents = [...above.map((name) => all.find((x) => x.name === name)).filter((a): a is AgentInfo => !!a), own]
     return {
       sessionId: session.id,
       rootSessionId: ancestors[0]?.id ?? session.id,
@@ -268,7 +287,7 @@ export class SessionRunner {
       agent: own,
       agentPath: chainAgents.map((a) => a.name),
       chain: chainAgents.map(agentRules),
-      depth: ancestors.length,
+      depth: above.length,
       modelRef: session.model ?? defaultModelRef(settings.config.config),
       signal,
       emit: emitterFor(this.deps.hub, store, session).emit,
