@@ -97,10 +97,12 @@ function SyntheticCallout({ parts }: { parts: PartRecord[] }) {
   const text = parts.map(partText).join('\n')
   const m = RESULT_RE.exec(text)
   const failed = m?.[1] === 'error'
+  // `aborted: <why>` — stopped by the person, a timeout, a parent's abort or a restart, rather than a failure of its own
+  const stopped = failed && m[3].trim().startsWith('aborted:')
   return (
-    <div className={`callout ${failed ? 'error' : 'info'}`} data-testid="synthetic-callout">
+    <div className={`callout ${failed ? 'error' : 'info'}`} data-testid="synthetic-callout" data-outcome={stopped ? 'aborted' : failed ? 'failed' : 'completed'}>
       <div className="callout-title">
-        {m ? `Background task ${failed ? 'failed' : 'finished'}: ${m[2]}` : 'Note from the host'}
+        {m ? `Background task ${stopped ? 'stopped' : failed ? 'failed' : 'finished'}: ${m[2]}` : 'Note from the host'}
       </div>
       <Markdown text={m ? m[3].trim() : text} />
       {m && m[4].trim() && <div className="muted small">{m[4].trim()}</div>}
