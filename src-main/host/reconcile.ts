@@ -92,7 +92,7 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
         partUpdated(nested.text, nested.path, nested.owner)
         continue
       }
-      const card = closeBackgroundCard(store, job.parentSessionId, job.toolCallId)
+      const card = closeBackgroundCard(store, job.parentSessionId, job.id)
       if (card) partUpdated(card)
       addMessage(job.parentSessionId, { synthetic: true, agent: job.agentType }, childError({ agentType: job.agentType, taskId: job.id }))
     }
@@ -131,18 +131,23 @@ function closePart(part: PartRecord, path: NestedPath, nested: { path: NestedPat
 
 /**
  * A background task's part was closed long ago (it returned the handle), but its card kept being updated while the
- * child ran: left alone it would show "running" forever for a child that no longer exists.
+ * child ran: left alone it would show "running" forever for a child that no longer exists. Found by the task id
+ * (a resumed child has a newer call than the one its job row was created for).
  */
-function closeBackgroundCard(store: Store, sessionId: string, toolCallId: string): PartRecord | undefined {
-  for (const message of store.listMessages(sessionId, { includeHidden: true })) {
-    const part = message.parts.find((p) => p.toolCallId === toolCallId)
-    const card = part?.data.subagent as TaskCard | undefined
-    if (!part || !card) continue
-    const closed = { ...part, data: { ...part.data, subagent: closeCard(card, [], []) } }
+function closeBackgroundCard(store: Store, sessionId: string, taskId: string): PartRecord | undefined {
+  for (const message of [...store.listMessages(sessionId, { includeHidden: true })].reverse()) {
+    const part = message.parts.find((p) => isOpenCardOf(p, taskId))
+    if (!part) continue
+    const closed = { ...part, data: { ...part.data, subagent: closeCard(part.data.subagent as TaskCard, [], []) } }
     store.upsertPart(closed)
     return closed
   }
   return undefined
+}
+
+function isOpenCardOf(part: PartRecord, taskId: string): boolean {
+  const card = part.data.subagent as TaskCard | undefined
+  return card?.taskId === taskId && (card.status === 'queued' || card.status === 'running')
 }
 
 function closeCard(card: TaskCard, path: NestedPath, nested: { path: NestedPath; part: PartRecord }[]): TaskCard {
@@ -178,9 +183,8 @@ function interruptNestedJob(
       ...nested.map((m) => ({
         ...m,
         parts: m.parts.map((p) => {
-          const c = p.data.subagent as TaskCard | undefined
-          if (p.toolCallId !== job.toolCallId || !c) return p
-          return (card = { ...p, data: { ...p.data, subagent: closeCard(c, [], []) } })
+          if (!isOpenCardOf(p, job.id)) return p
+          return (card = { ...p, data: { ...p.data, subagent: closeCard(p.data.subagent as TaskCard, [], []) } })
         }),
       })),
       { ...message, parts: [text] },

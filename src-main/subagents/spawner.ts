@@ -199,7 +199,9 @@ export class Subagents {
     this.running.set(taskId, entry)
 
     if (background) {
-      store.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: input.description })
+      // A resumed background child runs again under its old job row (restart reconciliation finds its card by id).
+      if (store.getJob(taskId)) store.updateJob(taskId, 'running')
+      else store.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: input.description })
       entry.done = work
         .then((outcome) => this.deliverBackground(level, outcome))
         .finally(() => {
