@@ -34,6 +34,7 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
         permissionErrors: d.staticRules(workspaceRoot ?? d.workspaces.defaultRoot).errors,
         configIssues: loaded.issues,
         defaultModel: formatModelRef(defaultModelRef(loaded.config)),
+        smallModel: loaded.config.smallModel ?? null,
         subagents: loaded.config.subagents,
         providers,
       }

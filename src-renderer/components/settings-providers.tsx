@@ -113,16 +113,23 @@ function ProviderRow({ provider: p }: { provider: Provider }) {
 
 export function ModelAndLimits({ settings }: { settings: Settings }) {
   const [model, setModel] = useState(settings.defaultModel)
+  const [small, setSmall] = useState(settings.smallModel ?? '')
   const [limits, setLimits] = useState(settings.subagents)
   const [error, setError] = useState<UiError | null>(null)
   const [saved, setSaved] = useState<string | null>(null)
 
-  const save = async (what: 'model' | 'limits') => {
+  const SAVES = {
+    model: { patch: () => ({ model: model.trim() }), doing: 'Saving the default model', done: 'Default model saved.' },
+    // Empty means "no small model": the helpers go back to the session's model.
+    small: { patch: () => ({ smallModel: small.trim() || null }), doing: 'Saving the small model', done: 'Small model saved.' },
+    limits: { patch: () => ({ subagents: limits }), doing: 'Saving the subagent limits', done: 'Limits saved.' },
+  }
+  const save = async (what: keyof typeof SAVES) => {
     setError(null)
     setSaved(null)
-    const r = await call('settings.update', what === 'model' ? { model: model.trim() } : { subagents: limits })
-    if (!r.ok) return setError(toUiError(what === 'model' ? 'Saving the default model' : 'Saving the subagent limits', r.error))
-    setSaved(what === 'model' ? 'Default model saved.' : 'Limits saved.')
+    const r = await call('settings.update', SAVES[what].patch())
+    if (!r.ok) return setError(toUiError(SAVES[what].doing, r.error))
+    setSaved(SAVES[what].done)
     await loadSettings()
   }
   const field = (k: keyof typeof limits, label: string, step = 1) => (
@@ -152,6 +159,20 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
       >
         <input className="input mono" data-testid="default-model" value={model} onChange={(e) => setModel(e.target.value)} placeholder="provider/model" />
         <button className="btn" type="submit">Save</button>
+      </form>
+      <h2>Small model</h2>
+      <p className="muted small">Writes session titles, summaries and compactions. Empty: they use the session&apos;s model.</p>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void save('small')
+        }}
+      >
+        <input className="input mono" data-testid="small-model" value={small} onChange={(e) => setSmall(e.target.value)} placeholder="provider/model (optional)" />
+        <button className="btn" type="submit" data-testid="small-model-save">
+          Save
+        </button>
       </form>
       <h2>Subagent limits</h2>
       <div className="grid4">
