@@ -9,7 +9,7 @@ import type { Store } from '../store'
 import type { Todo, ToolContext, ToolDef } from '../tools'
 import { authorizeCall, type RuleSources } from './authorize'
 import type { RunLevel } from './level'
-import { toolsForRun } from './tool-set'
+import { offeredNativeTools, toolsForRun } from './tool-set'
 
 export interface RuntimeDeps {
   store: Store
@@ -42,12 +42,14 @@ export class Runtime {
 
   prepare(level: RunLevel, transcript: Transcript, o: { onStep?(s: { index: number; usage: TokenUsage }): void } = {}): RunContext {
     const tools = toolsForRun(level.agent, level.chain, this.deps.extraTools?.(level) ?? [])
-    const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools, model: level.modelRef })
+    const native = offeredNativeTools(level, this.deps.rules)
+    const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef })
     return {
       agent: level.agent,
       model: this.deps.resolveModel(level.modelRef, level.agent.name, level.settings.config),
       transcript,
       tools,
+      providerTools: native.map((t) => t.spec),
       system,
       signal: level.signal,
       maxSteps: level.agent.maxSteps,

@@ -1,6 +1,9 @@
 import type { AgentInfo, Config, ModelRef } from '../../src-shared'
 import { evaluateRuleset, fromCompact, type Ruleset } from '../permissions'
+import { nativeToolsFor, type NativeTool } from '../models'
 import { BUILTIN_TOOLS, planExitTool, type ToolDef } from '../tools'
+import { decideFor, type RuleSources } from './authorize'
+import type { RunLevel } from './level'
 
 // A subject no real pattern matches: only catch-all rules (`*`, `**`) apply to it.
 const PROBE = '\u0000any'
@@ -32,15 +35,22 @@ export function agentRules(agent: AgentInfo): Ruleset {
 const HIGHER_LAYER_TOOLS = ['task']
 const KNOWN_TOOLS = new Set([...BUILTIN_TOOLS.map((t) => t.name), planExitTool.name, ...HIGHER_LAYER_TOOLS])
 
-/**
- * Tools the model's provider runs itself and the AI SDK exposes for it (none yet): they exist only for runs on
- * such a provider. Everything else that names a tool (rules, listings) must not advertise one a run cannot have.
- */
-export function nativeToolNames(_ref: ModelRef, _config: Config): string[] {
-  return []
+/** Names of the tools the provider of `ref` runs itself (see models/native-tools). */
+export function nativeToolNames(ref: ModelRef, config: Config): string[] {
+  return nativeToolsFor(ref, config).map((t) => t.name)
 }
 
-/** Does a tool of this name exist for a run on `ref`? (A rule may name any tool; the catalog and listings may not.) */
-export function toolExists(name: string, ref: ModelRef, config: Config): boolean {
-  return KNOWN_TOOLS.has(name) || nativeToolNames(ref, config).includes(name)
+/** Does a tool of this name exist for a run offered these native tools? (A rule may name any tool; listings may not.) */
+export function toolExists(name: string, native: string[]): boolean {
+  return KNOWN_TOOLS.has(name) || native.includes(name)
+}
+
+/**
+ * The native tools a run is offered: its provider has them, and its rules allow the tool outright. The provider runs
+ * them without asking anyone, so a rule that would ask — or allows only some subjects — keeps them out.
+ */
+export function offeredNativeTools(level: RunLevel, rules: Pick<RuleSources, 'runtimeRules'>): NativeTool[] {
+  return nativeToolsFor(level.modelRef, level.settings.config.config).filter(
+    (t) => decideFor(level, rules, { tool: t.name, kind: 'host', subjects: [PROBE] }).action === 'allow',
+  )
 }

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type ModelRef, type TaskCard } from '../../src-shared'
 import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
-import { agentRules, nativeToolNames, toolExists, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
+import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type Store } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { AbortCauses, HOST_STOP_REASON, inheritedCause, PARENT_ABORT_REASON, timeoutCause, timeoutReason, USER_STOP_REASON, causeOfReason, type AbortCause } from './abort-cause'
@@ -10,7 +10,7 @@ import { createChildSession, findResumable, sessionBusy, type Anchor } from './c
 import { Lane, type Slot } from './lane'
 import { taskError } from './result-text'
 import { TaskClock } from './task-clock'
-import { callableAgents, createTaskTool, type TaskInput } from './task-tool'
+import { TaskTools, type TaskInput } from './task-tool'
 
 export interface SubagentDeps {
   runtime: Runtime
@@ -45,28 +45,15 @@ export class Subagents {
   private readonly anchors = new WeakMap<RunLevel, Anchor>()
   private readonly running = new Map<string, RunningTask>()
   private readonly causes = new AbortCauses()
-  private readonly taskTools = new Map<string, ToolDef | undefined>()
+  private readonly taskTools: TaskTools
 
-  constructor(private readonly deps: SubagentDeps) {}
+  constructor(private readonly deps: SubagentDeps) {
+    this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.runtime.deps.rules, deps.parseModel)
+  }
 
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
   toolFor(level: RunLevel): ToolDef | undefined {
-    // Agents and limits come with the level: read once when the root's prompt started (level.settings).
-    const agents = callableAgents(level, level.settings.agents, this.deps.runtime.deps.rules)
-    const config = level.settings.config.config
-    const modelOf = (a: AgentInfo) => (a.model === 'inherit' ? level.modelRef : this.deps.parseModel(a.model))
-    // The tool depends only on which agents are callable and which provider tools their models have (the run level
-    // arrives with each call), so every spawn with the same set reuses one definition — and its JSON schema, which
-    // is costly to derive.
-    const key = agents
-      .map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}\u0000${nativeToolNames(modelOf(a), config).join(',')}`)
-      .join('\u0001')
-    if (!this.taskTools.has(key)) {
-      if (this.taskTools.size > 64) this.taskTools.clear()
-      const exists = (a: AgentInfo, tool: string) => toolExists(tool, modelOf(a), config)
-      this.taskTools.set(key, createTaskTool(agents, { run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, exists))
-    }
-    return this.taskTools.get(key)
+    return this.taskTools.forLevel(level)
   }
 
   /** Is this session running as a child right now (blocking or background)? */

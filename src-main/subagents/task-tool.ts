@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { AgentInfo } from '../../src-shared'
-import { decideFor, isRunToolContext, type RuleSources, type RunLevel } from '../runtime'
+import type { AgentInfo, ModelRef } from '../../src-shared'
+import { agentRules, decideFor, isRunToolContext, nativeToolNames, offeredNativeTools, toolExists, type RuleSources, type RunLevel } from '../runtime'
 import { defineTool, ToolError, type ToolDef } from '../tools'
 
 export interface TaskRunner {
@@ -106,4 +106,38 @@ export function createTaskTool(agents: AgentInfo[], runner: TaskRunner, exists: 
       return runner.run(ctx.level, input, ctx)
     },
   })
+}
+
+/**
+ * The `task` tool of each level. It depends only on which agents are callable and which tools each would have (the
+ * run level arrives with each call), so every spawn with the same set reuses one definition — and its JSON schema,
+ * which is costly to derive.
+ */
+export class TaskTools {
+  private readonly cache = new Map<string, ToolDef | undefined>()
+
+  constructor(
+    private readonly runner: TaskRunner,
+    private readonly rules: Pick<RuleSources, 'runtimeRules'>,
+    private readonly parseModel: (ref: string) => ModelRef,
+  ) {}
+
+  forLevel(level: RunLevel): ToolDef | undefined {
+    const agents = callableAgents(level, level.settings.agents, this.rules)
+    const native = new Map(agents.map((a) => [a.name, this.nativeToolsOf(level, a)]))
+    const key = agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}\u0000${native.get(a.name)!.join(',')}`).join('\u0001')
+    if (!this.cache.has(key)) {
+      if (this.cache.size > 64) this.cache.clear()
+      this.cache.set(key, createTaskTool(agents, this.runner, (a, tool) => toolExists(tool, native.get(a.name) ?? [])))
+    }
+    return this.cache.get(key)
+  }
+
+  /** The native tools (provider web search) a child of `level` running `agent` would be offered: the listing names only those. */
+  private nativeToolsOf(level: RunLevel, agent: AgentInfo): string[] {
+    const modelRef = agent.model === 'inherit' ? level.modelRef : this.parseModel(agent.model)
+    if (nativeToolNames(modelRef, level.settings.config.config).length === 0) return []
+    const child = { ...level, agent, modelRef, chain: [...level.chain, agentRules(agent)], agentPath: [...level.agentPath, agent.name] }
+    return offeredNativeTools(child, this.rules).map((t) => t.name)
+  }
 }
