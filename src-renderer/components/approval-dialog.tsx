@@ -73,6 +73,11 @@ function ApprovalModal({ approval: a, more }: { approval: ApprovalRecord; more: 
           {more > 0 && <span className="pill warn" data-testid="approval-more">+{more} more</span>}
         </div>
         <div className="agent-path" data-testid="approval-agent-path">{a.agentPath.join(' › ')}</div>
+        {a.agentPath.length > 1 && (
+          <div className="muted small" data-testid="approval-clock-note">
+            Take your time: a subagent&apos;s timeout does not run while it waits for you.
+          </div>
+        )}
         {protectedWrite && (
           <div className="callout warn" data-testid="approval-protected">
             <div className="callout-title">This changes what agents may do</div>

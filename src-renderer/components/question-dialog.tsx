@@ -31,6 +31,7 @@ export function QuestionModal({ approval: a, more }: { approval: ApprovalRecord;
           {more > 0 && <span className="pill warn">+{more} more</span>}
         </div>
         <div className="agent-path">{a.agentPath.join(' › ')}</div>
+        {a.agentPath.length > 1 && <div className="muted small">Take your time: a subagent&apos;s timeout does not run while it waits for you.</div>}
         <p className="question-text" data-testid="question-text">{question}</p>
         {options.length > 0 && (
           <div className="question-options">
