@@ -23,6 +23,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const [pick, setPick] = useState(0)
   const area = useRef<HTMLTextAreaElement>(null)
   const running = status !== null && RUNNING.has(status)
+  // The conversation's own turn may be over while its background children still work: Stop ends those too.
+  const background = useTranscript((s) => s.viewId !== null && s.viewId === s.rootId && Object.values(s.tasks).some((t) => t.status === 'running' || t.status === 'queued'))
 
   const mention = useMemo(() => /(^|\s)@([a-z0-9_-]*)$/i.exec(text.slice(0, caret)), [text, caret])
   const matches = useMemo(
@@ -150,8 +152,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
           <AgentPicker />
           <span className="muted small hint">Enter to send · Shift+Enter for a new line</span>
           <span className="spacer" />
-          {running && viewId && (
-            <button className="btn danger" data-testid="stop-button" onClick={async () => setError(await abortRun(viewId))}>
+          {(running || background) && viewId && (
+            <button className="btn danger" data-testid="stop-button" title={running ? 'Stop the run and every subagent' : 'Stop the background subagents'} onClick={async () => setError(await abortRun(viewId))}>
               ■ Stop
             </button>
           )}

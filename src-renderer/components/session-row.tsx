@@ -27,6 +27,7 @@ export const SessionRowView = memo(function SessionRowView({ session: s, row, ac
       data-testid="session-row"
       data-session-id={s.id}
       data-agent={s.agent}
+      data-status={s.status}
       data-depth={row.depth}
       onClick={() => !editing && void openSession(s.id)}
       onDoubleClick={() => setEditing(true)}
