@@ -133,6 +133,36 @@ describe('issue 12 bugs', () => {
     expect(textOf(child)).not.toContain('SECOND RUN')
   })
 
+  it('3b. a prompt to an inspectable child that is running as a task waits for the task to end (one run per session)', async () => {
+    h = await createHarness({
+      script: {
+        agents: {
+          build: [{ step: 1, tools: [task('general', 'Long job', 'work long')] }, { step: 2, text: 'root done' }],
+          general: [
+            { match: 'work long', text: 'task answer', delayMs: 800 },
+            { match: 'person asks', text: 'answer to the person' },
+          ],
+          ...TITLE,
+        },
+      },
+    })
+    const r = await h.run('go', { wait: false })
+    const running = await waitFor(() => taskUpdates(h!.events.map((e) => e.event)).find((e) => e.task.status === 'running'))
+    const childId = running.task.taskId
+    const sent = await h.host.api.calls['messages.prompt']({ sessionId: childId, requestId: 'person-1', text: 'person asks' })
+    expect(sent.queued).toBe(true)
+    await settle(h)
+    const child = h.host.store.listMessages(childId)
+    expect(child.map((m) => [m.role, m.parts.map((p) => String(p.data.text ?? '')).join('')])).toEqual([
+      ['user', 'work long'],
+      ['assistant', 'task answer'],
+      ['user', 'person asks'],
+      ['assistant', 'answer to the person'],
+    ])
+    expect(h.host.store.getSession(r.sessionId)!.status).toBe('idle')
+    expect(h.host.store.getSession(childId)!.status).toBe('idle')
+  })
+
   it('4. after a parent abort the model reads <task_error agent task_id>aborted: <real reason></task_error>', async () => {
     h = await createHarness({
       script: {

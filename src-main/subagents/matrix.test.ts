@@ -4,15 +4,16 @@ import { leafRunning, leftovers, readChain, rootStatus, streamOf } from './testi
 import { expectCase } from './testing/matrix-expect'
 import { caseReplies, resumePrompt, resumeReplies, rootPrompt, scriptFor } from './testing/matrix-script'
 import { depthOf, matrixCases, type MatrixCase, type Outcome } from './testing/matrix-table'
-import { MATRIX_AGENTS, MATRIX_PERMISSIONS } from './testing/matrix-fixture'
+import { MATRIX_AGENTS, MATRIX_PERMISSIONS, MATRIX_PERMISSIONS_BASH_ASKS } from './testing/matrix-fixture'
 
 /**
- * The combination matrix (issue 12), in process: every outcome but the host restart (matrix-restart.test.ts).
+ * The combination matrix (issue 12), in process: every outcome but the host restart (matrix-restart.test.ts), and
+ * one more row where they meet a person: the last child waits on an approval longer than its whole timeout.
  * Each outcome is one host; its cases — parent {root, opaque, inspectable} × child {opaque, inspectable} × mode
  * {blocking, background}, plus depth-3 chains — run at once, each in a root session of its own, then every case is
  * checked on its own.
  */
-const OUTCOMES: Outcome[] = ['success', 'tool-error', 'model-error', 'stop', 'timeout', 'resume']
+const OUTCOMES: Outcome[] = ['success', 'tool-error', 'model-error', 'stop', 'timeout', 'approval-wait', 'resume']
 const CASES = matrixCases().filter((c) => OUTCOMES.includes(c.outcome))
 
 async function settle(h: Harness): Promise<void> {
@@ -41,6 +42,18 @@ async function stopWhenRunning(h: Harness, c: MatrixCase, rootId: string): Promi
   await h.host.api.calls['messages.abort']({ sessionId: rootId })
 }
 
+/** Every case's last child asks; the person answers only after longer than the whole timeout (1 s). */
+async function answerSlowly(h: Harness, count: number): Promise<void> {
+  const pending = () => h.host.store.listApprovals({ status: 'pending' })
+  const end = Date.now() + 15_000
+  while (pending().length < count) {
+    if (Date.now() > end) throw new Error(`only ${pending().length} of ${count} approvals were asked`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  await new Promise((r) => setTimeout(r, 1500))
+  for (const a of pending()) await h.host.api.calls['approvals.answer']({ approvalId: a.id, decision: 'allow_once' })
+}
+
 for (const outcome of OUTCOMES) {
   describe(`matrix: ${outcome}`, () => {
     const cases = CASES.filter((c) => c.outcome === outcome)
@@ -50,13 +63,14 @@ for (const outcome of OUTCOMES) {
     beforeAll(async () => {
       h = await createHarness({
         agents: MATRIX_AGENTS,
-        permissions: MATRIX_PERMISSIONS,
-        config: outcome === 'timeout' ? { subagents: { timeoutSeconds: 1 } } : {},
+        permissions: outcome === 'approval-wait' ? MATRIX_PERMISSIONS_BASH_ASKS : MATRIX_PERMISSIONS,
+        config: outcome === 'timeout' || outcome === 'approval-wait' ? { subagents: { timeoutSeconds: 1 } } : {},
         script: scriptFor(cases.flatMap(caseReplies)),
       })
       for (const c of cases) roots.set(c.id, (await h.host.api.calls['sessions.create']({ workspaceRoot: h.workdir })).session.id)
       await Promise.all(cases.map((c) => prompt(h, roots.get(c.id)!, `${c.id}-1`, rootPrompt(c))))
       if (outcome === 'stop') await Promise.all(cases.map((c) => stopWhenRunning(h, c, roots.get(c.id)!)))
+      if (outcome === 'approval-wait') await answerSlowly(h, cases.length)
       await settle(h)
       if (outcome === 'resume') {
         // Second prompt: each level resumes the one below it by the task_id it got the first time.

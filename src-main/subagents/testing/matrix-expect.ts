@@ -35,6 +35,7 @@ function expected(c: MatrixCase, agent: string, taskId: string): { ok: boolean; 
     },
     stop: { ok: false, text: error('aborted: stopped by the user'), status: 'aborted', error: 'aborted by parent' },
     timeout: { ok: false, text: error('aborted: timed out after 1s'), status: 'aborted', error: 'timed out after 1s' },
+    'approval-wait': { ok: true, text: result(doneText(c, n)), status: 'completed', error: null },
     restart: { ok: false, text: error('aborted: interrupted by host restart'), status: 'aborted', error: 'interrupted by host restart' },
     resume: { ok: true, text: result(resumedText(c, n)), status: 'completed', error: null },
   }
@@ -49,7 +50,7 @@ function parentStatus(c: MatrixCase): TaskCard['status'] {
 
 const texts = (messages: MessageWithParts[]) => messages.filter((m) => m.role === 'assistant' && !m.metadata.synthetic).flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text)))
 
-const JOB_STATUS: Record<Outcome, string> = { success: 'completed', 'tool-error': 'completed', resume: 'completed', 'model-error': 'failed', stop: 'aborted', timeout: 'aborted', restart: 'interrupted' }
+const JOB_STATUS: Record<Outcome, string> = { success: 'completed', 'tool-error': 'completed', resume: 'completed', 'approval-wait': 'completed', 'model-error': 'failed', stop: 'aborted', timeout: 'aborted', restart: 'interrupted' }
 
 /** Everything a case promises: what the parent's model receives, what is stored, what the events and the tasks panel say. */
 export async function expectCase(run: MatrixRun, c: MatrixCase): Promise<void> {
@@ -146,6 +147,13 @@ function expectChildTranscript(c: MatrixCase, child: Required<StoredLevel>): voi
       expect(read.toolState).toBe('output-error')
       expect(String(read.data.error)).toContain(missingFile(c))
       expect(texts(child.messages)).toEqual([toolErrorText(c)])
+      break
+    }
+    case 'approval-wait': {
+      const bash = child.messages.flatMap((m) => m.parts).find((p) => p.type === 'tool-bash')!
+      expect(bash.toolState).toBe('output-available')
+      expect(String(bash.data.output)).toContain(c.id)
+      expect(texts(child.messages)).toEqual([doneText(c, n)])
       break
     }
     case 'resume':

@@ -54,6 +54,12 @@ function leafReplies(c: MatrixCase): Reply[] {
         { match: at, step: 1, repeat: true, tools: [{ name: 'read_file', input: { path: missingFile(c) } }] },
         { match: at, step: 2, repeat: true, text: toolErrorText(c) },
       ]
+    case 'approval-wait':
+      // Asks the person (bash asks in this group), who takes longer than the whole timeout to answer.
+      return [
+        { match: at, step: 1, repeat: true, tools: [{ name: 'bash', input: { command: `echo ${c.id}` } }] },
+        { match: at, step: 2, repeat: true, text: doneText(c, depthOf(c)) },
+      ]
     case 'model-error':
       return [{ match: at, repeat: true, error: { status: 400, message: modelErrorMessage(c) } }]
     case 'stop':

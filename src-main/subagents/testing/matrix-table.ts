@@ -6,13 +6,13 @@
 
 export type Kind = 'opaque' | 'inspectable'
 export type Mode = 'blocking' | 'background'
-export type Outcome = 'success' | 'tool-error' | 'model-error' | 'stop' | 'timeout' | 'restart' | 'resume'
+export type Outcome = 'success' | 'tool-error' | 'model-error' | 'stop' | 'timeout' | 'approval-wait' | 'restart' | 'resume'
 export type Parent = 'root' | Kind
 
 export const KINDS: Kind[] = ['opaque', 'inspectable']
 export const MODES: Mode[] = ['blocking', 'background']
 export const PARENTS: Parent[] = ['root', 'opaque', 'inspectable']
-export const OUTCOMES: Outcome[] = ['success', 'tool-error', 'model-error', 'stop', 'timeout', 'restart', 'resume']
+export const OUTCOMES: Outcome[] = ['success', 'tool-error', 'model-error', 'stop', 'timeout', 'approval-wait', 'restart', 'resume']
 
 /** One case: a chain of children below a root session, the run mode of the last call, and how the last child ends. */
 export interface MatrixCase {
