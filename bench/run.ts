@@ -22,6 +22,7 @@ const BENCHES: { name: string; file: string; skip?: () => string | undefined }[]
   { name: 'bridge', file: 'bridge.bench.ts' },
   { name: 'cli-start', file: 'cli-start.bench.ts' },
   { name: 'fanout', file: 'fanout.bench.ts' },
+  { name: 'agents', file: 'agents.bench.ts' },
   { name: 'renderer', file: 'renderer.bench.ts', skip: () => (fs.existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`) },
 ]
 

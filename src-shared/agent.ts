@@ -1,12 +1,19 @@
 import { z } from 'zod'
-import { CompactPermission } from './permission'
+import { CompactPermission, PermissionRule } from './permission'
 
 export const AgentMode = z.enum(['primary', 'subagent', 'all'])
 export type AgentMode = z.infer<typeof AgentMode>
 
 export const AGENT_NAME_RE = /^[a-z0-9][a-z0-9_-]*$/
 
-/** YAML frontmatter of an agent manifest file (`.agents/agents/*.md`). Unknown keys are errors. */
+/** How an agent file is written: Agentry's own fields, Claude Code's (`tools: Read, Grep`) or opencode's. */
+export const AgentFormat = z.enum(['agentry', 'claude', 'opencode'])
+export type AgentFormat = z.infer<typeof AgentFormat>
+
+/**
+ * An agent's settings in Agentry's own terms. Agent files in any format are mapped onto these fields (see
+ * src-main/agents/manifest-fields.ts); the built-ins are written in them directly.
+ */
 export const AgentFrontmatter = z
   .object({
     name: z.string().regex(AGENT_NAME_RE, 'must match [a-z0-9][a-z0-9_-]*').optional(),
@@ -14,8 +21,10 @@ export const AgentFrontmatter = z
     mode: AgentMode.default('all'),
     permission: CompactPermission.default({ '*': 'allow' }),
     maxSteps: z.number().int().positive().max(1000).default(10),
-    model: z.string().regex(/^(inherit|[^/\s]+\/\S+)$/, 'must be "inherit" or "provider/model"').default('inherit'),
+    /** `inherit`, `provider/model`, or an alias from `models.aliases` (`sonnet`) or a bare model id (`claude-…`) */
+    model: z.string().regex(/^\S+$/, 'must be "inherit", "provider/model" or a model alias such as "sonnet"').default('inherit'),
     temperature: z.number().min(0).max(2).optional(),
+    topP: z.number().min(0).max(1).optional(),
     maxOutputTokens: z.number().int().positive().optional(),
     inspectable: z.boolean().default(false),
     caller: z.enum(['user', 'agent']).default('user'),
@@ -29,21 +38,74 @@ export type AgentFrontmatter = z.infer<typeof AgentFrontmatter>
 export const AgentSource = z.object({
   kind: z.enum(['builtin', 'user', 'project']),
   file: z.string().optional(),
+  format: AgentFormat.optional(),
 })
 export type AgentSource = z.infer<typeof AgentSource>
+
+/** Something in a file that loaded but is not used as written: an unknown key, a tool not available here… */
+export const AgentWarning = z.object({
+  field: z.string(),
+  /** line in the file, when known */
+  line: z.number().int().optional(),
+  reason: z.string(),
+})
+export type AgentWarning = z.infer<typeof AgentWarning>
 
 /** A resolved agent: manifest fields with defaults applied, plus its prompt body and source. */
 export const AgentInfo = AgentFrontmatter.extend({
   name: z.string(),
+  /** the name as the author wrote it, when it had to be normalized to a slug (`Python Testing Expert`) */
+  displayName: z.string().optional(),
   prompt: z.string(),
   source: AgentSource,
+  warnings: z.array(AgentWarning).default([]),
+  /** `mcp__server__tool` entries of a Claude Code `tools:` list, kept for when MCP servers can be configured */
+  mcpTools: z.array(z.string()).optional(),
+  /** a Claude Code `mcpServers:` value as written, kept for the same reason */
+  mcpServers: z.unknown().optional(),
 })
 export type AgentInfo = z.infer<typeof AgentInfo>
 
-/** A manifest that failed to load: skipped, and reported with file, field and reason. */
+/** A manifest that failed to load: skipped, and reported with file, field, line and reason (which says the fix). */
 export const AgentLoadError = z.object({
   file: z.string(),
   field: z.string(),
+  line: z.number().int().optional(),
   reason: z.string(),
 })
 export type AgentLoadError = z.infer<typeof AgentLoadError>
+
+/** Which model an agent runs on, and how that was worked out from what its file says. */
+export const AgentModelResolution = z.object({
+  /** as written: `inherit`, `sonnet`, `anthropic/claude-sonnet-5-5`, `claude-sonnet-4-20250514` */
+  spec: z.string(),
+  /** `provider/model` it runs on; null = the caller's model (a subagent) or the session's (a primary agent) */
+  ref: z.string().nullable(),
+  via: z.enum(['inherit', 'explicit', 'alias', 'inferred', 'unresolved']),
+  /** in words, e.g. `alias "sonnet" (models.aliases) → anthropic/claude-sonnet-5-5` */
+  detail: z.string(),
+})
+export type AgentModelResolution = z.infer<typeof AgentModelResolution>
+
+/** One agent as `agents.list` shows it: what its file says, and what that means here. */
+export const AgentListEntry = AgentInfo.extend({
+  resolvedModel: AgentModelResolution,
+  /** tools the agent is offered (before the caller's own limits), e.g. ["read_file", "grep", "task"] */
+  offeredTools: z.array(z.string()),
+  /** its permission rules, flattened in order (the last matching rule wins) */
+  permissionRules: z.array(PermissionRule),
+})
+export type AgentListEntry = z.infer<typeof AgentListEntry>
+
+/** An agents folder that exists: read, or shadowed by the first-existing-folder rule (and then not read). */
+export const AgentFolderInfo = z.object({
+  dir: z.string(),
+  kind: z.enum(['user', 'project']),
+  format: AgentFormat,
+  status: z.enum(['read', 'shadowed']),
+  /** `.md` files in it (recursively) */
+  files: z.number().int(),
+  /** for a shadowed folder: the folder read instead */
+  shadowedBy: z.string().optional(),
+})
+export type AgentFolderInfo = z.infer<typeof AgentFolderInfo>

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AgentInfo, AgentLoadError, AgentMode } from './agent'
+import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { SubagentLimits } from './config'
 import { RuleScope, RuntimeRule } from './permission'
 import { MessageWithParts, SessionRecord, SessionStatus } from './session'
@@ -117,7 +117,33 @@ export const BridgeCalls = {
   },
   'agents.list': {
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
-    output: z.object({ agents: z.array(AgentInfo), errors: z.array(AgentLoadError) }),
+    output: z.object({
+      agents: z.array(AgentListEntry),
+      errors: z.array(AgentLoadError),
+      /** agent folders that exist: read, or shadowed by the first-existing-folder rule */
+      folders: z.array(AgentFolderInfo),
+      /** agents a file removes on purpose (`disable: true`) */
+      disabled: z.array(z.object({ name: z.string(), file: z.string() })),
+    }),
+  },
+  /** Writes a new agent file (never over an existing one) into the workspace's or the user's agents folder. */
+  'agents.create': {
+    input: z
+      .object({
+        workspaceRoot: text(4096).min(1),
+        scope: z.enum(['workspace', 'user']),
+        /** a display name is fine: the file is named by its slug */
+        name: text(100).regex(/[A-Za-z0-9]/, 'must contain a letter or digit'),
+        description: text(2000).trim().min(1),
+        mode: AgentMode,
+        /** Agentry tool names; absent = every tool */
+        tools: z.array(text(100).regex(AGENT_NAME_RE)).max(50).optional(),
+        /** `inherit`, `provider/model` or an alias such as `sonnet` */
+        model: text(200).regex(/^\S+$/).optional(),
+        prompt: text(200_000),
+      })
+      .strict(),
+    output: z.object({ file: z.string(), name: z.string() }),
   },
   'sessions.list': {
     input: z

@@ -52,6 +52,30 @@ export const ModelTimeouts = z
   })
   .strict()
 export type ModelTimeouts = z.infer<typeof ModelTimeouts>
+/**
+ * Model aliases agent files use instead of `provider/model` (Claude Code writes `model: sonnet`). These defaults
+ * are the current Anthropic models (the ids @ai-sdk/anthropic knows); `models.aliases` in config.yaml adds to
+ * them or maps an alias elsewhere, e.g. `sonnet: openrouter/anthropic/claude-sonnet-5-5`.
+ */
+export const DEFAULT_MODEL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  sonnet: 'anthropic/claude-sonnet-5-5',
+  opus: 'anthropic/claude-opus-5-5',
+  haiku: 'anthropic/claude-haiku-5-5',
+  fable: 'anthropic/claude-fable-5-2',
+})
+
+/** `sonnet`, `claude-sonnet-4-20250514`, or a `provider/model` an agent file names (`opencode/grok-code`) */
+export const MODEL_ALIAS_RE = /^[A-Za-z0-9][A-Za-z0-9._:/[\]-]*$/
+
+export const ModelsConfig = z
+  .object({
+    /** alias → "provider/model"; merged over DEFAULT_MODEL_ALIASES */
+    aliases: z
+      .record(z.string().regex(MODEL_ALIAS_RE, 'must be a word such as "sonnet"'), z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"'))
+      .default({}),
+  })
+  .strict()
+export type ModelsConfig = z.infer<typeof ModelsConfig>
 
 /** `config.yaml` (data dir), overlaid by `{workdir}/.agents/config.yaml`. */
 export const Config = z
@@ -62,6 +86,8 @@ export const Config = z
     providers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/), ProviderConfig).default({}),
     subagents: SubagentLimits.default(SubagentLimits.parse({})),
     timeouts: ModelTimeouts.default(ModelTimeouts.parse({})),
+    /** absent means the defaults only (DEFAULT_MODEL_ALIASES) */
+    models: ModelsConfig.optional(),
   })
   .strict()
 export type Config = z.infer<typeof Config>

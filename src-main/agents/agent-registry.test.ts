@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { aliasBomb } from '../config/testing/yaml-bombs'
 import { AgentRegistry } from './index'
 
 let root: string
@@ -95,23 +96,107 @@ describe('AgentRegistry.resolve', () => {
     ])
   })
 
-  it('reports a duplicate name within one folder on the later file', () => {
+  it('loads a second file with a used name under its file name, with a warning; errors when that is taken too', () => {
     put(projectFile('a.md'), manifest('first', 'name: twin\n'))
     put(projectFile('b.md'), manifest('second', 'name: twin\n'))
+    // x.md claims "y", which y.md (named like its agent) owns: x.md gives way, though it comes first.
+    put(projectFile('x.md'), manifest('third', 'name: y\n'))
+    put(projectFile('y.md'), manifest('fourth'))
+    put(projectFile('sub/y.md'), manifest('fifth'))
     const r = registry.resolve(workdir)
     expect(r.byName.get('twin')?.description).toBe('first')
-    expect(r.errors).toEqual([{ file: projectFile('b.md'), field: 'name', reason: expect.stringContaining('duplicate agent name "twin", already defined in a.md') }])
+    expect(r.byName.get('b')).toMatchObject({ description: 'second', displayName: 'twin' })
+    expect(r.byName.get('b')?.warnings).toEqual([{ field: 'name', reason: 'the name "twin" is already used by a.md; loaded as "b" (the file name); give it a name: of its own' }])
+    expect(r.byName.get('y')?.description).toBe('fifth')
+    expect(r.byName.get('x')?.description).toBe('third')
+    expect(r.errors).toEqual([{ file: projectFile('y.md'), field: 'name', reason: 'duplicate agent name "y", already defined in sub/y.md: rename one of them' }])
   })
 
-  it('ignores non-.md files and subfolders', () => {
+  it('reads subfolders recursively and ignores non-.md files', () => {
     put(projectFile('notes.txt'), 'not an agent')
     put(projectFile('draft.md.bak'), manifest('backup'))
-    put(projectFile('nested/deep.md'), manifest('nested'))
+    put(projectFile('nested/deep/inner.md'), manifest('nested'))
     fs.mkdirSync(projectFile('folder.md'))
     put(projectFile('real.md'), manifest('real'))
     const r = registry.resolve(workdir)
     expect(r.errors).toEqual([])
-    expect(r.agents.filter((a) => a.source.kind === 'project').map((a) => a.name)).toEqual(['real'])
+    expect(r.agents.filter((a) => a.source.kind === 'project').map((a) => a.name)).toEqual(['inner', 'real'])
+    expect(r.folders).toEqual([{ dir: path.join(workdir, '.agents', 'agents'), kind: 'project', format: 'agentry', status: 'read', files: 2 }])
+  })
+
+  it('reads .claude/agents as Claude Code files: subagents unless they say otherwise', () => {
+    put(claudeFile('reviewer.md'), manifest('reviews', 'tools: Read, Grep\nmodel: sonnet\n'))
+    put(claudeFile('lead.md'), manifest('leads', 'mode: primary\n'))
+    const r = registry.resolve(workdir)
+    expect(r.byName.get('reviewer')).toMatchObject({ mode: 'subagent', model: 'sonnet', source: { kind: 'project', format: 'claude' } })
+    expect(r.byName.get('lead')?.mode).toBe('primary')
+  })
+
+  it('reads .opencode/agent and .opencode/agents (recursively) besides the first-wins folder', () => {
+    put(projectFile('mine.md'), manifest('mine'))
+    put(path.join(workdir, '.opencode', 'agent', 'one.md'), manifest('one', 'tools: { bash: false }\n'))
+    put(path.join(workdir, '.opencode', 'agents', 'team', 'two.md'), manifest('two'))
+    const r = registry.resolve(workdir)
+    expect(r.agents.filter((a) => a.source.kind === 'project').map((a) => [a.name, a.source.format])).toEqual([
+      ['mine', 'agentry'],
+      ['one', 'opencode'],
+      ['two', 'opencode'],
+    ])
+  })
+
+  it.each([
+    ['with files of its own', true],
+    ['empty', false],
+  ])('reports .claude/agents as shadowed when .agents/agents exists (%s)', (_label, withFiles) => {
+    put(claudeFile('a.md'), manifest('a'))
+    put(claudeFile('sub/b.md'), manifest('b'))
+    fs.mkdirSync(path.join(workdir, '.agents', 'agents'), { recursive: true })
+    if (withFiles) put(projectFile('own.md'), manifest('own'))
+    const r = registry.resolve(workdir)
+    expect(r.byName.has('a')).toBe(false)
+    expect(r.folders).toEqual([
+      { dir: path.join(workdir, '.agents', 'agents'), kind: 'project', format: 'agentry', status: 'read', files: withFiles ? 1 : 0 },
+      { dir: path.join(workdir, '.claude', 'agents'), kind: 'project', format: 'claude', status: 'shadowed', files: 2, shadowedBy: path.join(workdir, '.agents', 'agents') },
+    ])
+  })
+
+  it('reads the same set of folders in the data dir: agents/, else .claude/agents/, and .opencode/agent(s)/', () => {
+    put(path.join(dataDir, '.claude', 'agents', 'c.md'), manifest('claude user agent'))
+    put(path.join(dataDir, '.opencode', 'agents', 'o.md'), manifest('opencode user agent'))
+    let r = registry.resolve(workdir)
+    expect(r.byName.get('c')).toMatchObject({ mode: 'subagent', source: { kind: 'user', format: 'claude' } })
+    expect(r.byName.get('o')?.source.kind).toBe('user')
+    put(userFile('u.md'), manifest('own user agent'))
+    r = registry.resolve(workdir)
+    expect(r.byName.has('c')).toBe(false)
+    expect(r.byName.has('u')).toBe(true)
+    expect(r.folders.find((f) => f.status === 'shadowed')).toMatchObject({ kind: 'user', dir: path.join(dataDir, '.claude', 'agents'), files: 1 })
+  })
+
+  it('loads an agent named like a built-in, with a notice; a project agent over a user one says so too', () => {
+    put(projectFile('explore.md'), manifest('my explore'))
+    put(userFile('helper.md'), manifest('user helper'))
+    put(projectFile('helper.md'), manifest('project helper'))
+    const r = registry.resolve(workdir)
+    expect(r.byName.get('explore')?.warnings).toEqual([{ field: 'name', reason: 'replaces the built-in agent "explore"; rename this file\'s agent to keep both' }])
+    expect(r.byName.get('helper')?.warnings).toEqual([{ field: 'name', reason: `replaces the user agent in ${userFile('helper.md')}; rename this file's agent to keep both` }])
+  })
+
+  it('disable: true removes an agent (a built-in too, but never the default one) and lists it', () => {
+    put(path.join(workdir, '.opencode', 'agent', 'plan.md'), manifest('off', 'disable: true\n'))
+    put(path.join(workdir, '.opencode', 'agent', 'build.md'), manifest('off', 'disable: true\n'))
+    const r = registry.resolve(workdir)
+    expect(r.byName.has('plan')).toBe(false)
+    expect(r.byName.get('build')?.source.kind).toBe('builtin')
+    expect(r.disabled.map((d) => d.name)).toEqual(['build', 'plan'])
+  })
+
+  it('skips a file with an alias bomb, naming its line, and keeps everything else working', () => {
+    put(projectFile('bomb.md'), `---\ndescription: boom\n${aliasBomb()}---\n`)
+    put(projectFile('fine.md'), manifest('fine'))
+    const r = registry.resolve(workdir)
+    expect(r.byName.has('fine')).toBe(true)
+    expect(r.errors).toEqual([{ file: projectFile('bomb.md'), field: 'frontmatter', line: 4, reason: expect.stringMatching(/^YAML refused at line 4:\d+: aliases/) }])
   })
 
   it('uses .claude/agents only when .agents/agents does not exist', () => {
@@ -197,6 +282,26 @@ describe('AgentRegistry hot reload', () => {
     put(userFile('mine.md'), manifest('mine'))
     expect((await changed).sort()).toEqual([other, workdir].sort())
     expect(registry.resolve(other).byName.get('mine')?.source.kind).toBe('user')
+  })
+
+  it('notices a file added in a subfolder, and in .opencode/agents', async () => {
+    put(projectFile('top.md'), manifest('top'))
+    registry.resolve(workdir)
+    await settle()
+    let changed = changes()
+    put(projectFile('team/deep.md'), manifest('deep'))
+    expect(await changed).toEqual([workdir])
+    expect(registry.resolve(workdir).byName.has('deep')).toBe(true)
+    await settle()
+    // a second file in that (now watched) subfolder
+    changed = changes()
+    put(projectFile('team/deeper.md'), manifest('deeper'))
+    expect(await changed).toEqual([workdir])
+    expect(registry.resolve(workdir).byName.has('deeper')).toBe(true)
+    changed = changes()
+    put(path.join(workdir, '.opencode', 'agents', 'oc.md'), manifest('oc'))
+    expect(await changed).toEqual([workdir])
+    expect(registry.resolve(workdir).byName.has('oc')).toBe(true)
   })
 
   it('notices a watched folder deleted and re-created', async () => {

@@ -19,7 +19,7 @@ export const DEFAULT_AGENT = 'build'
 
 function builtin(fields: z.input<typeof AgentFrontmatter> & { name: string }, prompt: string): AgentInfo {
   const parsed = AgentFrontmatter.parse(fields)
-  const info: AgentInfo = { ...parsed, name: fields.name, prompt: prompt.trim(), source: { kind: 'builtin' } }
+  const info: AgentInfo = { ...parsed, name: fields.name, prompt: prompt.trim(), source: { kind: 'builtin' }, warnings: [] }
   Object.freeze(info.permission)
   return Object.freeze(info)
 }

@@ -4,9 +4,10 @@ import path from 'node:path'
 /**
  * Watches an agents folder that may not exist yet, e.g. `{workdir}/.agents/agents`.
  *
- * Every existing level from `root` down to `target` gets a non-recursive `fs.watch`; a parent
- * level only reacts to its child's name, so a folder created (or deleted and re-created)
- * later is picked up by re-arming the levels below. The target level reacts to `.md` names.
+ * Every existing level from `root` down to `target` gets an `fs.watch`; a parent level only
+ * reacts to its child's name, so a folder created (or deleted and re-created) later is picked
+ * up by re-arming the levels below. The target and each of its subfolders react to `.md` names
+ * and to subfolders appearing or going.
  *
  * Watching is best effort — it only makes changes show up promptly and drives `onChange`.
  * Correctness never depends on it: the folder cache re-checks a readdir+mtime signature on
@@ -22,6 +23,8 @@ export class FolderWatcher {
    * runs for every prompt and subagent spawn.
    */
   private waitingAt: number | undefined
+  /** watchers of the target's subfolders, by path */
+  private readonly subfolders = new Map<string, fs.FSWatcher>()
 
   constructor(
     root: string,
@@ -63,10 +66,7 @@ export class FolderWatcher {
       // persistent: false — a CLI run must be able to exit while the registry is alive.
       watcher = fs.watch(dir, { persistent: false }, (_event, filename) => {
         const name = filename === null ? null : String(filename)
-        if (isTarget) {
-          if (name === null || name.endsWith('.md')) this.onChange()
-          return
-        }
+        if (isTarget) return this.onTargetEvent(name)
         if (name !== null && name !== child) return
         // The child folder appeared, vanished or was replaced: watch the new one.
         this.closeFrom(level + 1)
@@ -87,7 +87,55 @@ export class FolderWatcher {
       this.closeFrom(level)
       this.onChange()
     })
+    if (isTarget) this.armSubfolders()
     return watcher
+  }
+
+  /** In the target or one of its subfolders: a manifest changed, or a name without an extension (a subfolder?). */
+  private onTargetEvent(name: string | null): void {
+    if (name !== null && name.endsWith('.md')) return this.onChange()
+    this.armSubfolders()
+    this.onChange()
+  }
+
+  /**
+   * Agent files may sit in subfolders (`.claude/agents/team/x.md`): each existing subfolder gets a watcher of its
+   * own. Not `fs.watch(…, {recursive: true})`: on Linux that adds an inotify watch and a stat for every file.
+   */
+  private armSubfolders(): void {
+    const target = this.chain[this.chain.length - 1]
+    let dirs: string[]
+    try {
+      dirs = fs
+        .readdirSync(target, { withFileTypes: true, recursive: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => path.join(e.parentPath, e.name))
+    } catch (err) {
+      // The target itself is gone: its own watcher reports that and the next arm() starts over.
+      if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) dirs = []
+      else throw err
+    }
+    const wanted = new Set(dirs)
+    for (const [dir, w] of this.subfolders) {
+      if (wanted.has(dir)) continue
+      w.close()
+      this.subfolders.delete(dir)
+    }
+    for (const dir of wanted) {
+      if (this.subfolders.has(dir)) continue
+      try {
+        const w = fs.watch(dir, { persistent: false }, (_event, filename) => this.onTargetEvent(filename === null ? null : String(filename)))
+        w.on('error', () => {
+          w.close()
+          this.subfolders.delete(dir)
+          this.onChange()
+        })
+        this.subfolders.set(dir, w)
+      } catch (err) {
+        // Gone since the listing, or a watch limit: the signature check on resolve still sees every change.
+        if (!(err instanceof Error && 'code' in err)) throw err
+      }
+    }
   }
 
   private closeFrom(level: number): void {
@@ -97,5 +145,7 @@ export class FolderWatcher {
       this.watchers[i]?.close()
       this.watchers[i] = undefined
     }
+    for (const w of this.subfolders.values()) w.close()
+    this.subfolders.clear()
   }
 }

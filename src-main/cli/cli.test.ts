@@ -247,7 +247,7 @@ describe.concurrent('agentry agents', () => {
     expect(r.code, r.stderr).toBe(0)
     for (const name of ['build', 'plan', 'general', 'explore']) expect(r.stdout).toMatch(new RegExp(`^${name}\\s`, 'm'))
     expect(r.stdout).toMatch(/^reviewer\s+subagent\s+\.agents\/agents\/reviewer\.md/m)
-    expect(r.stdout).toContain(`✗ ${bad()}: mode: must be one of "primary", "subagent" or "all" (got "sideways")`)
+    expect(r.stdout).toContain(`✗ ${bad()}:2: mode: must be one of "primary", "subagent" or "all" (got "sideways")`)
     expect(r.stdout).toContain(`✗ ${bad()}: description: required`)
   })
 

@@ -1,5 +1,5 @@
-import type { AgentMode, SessionRecord } from '../../src-shared'
-import type { AgentRegistry } from '../agents'
+import type { AgentInfo, AgentMode, Config, ModelRef, SessionRecord } from '../../src-shared'
+import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { EventHub } from '../events'
@@ -22,6 +22,8 @@ export interface CallDeps {
   config(workdir?: string): LoadedConfig
   staticRules(workdir: string): StaticLayers
   trust: TrustList
+  /** the model an agent's file names, resolved with the given config; undefined = inherit */
+  agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   hub: EventHub
   keys: KeyStore
   env: NodeJS.ProcessEnv
@@ -47,9 +49,14 @@ export function createCalls(d: CallDeps): HostApi {
   const calls: HostCalls = {
     'workspaces.list': async () => ({ recent: d.workspaces.recent(), defaultRoot: d.workspaces.defaultRoot }),
     'workspaces.open': async ({ root }) => ({ root: d.workspaces.open(root) }),
-    'agents.list': async ({ workspaceRoot }) => {
-      const { agents, errors } = d.registry.resolve(workspaceRoot)
-      return { agents, errors }
+    'agents.list': async ({ workspaceRoot }) => listAgents(d.registry.resolve(workspaceRoot), d.config(workspaceRoot).config),
+    'agents.create': async ({ workspaceRoot, ...agent }) => {
+      try {
+        return createAgentFile(d.registry, { dataDir: d.dataDir, workdir: d.workspaces.open(workspaceRoot) }, agent)
+      } catch (err) {
+        if (err instanceof AgentFileError) throw new HostError(err.code, err.message)
+        throw err
+      }
     },
     'sessions.list': async (f) => {
       const modeAgents = f.mode ? agentsWithMode(f.workspaceRoot, f.mode) : undefined
@@ -90,7 +97,8 @@ export function createCalls(d: CallDeps): HostApi {
       if (agent.mode === 'subagent') throw new HostError('invalid_request', `Agent "${agentName}" is a subagent (mode: subagent); only primary agents open sessions. Pick another agent.`)
       let model
       try {
-        model = input.model ? parseModelRef(input.model) : defaultModelRef(d.config(root).config)
+        // The person's pick, else the model the agent's file names, else the configured default.
+        model = input.model ? parseModelRef(input.model) : (d.agentModel(agent, d.config(root).config) ?? defaultModelRef(d.config(root).config))
       } catch (err) {
         throw new HostError('invalid_request', (err as Error).message)
       }

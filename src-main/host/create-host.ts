@@ -1,11 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AgentInfo, ModelRef } from '../../src-shared'
-import { AgentRegistry } from '../agents'
+import type { AgentInfo, Config, ModelRef } from '../../src-shared'
+import { AgentRegistry, resolveAgentModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
-import { contextWindowFor, createFileKeyStore, parseModelRef, pricingFor, resolveModel, type KeyStore } from '../models'
+import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, protectedWriteReason, type Ruleset } from '../permissions'
 import { Runtime } from '../runtime'
 import { emitterFor, SessionRunner } from '../sessions'
@@ -82,6 +82,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const config = (workdir?: string): LoadedConfig => (workdir ? settings.forWorkspace(workdir).config : settings.personal())
     const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents
+    const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
     const grants = options.grants ?? { yes: false, rules: [] }
 
     const approvals = new Approvals(store)
@@ -118,7 +119,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const subagents = new Subagents({
       runtime,
       store,
-      parseModel: parseModelRef,
+      agentModel,
       pricing: (ref) => pricingFor(ref, config().config),
       onBackgroundDone: (parent) => {
         if (parent.depth === 0 || store.getSession(parent.sessionId)) late.runner?.wake(parent.sessionId)
@@ -131,6 +132,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       subagents,
       agents,
       settings: (workdir) => settings.forRun(workdir),
+      agentModel,
       contextWindow: (ref) => contextWindowFor(ref, config().config),
       pricing: (ref) => pricingFor(ref, config().config),
       headless: options.headless ?? false,
@@ -138,7 +140,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     late.runner = runner
     late.subagents = subagents
-    const api = createCalls({ store, runner, subagents, approvals, registry, config, staticRules, trust: settings.trust, hub, keys, env, dataDir, workspaces })
+    const api = createCalls({ store, runner, subagents, approvals, registry, config, agentModel, staticRules, trust: settings.trust, hub, keys, env, dataDir, workspaces })
     runner.resumeQueues()
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })

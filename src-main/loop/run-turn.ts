@@ -76,6 +76,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         tools: finalStep || toolSpecs.length === 0 ? undefined : toolSpecs,
         toolChoice: finalStep || toolSpecs.length === 0 ? undefined : { type: 'auto' },
         temperature: ctx.agent.temperature,
+        topP: ctx.agent.topP,
         maxOutputTokens: ctx.agent.maxOutputTokens,
         abortSignal: ctx.signal,
       }

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
-import { parseDocument } from 'yaml'
 import { z } from 'zod'
+import { parseYamlText } from '../config'
 import { ModelConfigError } from './errors'
 
 /** The YAML format the `script` provider replays. Documented in SCRIPT.md; keep the two in step. */
@@ -63,15 +63,15 @@ function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out === '' ? '(top level)' : out
 }
 
+/** Scripts replay whole conversations, so they may be longer than config files. */
+const MAX_SCRIPT_CHARS = 8 * 1024 * 1024
+
 /** Parses script text; every problem is reported as `script <file>: <field path>: <reason>`. */
 export function parseScript(text: string, file: string): ScriptFile {
-  const doc = parseDocument(text)
-  if (doc.errors.length > 0) {
-    // The parser's message continues with a source excerpt; the first line has the reason and position.
-    const first = doc.errors[0].message.split('\n')[0].replace(/:$/, '')
-    throw new ModelConfigError(`script ${file}: invalid YAML: ${first}`)
-  }
-  const result = ScriptFile.safeParse(doc.toJS())
+  // The bounded parser: a huge file or an alias bomb is refused with its line, never parsed into memory.
+  const yaml = parseYamlText(text, { maxChars: MAX_SCRIPT_CHARS })
+  if (!yaml.ok) throw new ModelConfigError(`script ${file}: ${yaml.errors[0].reason}`)
+  const result = ScriptFile.safeParse(yaml.value)
   if (!result.success) {
     const problems = result.error.issues.slice(0, 5).map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
     throw new ModelConfigError(`script ${file}: ${problems.join('; ')}. See src-main/models/SCRIPT.md for the format.`)
@@ -95,6 +95,9 @@ export function loadScript(file: string): ScriptFile {
   }
   const cached = cache.get(file)
   if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.script
+  if (stat.size > MAX_SCRIPT_CHARS) {
+    throw new ModelConfigError(`script ${file}: the file is ${(stat.size / (1024 * 1024)).toFixed(1)} MiB, more than the ${MAX_SCRIPT_CHARS / (1024 * 1024)} MiB allowed; shorten it`)
+  }
   const script = parseScript(fs.readFileSync(file, 'utf8'), file)
   cache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, script })
   return script

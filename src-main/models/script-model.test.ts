@@ -4,6 +4,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../../src-shared'
 import { createFileKeyStore, ModelConfigError, ModelStreamError, parseScript, resolveModel, streamWithRetry } from './index'
+import { aliasBomb } from '../config/testing/yaml-bombs'
 import { readAll, tempDir, textOf, toolCallsOf, afterTools, userPrompt } from './test-support'
 
 function writeScript(yaml: string): string {
@@ -207,7 +208,12 @@ describe('bad script files', () => {
 
   it('reports invalid YAML with its position', () => {
     const { file, message } = attempt(`agents:\n  build: [ { text: "unclosed ]\n`)
-    expect(message).toMatch(new RegExp(`^script ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid YAML: .*line`))
+    expect(message).toMatch(new RegExp(`^script ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: YAML syntax error at line \\d+`))
+  })
+
+  it('refuses an alias bomb and names the file and line, without expanding it', () => {
+    const { file, message } = attempt(`${aliasBomb()}agents: {}\n`)
+    expect(message).toMatch(new RegExp(`^script ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: YAML refused at line 2:\\d+: aliases`))
   })
 
   it('reports a missing file and how to fix it', () => {

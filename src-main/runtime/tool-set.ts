@@ -1,9 +1,12 @@
 import type { AgentInfo, Config, ModelRef } from '../../src-shared'
-import { evaluateRuleset, fromCompact, type Ruleset } from '../permissions'
+import { deniesOutright } from '../agents'
 import { nativeToolsFor, type NativeTool } from '../models'
+import { fromCompact, type Ruleset } from '../permissions'
 import { BUILTIN_TOOLS, planExitTool, type ToolDef } from '../tools'
 import { decideFor, type RuleSources } from './authorize'
 import type { RunLevel } from './level'
+
+export { deniesOutright }
 
 // A subject no real pattern matches: only catch-all rules (`*`, `**`) apply to it.
 const PROBE = '\u0000any'
@@ -17,14 +20,6 @@ export function toolsForRun(agent: AgentInfo, chain: Ruleset[], extra: ToolDef[]
   if (Object.hasOwn(agent.permission, 'plan_exit')) candidates.push(planExitTool)
   candidates.push(...extra)
   return candidates.filter((tool) => !chain.some((rules) => deniesOutright(rules, tool.name)))
-}
-
-export function deniesOutright(rules: Ruleset, tool: string): boolean {
-  const catchAll = evaluateRuleset(rules, tool, PROBE, 'other')
-  if (catchAll?.action !== 'deny') return false
-  // A narrower allow/ask for this tool (e.g. `docs/**: allow`) keeps it usable.
-  const onlyThisTool: Ruleset = rules.filter((r) => r.action !== 'deny')
-  return !onlyThisTool.some((r) => evaluateRuleset([r], tool, r.pattern, 'other') !== undefined)
 }
 
 export function agentRules(agent: AgentInfo): Ruleset {

@@ -1,4 +1,4 @@
-import type { AgentInfo, ApprovalRecord, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, Config, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
 import { defaultModelRef } from '../models'
@@ -19,6 +19,8 @@ export interface RunnerDeps {
   agents(workdir: string): AgentInfo[]
   /** configuration, rules and agents as on disk now: read once per prompt, kept for the whole run */
   settings(workdir: string): RunSettings
+  /** the model an agent's file names, resolved with the run's config; undefined = inherit */
+  agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   contextWindow(ref: ModelRef): number
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   headless: boolean
@@ -288,7 +290,7 @@ export class SessionRunner {
       agentPath: chainAgents.map((a) => a.name),
       chain: chainAgents.map(agentRules),
       depth: above.length,
-      modelRef: session.model ?? defaultModelRef(settings.config.config),
+      modelRef: this.modelFor(session, own, settings.config.config),
       signal,
       emit: emitterFor(this.deps.hub, store, session).emit,
       userMessageId,
@@ -296,6 +298,15 @@ export class SessionRunner {
       headless: this.deps.headless,
       settings,
     }
+  }
+
+  /**
+   * The session's model (chosen when it was created: the person's pick, else its agent's model, else the default).
+   * A message sent with another agent whose file names a model runs on that agent's model.
+   */
+  private modelFor(session: SessionRecord, agent: AgentInfo, config: Config): ModelRef {
+    const own = agent.name !== session.agent ? this.deps.agentModel(agent, config) : undefined
+    return own ?? session.model ?? this.deps.agentModel(agent, config) ?? defaultModelRef(config)
   }
 
   private fail(sessionId: string, err: unknown): void {

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type ModelRef, type TaskCard } from '../../src-shared'
+import { newTaskCard, type AgentInfo, type Config, type ModelRef, type TaskCard } from '../../src-shared'
 import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
+import { parseModelRef } from '../models'
 import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type Store } from '../store'
 import { ToolError, type ToolDef } from '../tools'
@@ -15,7 +16,8 @@ import { TaskTools, type TaskInput } from './task-tool'
 export interface SubagentDeps {
   runtime: Runtime
   store: Store
-  parseModel(ref: string): ModelRef
+  /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
+  agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   /** a background child finished and its synthetic message is in the parent: the host may start a parent turn */
   onBackgroundDone(parent: RunLevel): void
@@ -48,7 +50,7 @@ export class Subagents {
   private readonly taskTools: TaskTools
 
   constructor(private readonly deps: SubagentDeps) {
-    this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.runtime.deps.rules, deps.parseModel)
+    this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.runtime.deps.rules, deps.agentModel)
   }
 
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
@@ -100,7 +102,7 @@ export class Subagents {
     const transcript = new NestedTranscript(childId, [], () => {})
     // Helpers run on the small model when one is configured (an explicit `model` on the helper still wins).
     const small = level.settings.config.config.smallModel
-    const modelRef = agent.model !== 'inherit' ? this.deps.parseModel(agent.model) : small ? this.deps.parseModel(small) : level.modelRef
+    const modelRef = this.deps.agentModel(agent, level.settings.config.config) ?? (small ? parseModelRef(small) : level.modelRef)
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
     const child: RunLevel = { ...this.childLevel(level, agent, childId, transcript, level.signal), modelRef, emit: () => {} }
     this.writeUserMessage(child, prompt)
@@ -242,7 +244,7 @@ export class Subagents {
       agentPath: [...level.agentPath, agent.name],
       chain: [...level.chain, agentRules(agent)],
       depth: level.depth + 1,
-      modelRef: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+      modelRef: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
       signal,
       emit: (event) => {
         clock?.observe(event)
@@ -284,7 +286,7 @@ export class Subagents {
         taskId,
         agentName: agent.name,
         title: input.description,
-        model: agent.model === 'inherit' ? level.modelRef : this.deps.parseModel(agent.model),
+        model: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
         background,
         task: input.metadata,
       })

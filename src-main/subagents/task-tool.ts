@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AgentInfo, ModelRef } from '../../src-shared'
+import type { AgentInfo, Config, ModelRef } from '../../src-shared'
 import { agentRules, decideFor, isRunToolContext, nativeToolNames, offeredNativeTools, toolExists, type RuleSources, type RunLevel } from '../runtime'
 import { defineTool, ToolError, type ToolDef } from '../tools'
 
@@ -119,7 +119,7 @@ export class TaskTools {
   constructor(
     private readonly runner: TaskRunner,
     private readonly rules: Pick<RuleSources, 'runtimeRules'>,
-    private readonly parseModel: (ref: string) => ModelRef,
+    private readonly agentModel: (agent: AgentInfo, config: Config) => ModelRef | undefined,
   ) {}
 
   forLevel(level: RunLevel): ToolDef | undefined {
@@ -135,7 +135,7 @@ export class TaskTools {
 
   /** The native tools (provider web search) a child of `level` running `agent` would be offered: the listing names only those. */
   private nativeToolsOf(level: RunLevel, agent: AgentInfo): string[] {
-    const modelRef = agent.model === 'inherit' ? level.modelRef : this.parseModel(agent.model)
+    const modelRef = this.agentModel(agent, level.settings.config.config) ?? level.modelRef
     if (nativeToolNames(modelRef, level.settings.config.config).length === 0) return []
     const child = { ...level, agent, modelRef, chain: [...level.chain, agentRules(agent)], agentPath: [...level.agentPath, agent.name] }
     return offeredNativeTools(child, this.rules).map((t) => t.name)

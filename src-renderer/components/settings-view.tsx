@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react'
-import { agentColor, useAgents } from '../state/agents-store'
+import { useEffect } from 'react'
 import { useSettings } from '../state/settings-store'
 import { useUi } from '../state/ui-store'
 import { loadAgents, loadSettings } from '../state/workspace-actions'
 import { ErrorNote } from './error-note'
+import { AgentsSection } from './settings-agents'
 import { ModelAndLimits, ProvidersSection } from './settings-providers'
 import { RulesSection } from './settings-rules'
 import { TrustSection } from './settings-trust'
@@ -58,67 +58,5 @@ export function SettingsView() {
         </>
       )}
     </div>
-  )
-}
-
-function AgentsSection() {
-  const agents = useAgents((s) => s.agents)
-  const errors = useAgents((s) => s.errors)
-  const loadError = useAgents((s) => s.loadError)
-  const [showHidden, setShowHidden] = useState(false)
-  const list = agents.filter((a) => showHidden || !a.hidden)
-  return (
-    <section className="card" data-testid="settings-agents">
-      <div className="card-head">
-        <h2>Agents</h2>
-        <label className="check small">
-          <input type="checkbox" checked={showHidden} onChange={(e) => setShowHidden(e.target.checked)} /> show hidden
-        </label>
-      </div>
-      {loadError && <ErrorNote error={loadError} />}
-      {errors.length > 0 && (
-        <div className="load-errors" data-testid="agent-load-errors">
-          <div className="label">Agent files that could not be loaded (skipped until fixed)</div>
-          {errors.map((e, i) => (
-            <div key={i} className="callout error" data-testid="agent-load-error">
-              <code>{e.file}</code>
-              <div>
-                field <code>{e.field || '(file)'}</code>: {e.reason}
-              </div>
-            </div>
-          ))}
-        </div>
-      )}
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Agent</th>
-            <th>Mode</th>
-            <th>Description</th>
-            <th>Source</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.map((a) => (
-            <tr key={a.name} data-testid="settings-agent-row" data-agent={a.name}>
-              <td>
-                <span className="agent-dot" style={{ background: agentColor(a.name, a) }} /> {a.name}
-                {a.hidden && <span className="muted small"> (hidden)</span>}
-              </td>
-              <td>{a.mode}</td>
-              <td className="muted">{a.description}</td>
-              <td className="small">
-                {a.source.kind}
-                {a.source.file && (
-                  <div className="mono muted" title={a.source.file}>
-                    {a.source.file}
-                  </div>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
   )
 }

@@ -5,6 +5,7 @@ import { useUi } from '../state/ui-store'
 import { openWorkspace } from '../state/workspace-actions'
 import { useWorkspace } from '../state/workspace-store'
 import { newSession } from '../state/session-actions'
+import { AgentIssuesBadge } from './agent-issues-badge'
 import { ErrorNote } from './error-note'
 
 /** Top bar: the open folder (with recent ones and a path field), connection state, settings. */
@@ -72,6 +73,7 @@ export function WorkspaceBar() {
         )}
       </div>
       <div className="spacer" />
+      <AgentIssuesBadge />
       <span className={`conn conn-${conn}`} data-testid="connection-state" title={`Connection: ${conn}`}>
         <span className="dot" />
         {conn === 'open' ? 'Connected' : conn === 'connecting' ? 'Connecting…' : conn === 'reconnecting' ? 'Reconnecting…' : 'Disconnected'}

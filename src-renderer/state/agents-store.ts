@@ -1,17 +1,27 @@
 import { create } from 'zustand'
-import type { AgentInfo, AgentLoadError } from '../../src-shared'
+import type { AgentFolderInfo, AgentInfo, AgentListEntry, AgentLoadError } from '../../src-shared'
 import type { UiError } from './bridge'
 
 type AgentsStore = {
-  agents: AgentInfo[]
+  agents: AgentListEntry[]
   errors: AgentLoadError[]
-  byName: Record<string, AgentInfo>
+  /** agent folders that exist: read, or shadowed by the first-existing-folder rule */
+  folders: AgentFolderInfo[]
+  disabled: { name: string; file: string }[]
+  byName: Record<string, AgentListEntry>
   /** the agent the composer sends with (per workspace, remembered in localStorage) */
   selected: string | null
   loadError: UiError | null
 }
 
-export const useAgents = create<AgentsStore>(() => ({ agents: [], errors: [], byName: {}, selected: null, loadError: null }))
+export const useAgents = create<AgentsStore>(() => ({ agents: [], errors: [], folders: [], disabled: [], byName: {}, selected: null, loadError: null }))
+
+/** What the main screen's badge counts: files that did not load, agents with warnings, shadowed folders. */
+export function agentIssueCount(s: Pick<AgentsStore, 'agents' | 'errors' | 'folders'>): { errors: number; warnings: number } {
+  const files = new Set(s.errors.map((e) => e.file))
+  const warned = s.agents.filter((a) => a.warnings.length > 0).length
+  return { errors: files.size, warnings: warned + s.folders.filter((f) => f.status === 'shadowed').length }
+}
 
 /** Agents a person may pick for the composer: primary or all, and not hidden. */
 export function pickable(agents: AgentInfo[]): AgentInfo[] {

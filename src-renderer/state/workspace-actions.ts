@@ -52,7 +52,7 @@ export async function loadAgents(): Promise<void> {
   const current = useAgents.getState().selected
   const selected =
     [remembered, current, 'build'].find((n) => n && choices.some((a) => a.name === n)) ?? choices[0]?.name ?? null
-  useAgents.setState({ agents: res.data.agents, errors: res.data.errors, byName, selected, loadError: null })
+  useAgents.setState({ agents: res.data.agents, errors: res.data.errors, folders: res.data.folders, disabled: res.data.disabled, byName, selected, loadError: null })
 }
 
 export async function refreshSessions(): Promise<void> {

@@ -1,0 +1,83 @@
+import { DEFAULT_MODEL_ALIASES, ProviderType, type AgentModelResolution, type Config, type ModelRef } from '../../src-shared'
+
+export type ModelResolution = AgentModelResolution & {
+  /** the model to run on; undefined = inherit (the caller's model, or the session's for a primary agent) */
+  modelRef?: ModelRef
+  /** set when the file names a model that cannot be used here: what happens instead and how to fix it */
+  warning?: string
+}
+
+/** Providers that need no entry in config.yaml. */
+const IMPLICIT_PROVIDERS = new Set(['demo', 'script'])
+
+/** Bare model ids whose provider is clear from the name (`claude-sonnet-4-20250514` is Anthropic's). */
+const INFERRED: { re: RegExp; type: ProviderType }[] = [
+  { re: /^claude-/i, type: 'anthropic' },
+  { re: /^(gpt-|chatgpt-|o\d(\b|-)|codex-)/i, type: 'openai' },
+]
+
+/** The alias table in force: the defaults, then config.yaml's `models.aliases` over them. */
+export function modelAliases(config: Config): Record<string, string> {
+  return { ...DEFAULT_MODEL_ALIASES, ...config.models?.aliases }
+}
+
+/**
+ * What an agent file's `model:` means with this configuration: `inherit`, `provider/model`, an alias from
+ * `models.aliases` (`sonnet`), or a bare model id whose provider is clear (`claude-…`). A model whose provider
+ * is not configured is not an error: the agent runs on the inherited model, and the warning says how to map it.
+ */
+export function resolveAgentModel(spec: string, config: Config): ModelResolution {
+  const value = spec.trim()
+  if (value === '' || value === 'inherit') return { spec, ref: null, via: 'inherit', detail: 'inherits the model of the session or the calling agent' }
+  const aliases = modelAliases(config)
+  const aliasKey = Object.hasOwn(aliases, value) ? value : Object.keys(aliases).find((k) => k.toLowerCase() === value.toLowerCase())
+  let target: string
+  let via: AgentModelResolution['via']
+  let how: string
+  if (aliasKey !== undefined) {
+    target = aliases[aliasKey]
+    via = 'alias'
+    const own = config.models?.aliases && Object.hasOwn(config.models.aliases, aliasKey)
+    how = `alias "${aliasKey}" (${own ? 'models.aliases in config.yaml' : 'default models.aliases'})`
+  } else if (value.includes('/')) {
+    target = value
+    via = 'explicit'
+    how = `"${value}"`
+  } else {
+    const inferred = INFERRED.find((i) => i.re.test(value))
+    if (!inferred) {
+      return unresolved(spec, `model "${value}" is neither "provider/model" nor an alias in models.aliases`, value)
+    }
+    target = `${inferred.type}/${value}`
+    via = 'inferred'
+    how = `model id "${value}" (an ${inferred.type} model)`
+  }
+  const slash = target.indexOf('/')
+  const wanted = target.slice(0, slash)
+  const model = target.slice(slash + 1)
+  const provider = findProvider(wanted, config)
+  if (!provider) {
+    return unresolved(spec, `${how} → ${target}, but no "${wanted}" provider is configured`, value, wanted)
+  }
+  const ref = `${provider}/${model}`
+  const through = provider === wanted ? '' : ` (provider "${provider}", type ${wanted})`
+  return { spec, ref, via, detail: via === 'explicit' ? `${ref}${through}` : `${how} → ${ref}${through}`, modelRef: { provider, model } }
+}
+
+/** The configured provider named `wanted`; else, when `wanted` is a provider type (`anthropic`), the first of that type. */
+function findProvider(wanted: string, config: Config): string | undefined {
+  if (Object.hasOwn(config.providers, wanted) || IMPLICIT_PROVIDERS.has(wanted)) return wanted
+  const type = ProviderType.safeParse(wanted)
+  if (!type.success) return undefined
+  return Object.entries(config.providers).find(([, p]) => p.type === type.data)?.[0]
+}
+
+function unresolved(spec: string, what: string, alias: string, provider?: string): ModelResolution {
+  const addProvider = !provider
+    ? ''
+    : ProviderType.safeParse(provider).success
+      ? `add a provider of type ${provider} under providers: in config.yaml, or `
+      : `add a provider named "${provider}" under providers: in config.yaml, or `
+  const warning = `${what}: runs on the inherited model instead. To use it, ${addProvider}map it in config.yaml: models: { aliases: { "${alias}": provider/model } }`
+  return { spec, ref: null, via: 'unresolved', detail: `${what}; inherits the model of the session or the calling agent`, warning }
+}
