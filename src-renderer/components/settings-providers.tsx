@@ -150,30 +150,10 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
   return (
     <section className="card" data-testid="settings-model">
       <h2>Default model</h2>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void save('model')
-        }}
-      >
-        <input className="input mono" data-testid="default-model" value={model} onChange={(e) => setModel(e.target.value)} placeholder="provider/model" />
-        <button className="btn" type="submit">Save</button>
-      </form>
+      <ModelForm testId="default-model" value={model} onChange={setModel} onSave={() => void save('model')} placeholder="provider/model" />
       <h2>Small model</h2>
       <p className="muted small">Writes session titles, summaries and compactions. Empty: they use the session&apos;s model.</p>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void save('small')
-        }}
-      >
-        <input className="input mono" data-testid="small-model" value={small} onChange={(e) => setSmall(e.target.value)} placeholder="provider/model (optional)" />
-        <button className="btn" type="submit" data-testid="small-model-save">
-          Save
-        </button>
-      </form>
+      <ModelForm testId="small-model" value={small} onChange={setSmall} onSave={() => void save('small')} placeholder="provider/model (optional)" />
       <h2>Subagent limits</h2>
       <div className="grid4">
         {field('maxDepth', 'Max depth')}
@@ -189,5 +169,23 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
       </div>
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
     </section>
+  )
+}
+
+/** One `provider/model` setting with its Save button (Enter saves too). */
+function ModelForm(p: { testId: string; value: string; placeholder: string; onChange(v: string): void; onSave(): void }) {
+  return (
+    <form
+      className="row"
+      onSubmit={(e) => {
+        e.preventDefault()
+        p.onSave()
+      }}
+    >
+      <input className="input mono" data-testid={p.testId} value={p.value} onChange={(e) => p.onChange(e.target.value)} placeholder={p.placeholder} />
+      <button className="btn" type="submit" data-testid={`${p.testId}-save`}>
+        Save
+      </button>
+    </form>
   )
 }
