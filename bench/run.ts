@@ -23,6 +23,7 @@ const BENCHES: { name: string; file: string; skip?: () => string | undefined }[]
   { name: 'cli-start', file: 'cli-start.bench.ts' },
   { name: 'fanout', file: 'fanout.bench.ts' },
   { name: 'agents', file: 'agents.bench.ts' },
+  { name: 'shell', file: 'shell.bench.ts' },
   { name: 'renderer', file: 'renderer.bench.ts', skip: () => (fs.existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`) },
 ]
 

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { SubagentLimits } from './config'
-import { RuleScope, RuntimeRule } from './permission'
+import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
+import { SandboxSettings, SandboxState } from './sandbox'
 import { MessageWithParts, SessionRecord, SessionStatus } from './session'
 import type { SequencedEvent } from './events'
 
@@ -27,6 +28,8 @@ export const ApprovalRecord = z.object({
   arguments: z.unknown(),
   patterns: z.array(z.string()),
   alwaysPatterns: z.array(z.string()),
+  /** the same patterns, each marked risky or not (network, deleting, privileges, inline code) */
+  alwaysSuggestions: z.array(AlwaysSuggestion).default([]),
   status: ApprovalStatus,
   answer: z.unknown().nullable(),
   createdAt: z.number(),
@@ -262,6 +265,8 @@ export const BridgeCalls = {
       smallModel: z.string().nullable(),
       subagents: SubagentLimits,
       providers: z.array(ProviderSummary),
+      /** the person's sandbox settings, and how bash runs with them on this machine (for the workspace given) */
+      sandbox: SandboxSettings.extend({ state: SandboxState }),
     }),
   },
   'settings.update': {
@@ -271,6 +276,7 @@ export const BridgeCalls = {
         /** null removes it (helpers go back to the session's model) */
         smallModel: text(200).regex(/^[^/\s]+\/\S+$/).nullable().optional(),
         subagents: SubagentLimits.partial().optional(),
+        sandbox: SandboxSettings.partial().optional(),
       })
       .strict(),
     output: Ok,

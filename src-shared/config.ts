@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SandboxSettings } from './sandbox'
 
 export const ProviderType = z.enum(['anthropic', 'openai', 'openai-compatible', 'ollama', 'script', 'demo'])
 export type ProviderType = z.infer<typeof ProviderType>
@@ -88,6 +89,8 @@ export const Config = z
     timeouts: ModelTimeouts.default(ModelTimeouts.parse({})),
     /** absent means the defaults only (DEFAULT_MODEL_ALIASES) */
     models: ModelsConfig.optional(),
+    /** the OS sandbox for bash; only the person's own config.yaml sets it */
+    sandbox: SandboxSettings.default(SandboxSettings.parse({})),
   })
   .strict()
 export type Config = z.infer<typeof Config>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { AlwaysSuggestion } from './permission'
 import { MessageRecord, PartRecord, SessionRecord, SessionStatus, TaskCard, TokenUsage } from './session'
 
 const base = { sessionId: z.string(), at: z.number() }
@@ -41,6 +42,8 @@ export const ToolCallEndEvent = z.object({
   ok: z.boolean(),
   output: z.string(),
   durationMs: z.number(),
+  /** what the tool reported besides its output (bash: exit code, `sandbox` state; edits: the diff) */
+  metadata: z.record(z.string(), z.unknown()).optional(),
 })
 export const TaskUpdateEvent = z.object({
   type: z.literal('task_update'),
@@ -75,6 +78,7 @@ export const ToolApprovalRequiredEvent = z.object({
   arguments: z.unknown(),
   patterns: z.array(z.string()),
   alwaysPatterns: z.array(z.string()),
+  alwaysSuggestions: z.array(AlwaysSuggestion).optional(),
 })
 export const ToolApprovalResolvedEvent = z.object({
   type: z.literal('tool_approval_resolved'),

@@ -37,3 +37,14 @@ export const RuntimeRule = z.object({
   createdAt: z.number(),
 })
 export type RuntimeRule = z.infer<typeof RuntimeRule>
+
+/**
+ * A pattern offered for "Always allow", with a mark for the ones worth a second look (network, deleting files,
+ * privileges, inline code, package runners) and why.
+ */
+export const AlwaysSuggestion = z.object({
+  pattern: z.string(),
+  risky: z.boolean(),
+  reason: z.string().optional(),
+})
+export type AlwaysSuggestion = z.infer<typeof AlwaysSuggestion>

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { AgentFormat, AgentInfo, PermissionAction } from '../../src-shared'
-import { decide, fromCompact, type PermissionRequest } from '../permissions'
+import { decide, fromCompact, loadShellGrammar, type PermissionRequest } from '../permissions'
 import { BUILTIN_TOOLS } from '../tools'
 import { AGENTRY_TOOLS, CLAUDE_TOOL_MAP, OPENCODE_TOOL_MAP, offeredTools, parseManifest } from './index'
+
+// Bash lines are judged by parsing them; the grammar loads once (createHost does it in the product).
+beforeAll(() => loadShellGrammar())
 
 /** Everything a file with no tool settings is offered (plan_exit only when named). */
 const ALL = AGENTRY_TOOLS.filter((t) => t !== 'plan_exit')

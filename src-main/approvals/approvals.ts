@@ -1,4 +1,4 @@
-import type { AgentEvent, ApprovalRecord, RuleScope } from '../../src-shared'
+import type { AgentEvent, AlwaysSuggestion, ApprovalRecord, RuleScope } from '../../src-shared'
 import type { Store } from '../store'
 
 export type ApprovalKind = ApprovalRecord['kind']
@@ -19,6 +19,8 @@ export interface ApprovalRequest {
   arguments: unknown
   patterns: string[]
   alwaysPatterns: string[]
+  /** the always-patterns with a risky mark; when given, `alwaysPatterns` must list the same patterns */
+  alwaysSuggestions?: AlwaysSuggestion[]
   workspaceRoot: string
   signal: AbortSignal
   /** events of the asking session; routed up to the root as subagent_event by the caller */
@@ -71,6 +73,7 @@ export class Approvals {
       arguments: req.arguments,
       patterns: req.patterns,
       alwaysPatterns: req.alwaysPatterns,
+      alwaysSuggestions: req.alwaysSuggestions,
     })
     req.emit({
       type: 'tool_approval_required',
@@ -84,6 +87,7 @@ export class Approvals {
       arguments: req.arguments,
       patterns: req.patterns,
       alwaysPatterns: req.alwaysPatterns,
+      ...(req.alwaysSuggestions ? { alwaysSuggestions: req.alwaysSuggestions } : {}),
     })
     this.changed(req.rootSessionId)
     return new Promise<ApprovalAnswer>((resolve) => {

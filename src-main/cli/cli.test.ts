@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SequencedEvent } from '../../src-shared'
@@ -125,7 +127,9 @@ describe.concurrent('agentry run --json', () => {
     })
     const r = await s.run(['run', '--json', '--model', 'script/x', 'go'], env)
     expect(r.code, r.stderr).toBe(0)
-    const events = jsonLines(r.stdout) as SequencedEvent[]
+    const [first, ...rest] = jsonLines(r.stdout)
+    expect(first).toEqual({ type: 'sandbox', sandbox: { mode: 'bwrap', network: false } })
+    const events = rest as SequencedEvent[]
     const seqs = events.map((e) => e.seq)
     expect(seqs.every((n, i) => i === 0 || n > seqs[i - 1])).toBe(true)
     const root = events[0].stream
@@ -220,7 +224,8 @@ describe.concurrent('headless permissions', () => {
     const s = scene()
     const r = await s.run(['run', '--json', '--allow', 'bash:echo *', '--model', 'script/x', 'go'], bashScript(s.home, 'echo cli-bash-ran'))
     expect(r.code, r.stderr).toBe(0)
-    const end = (jsonLines(r.stdout) as SequencedEvent[]).map((e) => e.event).find((e) => e.type === 'tool_call_end')
+    const events = jsonLines(r.stdout).filter((l): l is SequencedEvent => typeof l === 'object' && l !== null && 'seq' in l)
+    const end = events.map((e) => e.event).find((e) => e.type === 'tool_call_end')
     expect(end).toMatchObject({ toolName: 'bash', ok: true })
     expect(end?.type === 'tool_call_end' && end.output).toContain('cli-bash-ran')
   })
@@ -232,6 +237,68 @@ describe.concurrent('headless permissions', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/✗ bash: .*denied/i)
     expect(fs.readFileSync(path.join(s.work, 'keep.txt'), 'utf8')).toBe('precious')
+  })
+})
+
+describe('the shell through the real CLI (issue 9)', () => {
+  const ALLOW_ALL_BUT_RM = '{ "bash": { "*": "allow", "rm *": "deny" } }'
+
+  it.each(['bash -c "rm -f keep.txt"', 'env rm -f keep.txt', 'r\\m -f keep.txt', 'f() { rm -f keep.txt; }; f'])(
+    'with --yes under allow-all-but-rm, %j leaves the file',
+    async (command) => {
+      const s = scene({ 'keep.txt': 'precious' })
+      writeFiles(s.home, { 'permissions.jsonc': ALLOW_ALL_BUT_RM })
+      const r = await s.run(['run', '--yes', '--model', 'script/x', 'go'], bashScript(s.home, command))
+      expect(r.code, r.stderr).toBe(0)
+      expect(r.stderr).toMatch(/✗ bash: Permission denied: denied by your permissions.jsonc rule bash "rm \*": deny/)
+      expect(fs.readFileSync(path.join(s.work, 'keep.txt'), 'utf8')).toBe('precious')
+    },
+  )
+
+  it('with --yes, a line that cannot be resolved statically is refused, and says why', async () => {
+    const s = scene({ 'keep.txt': 'precious' })
+    writeFiles(s.home, { 'permissions.jsonc': ALLOW_ALL_BUT_RM })
+    const r = await s.run(['run', '--yes', '--model', 'script/x', 'go'], bashScript(s.home, '$(printf rm) -f keep.txt'))
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/✗ bash: Permission denied: asks: the command name `\$\(printf rm\)` is only known at run time.*grants such as --yes do not cover it/)
+    expect(fs.existsSync(path.join(s.work, 'keep.txt'))).toBe(true)
+  })
+
+  it('a redirect out of the workspace is denied even when the command is allowed; stderr says where bash runs', async () => {
+    const s = scene()
+    writeFiles(s.home, { 'permissions.jsonc': '{ "bash": { "echo *": "allow" } }' })
+    const r = await s.run(['run', '--model', 'script/x', 'go'], bashScript(s.home, 'echo pwned > ../outside.txt'))
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain('bash sandbox: bubblewrap — writes only in the workspace and a temp folder; network off')
+    expect(r.stderr).toMatch(/✗ bash: Permission denied: ".*outside.txt" is outside the workspace and no rule allows that path → deny/)
+    expect(fs.existsSync(path.join(path.dirname(s.work), 'outside.txt'))).toBe(false)
+  })
+})
+
+describe('bash network through the real CLI', () => {
+  let server: http.Server
+  let port = 0
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => res.end('loopback-reached'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const probe = () => `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && tail -n1 <&3`
+
+  it.each([
+    ['off by default, also under --yes', '{ "bash": "allow" }', ['--yes'], false],
+    ['on with a "network": "allow" rule', '{ "bash": "allow", "network": "allow" }', [], true],
+  ])('%s', async (_name, permissions, flags, reached) => {
+    const s = scene()
+    writeFiles(s.home, { 'permissions.jsonc': permissions })
+    const r = await s.run(['run', '--json', ...flags, '--model', 'script/x', 'go'], bashScript(s.home, probe()))
+    expect(r.code, r.stderr).toBe(0)
+    const [first] = jsonLines(r.stdout)
+    expect(first).toEqual({ type: 'sandbox', sandbox: { mode: 'bwrap', network: reached } })
+    const end = jsonLines(r.stdout).find((l): l is SequencedEvent => typeof l === 'object' && l !== null && 'seq' in l && (l as SequencedEvent).event.type === 'tool_call_end')
+    const output = end?.event.type === 'tool_call_end' ? end.event.output : ''
+    expect(output.includes('loopback-reached'), output).toBe(reached)
   })
 })
 

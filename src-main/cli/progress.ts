@@ -13,10 +13,15 @@ export class ProgressView {
   private readonly seen = new Map<string, string>()
   private readonly c: typeof COLORS
 
+  /** said once, when the first bash command starts (where it runs and what it can reach) */
+  private sandboxNote: string | undefined
+
   constructor(
     private readonly out: NodeJS.WritableStream,
     color: boolean,
+    sandboxNote?: string,
   ) {
+    this.sandboxNote = sandboxNote
     this.c = color ? COLORS : PLAIN
   }
 
@@ -41,6 +46,9 @@ export class ProgressView {
         const stats = `${DIM}${took} · ${t.steps} steps · ${t.tokensIn + t.tokensOut} tokens${RESET}`
         this.line(`${pad}${ok ? `${GREEN}✓` : `${RED}✗`}${RESET} ${label} ${stats}${ok ? '' : ` ${RED}${t.error ?? t.status}${RESET}`}`)
       }
+    } else if (event.type === 'tool_call_start' && event.toolName === 'bash' && this.sandboxNote) {
+      this.line(`${DIM}${this.sandboxNote}${RESET}`)
+      this.sandboxNote = undefined
     } else if (event.type === 'tool_call_end' && event.toolName !== 'task' && !event.ok) {
       this.line(`${pad}${RED}✗${RESET} ${event.toolName}: ${firstLine(event.output)}`)
     } else if (event.type === 'status_change' && event.status === 'retrying' && depth === 0) {

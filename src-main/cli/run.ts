@@ -3,6 +3,7 @@ import path from 'node:path'
 import { formatConfigIssues } from '../config'
 import { createHost } from '../host'
 import { createFileKeyStore, defaultModelRef, parseModelRef, resolveModel } from '../models'
+import { describeSandbox } from '../sandbox'
 import { parseAllow, UsageError, USAGE, type ParsedArgs } from './args'
 import { ProgressView } from './progress'
 
@@ -44,7 +45,10 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     })
     const sessionId = created.session.id
     const json = Boolean(args.values.json)
-    const progress = json ? undefined : new ProgressView(io.stderr, Boolean(io.stderr.isTTY) && !io.env.NO_COLOR)
+    const sandbox = await host.sandboxStatus(workdir)
+    // --json: the sandbox state is the first line (`{"type":"sandbox",…}`), before the `{seq, stream, event}` lines.
+    if (json) io.stdout.write(`${JSON.stringify({ type: 'sandbox', sandbox })}\n`)
+    const progress = json ? undefined : new ProgressView(io.stderr, Boolean(io.stderr.isTTY) && !io.env.NO_COLOR, describeSandbox(sandbox))
     let final: { text: string; finishReason: string } | undefined
     let lastError: { code: string; message: string } | undefined
     const unsubscribe = host.api.subscribe({ sessionId, afterSeq: 0 }, (m) => {

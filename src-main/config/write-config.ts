@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { isMap, parseDocument, type Document } from 'yaml'
-import { Config, type ProviderConfig, type SubagentLimits } from '../../src-shared'
+import { Config, type ProviderConfig, type SandboxSettings, type SubagentLimits } from '../../src-shared'
 import { isErrno, userConfigPath } from './load-config'
 import { parseYamlText } from './yaml-text'
 import { describeZodIssues } from './zod-issues'
@@ -17,6 +17,7 @@ export interface ConfigPatch {
   smallModel?: string | null
   providers?: Record<string, ProviderConfig | null>
   subagents?: Partial<SubagentLimits>
+  sandbox?: Partial<SandboxSettings>
 }
 
 /**
@@ -55,6 +56,9 @@ export function writeConfigValue(dataDir: string, patch: ConfigPatch | Partial<C
   for (const [key, value] of Object.entries(patch.subagents ?? {})) {
     if (value !== undefined) setIn(doc, ['subagents', key], value)
   }
+  for (const [key, value] of Object.entries(patch.sandbox ?? {})) {
+    if (value !== undefined) setIn(doc, ['sandbox', key], value)
+  }
 
   fs.mkdirSync(dataDir, { recursive: true })
   // Write-then-rename so a crash mid-write never leaves a truncated config behind.
@@ -70,6 +74,7 @@ function validatePatch(patch: ConfigPatch): void {
     ...(typeof patch.smallModel === 'string' ? { smallModel: patch.smallModel } : {}),
     ...(patch.providers ? { providers } : {}),
     ...(patch.subagents ? { subagents: stripUndefined(patch.subagents) } : {}),
+    ...(patch.sandbox ? { sandbox: stripUndefined(patch.sandbox) } : {}),
   }
   const result = Config.safeParse(candidate)
   if (result.success) return
@@ -81,7 +86,7 @@ function stripUndefined(obj: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined))
 }
 
-/** Like `doc.setIn`, but first turns an empty `providers:` / `subagents:` entry into a mapping. */
+/** Like `doc.setIn`, but first turns an empty `providers:` / `subagents:` / `sandbox:` entry into a mapping. */
 function setIn(doc: Document, [section, key]: [string, string], value: unknown): void {
   if (!isMap(doc.get(section))) doc.set(section, doc.createNode({}))
   doc.setIn([section, key], value)

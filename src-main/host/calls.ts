@@ -1,4 +1,4 @@
-import type { AgentInfo, AgentMode, Config, ModelRef, SessionRecord } from '../../src-shared'
+import type { AgentInfo, AgentMode, Config, ModelRef, SandboxState, SessionRecord } from '../../src-shared'
 import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
@@ -29,6 +29,7 @@ export interface CallDeps {
   env: NodeJS.ProcessEnv
   dataDir: string
   workspaces: Workspaces
+  sandboxStatus(workdir: string): Promise<SandboxState>
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */

@@ -1,13 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AgentInfo, Config, ModelRef } from '../../src-shared'
+import type { AgentInfo, Config, ModelRef, SandboxState } from '../../src-shared'
 import { AgentRegistry, resolveAgentModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
-import { ensureDefaultPermissionsFile, protectedWriteReason, type Ruleset } from '../permissions'
-import { Runtime } from '../runtime'
+import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason, type Ruleset } from '../permissions'
+import { networkAllowed, Runtime } from '../runtime'
+import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
@@ -51,6 +52,8 @@ export interface Host {
   /** the static rules of a workspace as trust layers them, with every rules file that could not be used */
   staticRules(workdir: string): StaticLayers
   agents(workdir: string): AgentInfo[]
+  /** how bash commands in `workdir` run: sandbox kind (or why none) and whether `network` rules open the network */
+  sandboxStatus(workdir: string): Promise<SandboxState>
   stop(): Promise<void>
 }
 
@@ -58,6 +61,8 @@ export interface Host {
 export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir)
   fs.mkdirSync(dataDir, { recursive: true })
+  // Bash permissions are decided by parsing each line; the grammar loads once, here (a failure makes bash ask).
+  await loadShellGrammar()
   const releaseLock = options.lock === false ? () => {} : acquireDataDirLock(dataDir)
   const disposers: (() => void | Promise<void>)[] = [releaseLock]
   try {
@@ -86,6 +91,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const grants = options.grants ?? { yes: false, rules: [] }
 
     const approvals = new Approvals(store)
+    const runtimeRules = (rootSessionId: string | undefined, workdir: string): Ruleset => [
+      ...store.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
+      ...(rootSessionId ? store.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })) : []),
+      ...grants.rules,
+      // Headless --yes: whatever would still ask is allowed; runtime rules can never lift a deny.
+      ...(grants.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
+    ]
 
     const runtime = new Runtime({
       store,
@@ -94,13 +106,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       retryDelayMs: options.retryDelayMs,
       rules: {
         protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
-        runtimeRules: (rootSessionId, workdir) => [
-          ...store.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
-          ...store.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
-          ...grants.rules,
-          // Headless --yes: whatever would still ask is allowed; runtime rules can never lift a deny.
-          ...(grants.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
-        ],
+        runtimeRules,
       },
       resolveModel: (ref: ModelRef, agentName: string, loaded: LoadedConfig) =>
         resolveModel(ref, { config: loaded.config, configDir: dataDir, keys, env, agentName, keyLimits: loaded.keyLimits }),
@@ -111,6 +117,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       setTodos: (level, todos) => {
         if (store.getSession(level.sessionId)) store.updateSession(level.sessionId, { metadata: { ...store.getSession(level.sessionId)!.metadata, todos } })
       },
+      // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
+      sandboxSettings: () => config().config.sandbox,
       onPlanApproved: (level) => {
         const session = store.getSession(level.sessionId)
         if (session) store.updateSession(session.id, { metadata: { ...session.metadata, activeAgent: 'build' } })
@@ -140,7 +148,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     late.runner = runner
     late.subagents = subagents
-    const api = createCalls({ store, runner, subagents, approvals, registry, config, agentModel, staticRules, trust: settings.trust, hub, keys, env, dataDir, workspaces })
+    const sandboxStatus = async (workdir: string) => {
+      const layers = staticRules(workdir)
+      const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: runtimeRules(undefined, workdir) }])
+      return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
+    }
+    const api = createCalls({ store, runner, subagents, approvals, registry, config, agentModel, staticRules, trust: settings.trust, hub, keys, env, dataDir, workspaces, sandboxStatus })
     runner.resumeQueues()
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })
@@ -167,6 +180,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       config,
       staticRules,
       agents,
+      sandboxStatus,
       async stop() {
         if (stopped) return
         stopped = true

@@ -5,6 +5,7 @@ import type { AgentEvent, MessageWithParts, PartRecord, SequencedEvent, TaskCard
 import { startScriptedChatServer, type ScriptedChatServer } from '../models'
 import { flatten, textOf, toolParts } from '../testing/harness'
 import { createHost, HostError, HostLockError, RESTART_REASON, type Host } from './index'
+import { processesWith, waitUntil } from '../tools/testing/processes'
 import { bundleHostProcess, createFixture, startChildHost, type ChildHost, type Fixture } from './testing/child-host'
 
 /**
@@ -30,19 +31,8 @@ afterEach(async () => {
   await child?.kill()
   await host?.stop()
   await server?.close()
-  if (fixture) {
-    // Commands the killed host started (sleep 30) outlived it: end their process groups, by the pid they wrote.
-    for (const name of fs.readdirSync(fixture.workdir).filter((n) => n.endsWith('.pid'))) {
-      const pid = Number(fs.readFileSync(path.join(fixture.workdir, name), 'utf8'))
-      try {
-        process.kill(-pid, 'SIGKILL')
-      } catch (err) {
-        // Already gone is the good case; anything else would leave a stray process behind.
-        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err
-      }
-    }
-    fs.rmSync(fixture.root, { recursive: true, force: true })
-  }
+  // Commands the killed host started die with it (tested below); nothing to clean up by pid.
+  if (fixture) fs.rmSync(fixture.root, { recursive: true, force: true })
   fixture = child = host = server = undefined
 })
 
@@ -409,5 +399,47 @@ describe('single-writer lock on the data dir', () => {
     expect(fs.readFileSync(path.join(fixture.dataDir, 'agentry.lock'), 'utf8')).toBe(String(process.pid))
     const { session } = await host.api.calls['sessions.create']({ workspaceRoot: fixture.workdir })
     expect(host.store.getSession(session.id)).toBeDefined()
+  })
+})
+
+/**
+ * Issue 10: bash commands must not outlive their host. The child host runs `touch started; sleep 3.x; touch marker`
+ * and is killed with SIGKILL mid-sleep: the sleep must be gone at once, the marker must never appear, and the
+ * restarted host's "aborted by host restart" must be true — with the sandbox (bubblewrap --die-with-parent) and
+ * without it (the watchdog).
+ */
+describe.each([
+  ['sandboxed', true],
+  ['unconfined', false],
+])('bash dies with its host (%s)', (_mode, enabled) => {
+  it('kill -9 of the host mid-command: no marker, no process left, and the call is recorded as aborted by the restart', async () => {
+    const sleep = `sleep 3.${process.pid % 1000}${enabled ? 1 : 2}`
+    fixture = createFixture({
+      config: { sandbox: { enabled } },
+      permissions: '{ "*": "allow" }',
+      script: {
+        agents: {
+          build: [{ step: 1, tools: [{ name: 'bash', input: { command: `touch started; ${sleep}; touch marker` } }] }, { step: 2, text: 'never' }],
+          title: [{ text: 'Lifetime test', repeat: true }],
+        },
+      },
+    })
+    const started = path.join(fixture.workdir, 'started')
+    child = await startChildHost(bundle.file, fixture, { prompt: 'run it' })
+    await child.until(() => fs.existsSync(started), 'the command to start', 10_000)
+    expect(await waitUntil(() => processesWith(sleep).length === 1, 5_000)).toBe(true)
+    // Delivered events are committed: the restarted host will find the call.
+    await child.until(() => child!.events.some((e) => e.event.type === 'tool_call_start'), 'the tool_call_start event')
+
+    await child!.kill()
+    expect(await waitUntil(() => processesWith(sleep).length === 0, 2_000)).toBe(true)
+    // Longer than the sleep: had anything survived, the marker would be there by now.
+    await new Promise((resolve) => setTimeout(resolve, 4_000))
+    expect(fs.existsSync(path.join(fixture.workdir, 'marker'))).toBe(false)
+    expect(processesWith(sleep)).toEqual([])
+
+    const h = await restart()
+    const [tool] = toolParts(h.store.listMessages(child.sessionId!))
+    expect(tool).toMatchObject({ type: 'tool-bash', toolState: 'output-error', data: { error: RESTART_REASON } })
   })
 })

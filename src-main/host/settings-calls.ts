@@ -37,6 +37,8 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
         smallModel: loaded.config.smallModel ?? null,
         subagents: loaded.config.subagents,
         providers,
+        // The person's own file only: a workspace's config.yaml cannot switch the sandbox.
+        sandbox: { ...d.config().config.sandbox, state: await d.sandboxStatus(workspaceRoot ?? d.workspaces.defaultRoot) },
       }
     },
     'settings.update': async (patch) => {

@@ -69,5 +69,6 @@ async function executeOne(ctx: RunContext, call: PendingCall): Promise<void> {
     ok: result.ok,
     output: result.output,
     durationMs: result.durationMs,
+    ...(result.metadata ? { metadata: result.metadata } : {}),
   })
 }

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { CompactPermission, PermissionAction } from '../../src-shared'
 import { decide, type LayeredRules, type PermissionRequest } from './decide'
 import { fromCompact } from './ruleset'
+import { loadShellGrammar } from './shell'
+
+beforeAll(() => loadShellGrammar())
 
 // Subagent chains: chain[0] = root session, then each descendant with its own declared agent
 // rules, the same static rules and the same runtime rules. The child gets the most restrictive.

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { CompactPermission, PermissionAction } from '../../src-shared'
 import { decide, type LayeredRules, type PermissionRequest } from './decide'
 import { fromCompact } from './ruleset'
+import { loadShellGrammar } from './shell'
+
+beforeAll(() => loadShellGrammar())
 
 function level(agent: CompactPermission, stat: CompactPermission = {}, runtime: CompactPermission = {}, agentName?: string): LayeredRules {
   return { agent: fromCompact(agent), static: fromCompact(stat), runtime: fromCompact(runtime), agentName }

@@ -1,15 +1,15 @@
 import type { PermissionAction, PermissionRule } from '../../src-shared'
-import { splitBashCommand } from './bash-split'
 import { isAbsolutePath, type SubjectKind } from './matcher'
 import { malformedReason, staticLabel, staticRule } from './layering'
 import { evaluateRuleset, type Ruleset, type SourcedRule } from './ruleset'
+import { analyzeShell, commandSubjects } from './shell'
 
 export interface PermissionRequest {
   tool: string
   kind: SubjectKind
   /**
    * file tools: workspace-relative paths (absolute when outside); glob/grep: the pattern or path;
-   * web_fetch: URL host; task: subagent name; bash: the WHOLE command line (split here).
+   * web_fetch: URL host; task: subagent name; bash: the WHOLE command line (parsed here, see shell/).
    */
   subjects: string[]
   /** A path subject resolved outside the workdir. Absolute path subjects count as outside anyway. */
@@ -45,6 +45,11 @@ export interface Decision {
   layer?: PermissionLayer
   /** Index into the chain (0 = root session). */
   level?: number
+  /**
+   * The bash line cannot be judged statically (a command computed at run time, `eval "$x"`, `git -c core.pager=…`);
+   * it asks whatever the rules say, and no grant (`--yes`, "always allow") lifts that. `reason` says why.
+   */
+  mustAsk?: true
 }
 
 const SEVERITY: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 }
@@ -59,7 +64,7 @@ const VERB: Record<PermissionAction, string> = { allow: 'allowed', ask: 'asks', 
  */
 export function decide(chain: LayeredRules[], req: PermissionRequest): Decision {
   if (chain.length === 0) throw new Error('decide: the chain is empty; pass at least the root session\'s LayeredRules')
-  const subjects = expandSubjects(req)
+  const { subjects, mustAsk } = expandSubjects(req)
   let worst: Decision | undefined
   for (const subject of subjects) {
     for (let level = 0; level < chain.length; level++) {
@@ -69,18 +74,41 @@ export function decide(chain: LayeredRules[], req: PermissionRequest): Decision 
     }
   }
   // expandSubjects never returns an empty list, so `worst` is set.
-  return worst as Decision
+  const decided = worst as Decision
+  if (!mustAsk) return decided
+  return { action: 'ask', reason: `asks: ${mustAsk} — a line that cannot be checked before it runs always needs a person`, subject: req.subjects[0], mustAsk: true }
 }
 
-function expandSubjects(req: PermissionRequest): string[] {
+/** The most restrictive decision over several requests of one call (deny > ask > allow); the first one on a tie. */
+export function decideRequests(chain: LayeredRules[], reqs: PermissionRequest[]): Decision {
+  let worst: Decision | undefined
+  for (const req of reqs) {
+    const d = decide(chain, req)
+    // On a tie a must-ask wins: no grant may lift it, so the gate has to know.
+    if (!worst || SEVERITY[d.action] > SEVERITY[worst.action] || (d.mustAsk && !worst.mustAsk && d.action === worst.action)) worst = d
+    if (worst.action === 'deny') break
+  }
+  if (!worst) throw new Error('decideRequests: no requests; a tool that needs no check returns null from permission()')
+  return worst
+}
+
+/**
+ * The subjects rules are matched against. A bash line becomes every command it would run (see shell/analyze.ts),
+ * plus the reasons, if any, why it cannot be judged statically.
+ */
+function expandSubjects(req: PermissionRequest): { subjects: string[]; mustAsk?: string } {
   const given = req.subjects.length > 0 ? req.subjects : ['']
-  if (req.kind !== 'command') return given
-  const split = given.flatMap((line) => {
-    const parts = splitBashCommand(line)
-    // An all-whitespace line still has to be decided (as itself) rather than vanish.
-    return parts.length > 0 ? parts : [line.trim()]
-  })
-  return [...new Set(split)]
+  if (req.kind !== 'command') return { subjects: given }
+  const subjects: string[] = []
+  const reasons: string[] = []
+  for (const line of given) {
+    const analysis = analyzeShell(line)
+    const found = commandSubjects(analysis)
+    // A line with no command (blank, a comment) is still decided, as itself, rather than vanishing.
+    subjects.push(...(found.length > 0 ? found : [line.trim()]))
+    reasons.push(...analysis.mustAsk)
+  }
+  return { subjects: [...new Set(subjects)], mustAsk: reasons.length > 0 ? [...new Set(reasons)].join('; ') : undefined }
 }
 
 function decideAtLevel(

@@ -1,13 +1,16 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionAction } from '../../src-shared'
 import { decide, type PermissionRequest } from './decide'
 import { DEFAULT_PERMISSIONS_JSONC } from './defaults'
 import { fromCompact } from './ruleset'
 import { loadStaticRules } from './static-rules'
 import type { SubjectKind } from './matcher'
+import { loadShellGrammar } from './shell'
+
+beforeAll(() => loadShellGrammar())
 
 function defaultRules() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-defaults-'))

@@ -53,5 +53,8 @@ export const DEFAULT_PERMISSIONS_JSONC = `// Agentry permission rules (JSONC: co
   // Shell commands and network access ask first.
   "bash": "ask",
   "web_fetch": "ask"
+
+  // Bash runs in an OS sandbox without network. To let commands reach the network, add:
+  //   "network": "allow"
 }
 `

@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { CompactPermission, PermissionAction } from '../../src-shared'
 import { decide, type LayeredRules, type PermissionRequest } from './decide'
 import { fromCompact, type Ruleset } from './ruleset'
+import { loadShellGrammar } from './shell'
+
+// Bash lines are judged by parsing them; the grammar loads once (createHost does it in the product).
+beforeAll(() => loadShellGrammar())
 
 /**
  * The person outranks the workspace: an untrusted workspace's rules may tighten the person's, never loosen them;

@@ -1,11 +1,12 @@
 import picomatch from 'picomatch/posix'
+import { commandPatternRegExp } from './shell/command-glob'
 
 /** What a rule's pattern is matched against; decides the glob flavour (see `matchSubject`). */
 export type SubjectKind = 'path' | 'command' | 'host' | 'name' | 'other'
 
 type Test = (subject: string) => boolean
 
-// `decide` runs on every tool call, so compiled matchers are cached by flavour + pattern.
+// `decide` runs on every tool call, so compiled matchers are cached by pattern.
 // The cap only guards against an unbounded stream of distinct runtime patterns.
 const MAX_CACHED = 5_000
 const cache = new Map<string, Test>()
@@ -14,13 +15,12 @@ const cache = new Map<string, Test>()
  * The posix build is used on purpose: backslashes in commands and patterns must mean the same on
  * every platform (file subjects are already `/`-separated workspace-relative paths).
  */
-function compile(pattern: string, bash: boolean): Test {
-  const key = `${bash ? 'b' : 'p'}\u0000${pattern}`
-  const hit = cache.get(key)
+function compile(pattern: string): Test {
+  const hit = cache.get(pattern)
   if (hit) return hit
   let test: Test
   try {
-    test = picomatch(pattern, { dot: true, bash })
+    test = picomatch(pattern, { dot: true })
   } catch (err) {
     // picomatch only throws for pathological patterns (e.g. over its length limit). Falling back
     // to exact equality keeps such a rule meaningful instead of silently dropping it.
@@ -28,14 +28,14 @@ function compile(pattern: string, bash: boolean): Test {
     test = (subject) => subject === pattern
   }
   if (cache.size >= MAX_CACHED) cache.clear()
-  cache.set(key, test)
+  cache.set(pattern, test)
   return test
 }
 
 /** Tool keys are globs over tool names ("*" = every tool). */
 export function matchTool(pattern: string, tool: string): boolean {
   if (pattern === '*') return true
-  return compile(pattern, false)(tool)
+  return compile(pattern)(tool)
 }
 
 /** Absolute on POSIX, or a Windows drive path, in case a caller passes one through. */
@@ -65,8 +65,8 @@ function basename(p: string): string {
  */
 export function matchOutsideForDeny(pattern: string, subject: string): boolean {
   if (pattern === '*' || pattern === '**') return true
-  if (!pattern.includes('/')) return compile(pattern, false)(basename(subject))
-  if (pattern.startsWith('**/')) return compile(pattern, false)(subject.replace(/^\/+/, ''))
+  if (!pattern.includes('/')) return compile(pattern)(basename(subject))
+  if (pattern.startsWith('**/')) return compile(pattern)(subject.replace(/^\/+/, ''))
   return false
 }
 
@@ -75,8 +75,8 @@ export function matchOutsideForDeny(pattern: string, subject: string): boolean {
  * - path: `*` is a catch-all for workspace paths; a pattern without `/` also matches the basename.
  *   Subjects outside the workspace (absolute) are matched ONLY by absolute patterns, so no
  *   catch-all ever lets a tool leave the workspace.
- * - command: bash flavour, one `*` spans anything including `/`; a pattern ending in ` *` also
- *   matches the bare command (`git status *` covers `git status`).
+ * - command: `*` spans any text (see shell/command-glob.ts); a pattern ending in ` *` also matches the bare
+ *   command (`git status *` covers `git status`).
  * - host, name, other: plain globs; `*` matches everything.
  */
 export function matchSubject(pattern: string, subject: string, kind: SubjectKind, outsideWorkspace = false): boolean {
@@ -86,14 +86,14 @@ export function matchSubject(pattern: string, subject: string, kind: SubjectKind
     if (outside !== patternAbsolute) return false
     if (pattern === '*') return true
     const s = normalizePathSubject(subject)
-    const test = compile(pattern, false)
+    const test = compile(pattern)
     if (test(s)) return true
     return !pattern.includes('/') && test(basename(s))
   }
   if (pattern === '*') return true
   if (kind === 'command') {
-    if (compile(pattern, true)(subject)) return true
-    return pattern.endsWith(' *') && compile(pattern.slice(0, -2), true)(subject)
+    if (commandPatternRegExp(pattern).test(subject)) return true
+    return pattern.endsWith(' *') && commandPatternRegExp(pattern.slice(0, -2)).test(subject)
   }
-  return compile(pattern, false)(subject)
+  return compile(pattern)(subject)
 }

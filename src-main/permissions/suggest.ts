@@ -1,47 +1,45 @@
 import picomatch from 'picomatch/posix'
-import { splitBashCommand } from './bash-split'
+import type { AlwaysSuggestion } from '../../src-shared'
+import { analyzeShell } from './shell'
+import { commandSuggestion, escapeCommandGlob } from './shell/command-suggestion'
 import { normalizePathSubject } from './matcher'
 import type { PermissionRequest } from './decide'
 
-/**
- * Commands whose second word is a subcommand worth keeping in an "always" pattern
- * (`git push *`, not `git *`). Unknown commands get just their first word (`ls *`), because a
- * second word is usually an argument (`rm x`, `cat README`) and keeping it would make the
- * pattern uselessly narrow.
- */
-const HAS_SUBCOMMANDS = new Set([
-  'apt', 'apt-get', 'brew', 'bun', 'cargo', 'composer', 'conda', 'deno', 'docker', 'docker-compose',
-  'dotnet', 'gh', 'git', 'go', 'gradle', 'helm', 'kubectl', 'make', 'mvn', 'npm', 'nx', 'pip', 'pip3',
-  'pnpm', 'podman', 'poetry', 'rustup', 'systemctl', 'terraform', 'turbo', 'uv', 'yarn',
-])
-const SUBCOMMAND_WORD = /^[A-Za-z][A-Za-z0-9:_-]*$/
-const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
 
 /**
- * Patterns offered for "Always allow": bash → one `prefix *` per sub-command, e.g.
- * `git push origin main` → `git push *`; path → the parent directory (`src/a/b.ts` → `src/a/**`),
- * a root file → itself; host/name/other → the subject. Deduped, in subject order.
+ * Patterns offered for "Always allow": bash → one pattern per command the line runs, at the command's arity
+ * (`git push origin main` → `git push *`, `npm run test` → `npm run test`, see shell/command-suggestion.ts), none
+ * for a line that must ask anyway; path → the parent directory (`src/a/b.ts` → `src/a/**`), a root file → itself;
+ * host/name/other → the subject. Deduped, in subject order.
  */
-export function suggestAlwaysPatterns(req: PermissionRequest): string[] {
-  const out: string[] = []
+export function suggestAlways(req: PermissionRequest): AlwaysSuggestion[] {
+  const out: AlwaysSuggestion[] = []
   for (const subject of req.subjects) {
-    if (req.kind === 'command') out.push(...splitBashCommand(subject).map(commandPattern))
-    else if (req.kind === 'path') out.push(pathPattern(subject))
-    else out.push(subject)
+    if (req.kind === 'command') out.push(...commandSuggestions(subject))
+    else if (req.kind === 'path') out.push({ pattern: pathPattern(subject), risky: false })
+    else out.push({ pattern: subject, risky: false })
   }
-  return [...new Set(out.filter((p) => p !== ''))]
+  const seen = new Set<string>()
+  return out.filter((s) => s.pattern !== '' && s.pattern !== '*' && !seen.has(s.pattern) && Boolean(seen.add(s.pattern)))
 }
 
-function commandPattern(cmd: string): string {
-  const words = cmd.split(/\s+/).filter(Boolean)
-  const prefix: string[] = []
-  // Keep env assignments: the sub-command was checked in this exact form too.
-  while (words.length > 0 && ENV_ASSIGNMENT.test(words[0])) prefix.push(words.shift() as string)
-  const [first, second] = words
-  if (first === undefined) return `${prefix.map(escapeGlob).join(' ')} *`
-  prefix.push(first)
-  if (second !== undefined && HAS_SUBCOMMANDS.has(first) && SUBCOMMAND_WORD.test(second)) prefix.push(second)
-  return `${prefix.map(escapeGlob).join(' ')} *`
+/** Just the patterns (the approval record's `alwaysPatterns`). */
+export function suggestAlwaysPatterns(req: PermissionRequest): string[] {
+  return suggestAlways(req).map((s) => s.pattern)
+}
+
+function commandSuggestions(line: string): AlwaysSuggestion[] {
+  const analysis = analyzeShell(line)
+  // An "always" rule could never let such a line through: offering one would only mislead.
+  if (analysis.mustAsk.length > 0) return []
+  return analysis.commands.flatMap((c) => {
+    const s = commandSuggestion(c)
+    if (!s) return []
+    if (!c.withEnv) return [s]
+    // The line is also checked with its assignments (`FOO=1 npm test`), so that form needs a pattern too.
+    const env = c.withEnv.slice(0, c.withEnv.length - c.text.length)
+    return [{ ...s, pattern: `${escapeCommandGlob(env)}${s.pattern}` }, s]
+  })
 }
 
 function pathPattern(subject: string): string {

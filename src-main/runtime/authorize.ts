@@ -1,5 +1,6 @@
+import type { AlwaysSuggestion } from '../../src-shared'
 import type { PermissionAsk } from '../tools'
-import { decide, suggestAlwaysPatterns, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
+import { decideRequests, suggestAlways, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
 import type { Approvals } from '../approvals'
 import type { PartHandle } from '../loop'
 import type { RunLevel } from './level'
@@ -7,26 +8,22 @@ import { findProtectedWrite, guardProtectedWrite, type GateDecision } from './pr
 
 export interface RuleSources {
   /** "always" rules for this conversation and workspace, plus headless grants */
-  runtimeRules(rootSessionId: string, workdir: string): Ruleset
+  runtimeRules(rootSessionId: string | undefined, workdir: string): Ruleset
   /** why writing this real path always needs the person (protected configuration), or null */
   protectedWrite(absTarget: string, workdir: string): string | null
 }
 
-/** One request under the run's rules: its static layers were read when the prompt started (level.settings). */
-export function decideFor(level: RunLevel, rules: Pick<RuleSources, 'runtimeRules'>, req: PermissionRequest): Decision {
+/** The layered rules of every level of a run: its static layers were read when the prompt started (level.settings). */
+export function chainFor(level: RunLevel, rules: Pick<RuleSources, 'runtimeRules'>): LayeredRules[] {
   const { static: staticRules, workspace } = level.settings.rules
   const runtime = rules.runtimeRules(level.rootSessionId, level.workdir)
-  const chain: LayeredRules[] = level.chain.map((agent, i) => ({
-    agent,
-    static: staticRules,
-    workspace,
-    runtime,
-    agentName: level.agentPath[i],
-  }))
-  return decide(chain, req)
+  return level.chain.map((agent, i) => ({ agent, static: staticRules, workspace, runtime, agentName: level.agentPath[i] }))
 }
 
-const SEVERITY = { allow: 0, ask: 1, deny: 2 } as const
+/** One request under the run's rules. */
+export function decideFor(level: RunLevel, rules: Pick<RuleSources, 'runtimeRules'>, req: PermissionRequest): Decision {
+  return decideRequests(chainFor(level, rules), [req])
+}
 
 /** The requests one tool call makes: each ask judged under its own tool's rules (default: the calling tool). */
 export function requestsFor(toolName: string, asks: PermissionAsk | PermissionAsk[]): PermissionRequest[] {
@@ -41,13 +38,7 @@ export function requestsFor(toolName: string, asks: PermissionAsk | PermissionAs
 
 /** The most restrictive decision over several requests (deny > ask > allow); the first one on a tie. Protected writes ask. */
 export function decideAll(level: RunLevel, rules: RuleSources, reqs: PermissionRequest[]): GateDecision {
-  let worst: Decision | undefined
-  for (const req of reqs) {
-    const d = decideFor(level, rules, req)
-    if (!worst || SEVERITY[d.action] > SEVERITY[worst.action]) worst = d
-    if (worst.action === 'deny') break
-  }
-  if (!worst) throw new Error('decideAll: no requests; a tool that needs no check returns null from permission()')
+  const worst = decideRequests(chainFor(level, rules), reqs)
   if (worst.action === 'deny') return worst
   return guardProtectedWrite(worst, findProtectedWrite(reqs, level.workdir, rules.protectedWrite))
 }
@@ -79,12 +70,20 @@ export async function authorizeCall(o: {
       message: `Permission denied: ${toolName} would write ${guarded.subject}, and ${guarded.reason}. A headless run never makes such a change, even with --yes or --allow; tell the user what to change so they can do it themselves.`,
     }
   }
+  if (level.headless && decision.mustAsk) {
+    return {
+      ok: false,
+      message: `Permission denied: ${decision.reason}. This run is headless, so no one can approve it (grants such as --yes do not cover it). Rewrite the command so every command name and shell string is written out literally.`,
+    }
+  }
   if (level.headless) {
     return {
       ok: false,
       message: `Permission denied: ${toolName} needs approval (${decision.reason}) and this run is headless, where "ask" means deny. The user can re-run with --yes or --allow ${toolName}.`,
     }
   }
+  // A protected write can only be allowed once: no rule may let it through unasked later.
+  const suggestions = guarded ? [] : uniqueSuggestions(reqs.filter((r) => r.tool === toolName).flatMap((r) => suggestAlways(r)))
   o.handle.patch({}, 'approval-requested')
   const answer = await o.approvals.request({
     sessionId: level.sessionId,
@@ -98,12 +97,13 @@ export async function authorizeCall(o: {
       input: o.handle.part.data.input,
       summary: o.display?.summary,
       diff: o.display?.diff,
+      reason: decision.reason,
       // The dialog says why (and offers no "always"): this changes what agents may do.
       ...(guarded ? { protected: { path: guarded.subject, reason: guarded.reason } } : {}),
     },
     patterns: reqs.flatMap((r) => r.subjects),
-    // A protected write can only be allowed once: no rule may let it through unasked later.
-    alwaysPatterns: guarded ? [] : [...new Set(reqs.filter((r) => r.tool === toolName).flatMap((r) => suggestAlwaysPatterns(r)))],
+    alwaysPatterns: suggestions.map((s) => s.pattern),
+    alwaysSuggestions: suggestions,
     workspaceRoot: level.workdir,
     signal: level.signal,
     emit: level.emit,
@@ -113,6 +113,11 @@ export async function authorizeCall(o: {
   if (answer.outcome === 'approved') return { ok: true }
   if (answer.outcome === 'cancelled') return { ok: false, message: `Cancelled: ${answer.reason}.` }
   return { ok: false, message: denialMessage(toolName, answer.feedback) }
+}
+
+function uniqueSuggestions(list: AlwaysSuggestion[]): AlwaysSuggestion[] {
+  const seen = new Set<string>()
+  return list.filter((s) => !seen.has(s.pattern) && Boolean(seen.add(s.pattern)))
 }
 
 /** What the model reads when the person said no (with their feedback, when they gave some). */

@@ -1,13 +1,14 @@
 import path from 'node:path'
 import type { LanguageModelV4 } from '@ai-sdk/provider'
-import type { ModelRef, TokenUsage } from '../../src-shared'
+import type { ModelRef, SandboxSettings, TokenUsage } from '../../src-shared'
 import type { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
 import type { Store } from '../store'
 import type { Todo, ToolContext, ToolDef } from '../tools'
-import { authorizeCall, type RuleSources } from './authorize'
+import { authorizeCall, chainFor, type RuleSources } from './authorize'
+import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel } from './level'
 import { offeredNativeTools, toolsForRun } from './tool-set'
 
@@ -23,6 +24,8 @@ export interface RuntimeDeps {
   setTodos?(level: RunLevel, todos: Todo[]): void
   /** plan_exit approved: the session's next turns run with `build` */
   onPlanApproved?(level: RunLevel): void
+  /** the person's sandbox settings (their own config.yaml only); absent → sandbox on */
+  sandboxSettings?(): SandboxSettings
   retryDelayMs?: number
 }
 
@@ -95,6 +98,16 @@ export class Runtime {
       workdir: level.workdir,
       signal: level.signal,
       overflowDir: path.join(this.deps.dataDir, 'tool-output'),
+      ...(toolName === 'bash'
+        ? {
+            sandbox: sandboxPolicy({
+              settings: this.deps.sandboxSettings?.(),
+              network: networkAllowed(chainFor(level, rules)),
+              workdir: level.workdir,
+              dataDir: this.deps.dataDir,
+            }),
+          }
+        : {}),
       authorize: (permissionAsk, display) => authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle }),
       setTodos: (todos) => this.deps.setTodos?.(level, todos),
       askUser: async (question, options) => {

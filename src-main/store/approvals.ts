@@ -4,6 +4,7 @@ import { ApprovalKind, ApprovalStatus } from './records'
 import type { ApprovalRecord } from './records'
 import { newId } from './new-id'
 import { checkInput, parseJson, parseStrings, toJson } from './sql-json'
+import { AlwaysSuggestion } from '../../src-shared'
 import { StoreError } from './store-error'
 import { statementCache, whereEquals } from './statement-cache'
 
@@ -19,6 +20,8 @@ export type CreateApprovalInput = {
   arguments?: unknown
   patterns?: string[]
   alwaysPatterns?: string[]
+  /** stored in the same column as objects; `alwaysPatterns` is then derived from them */
+  alwaysSuggestions?: AlwaysSuggestion[]
 }
 
 export type ApprovalFilter = { rootSessionId?: string; sessionId?: string; status?: ApprovalStatus }
@@ -50,7 +53,23 @@ const CreateSchema = z.object({
   agentPath: z.array(z.string()).optional(),
   patterns: z.array(z.string()).optional(),
   alwaysPatterns: z.array(z.string()).optional(),
+  alwaysSuggestions: z.array(AlwaysSuggestion).optional(),
 })
+
+/**
+ * The always-patterns column holds suggestion objects (`{pattern, risky, reason?}`); rows written before those
+ * existed hold plain pattern strings, read as not risky.
+ */
+function alwaysColumn(text: string): Pick<ApprovalRecord, 'alwaysPatterns' | 'alwaysSuggestions'> {
+  const value = parseJson(text)
+  const items = Array.isArray(value) ? value : []
+  const alwaysSuggestions = items.flatMap((item): AlwaysSuggestion[] => {
+    if (typeof item === 'string') return [{ pattern: item, risky: false }]
+    const parsed = AlwaysSuggestion.safeParse(item)
+    return parsed.success ? [parsed.data] : []
+  })
+  return { alwaysPatterns: alwaysSuggestions.map((s) => s.pattern), alwaysSuggestions }
+}
 
 function toRecord(r: ApprovalRow): ApprovalRecord {
   return {
@@ -64,7 +83,7 @@ function toRecord(r: ApprovalRow): ApprovalRecord {
     agentPath: parseStrings(r.agent_path_json),
     arguments: parseJson(r.arguments_json),
     patterns: parseStrings(r.patterns_json),
-    alwaysPatterns: parseStrings(r.always_patterns_json),
+    ...alwaysColumn(r.always_patterns_json),
     status: r.status,
     answer: parseJson(r.answer_json),
     createdAt: r.created_at,
@@ -101,7 +120,7 @@ export function createApprovalRepo(db: Database.Database) {
         agentPath: toJson(input.agentPath ?? []),
         arguments: toJson(input.arguments),
         patterns: toJson(input.patterns ?? []),
-        alwaysPatterns: toJson(input.alwaysPatterns ?? []),
+        alwaysPatterns: toJson(input.alwaysSuggestions ?? (input.alwaysPatterns ?? []).map((pattern) => ({ pattern, risky: false }))),
         now: Date.now(),
       })
       return toRecord(selectOne.get(id) as ApprovalRow)

@@ -3,8 +3,8 @@ import { createHarness, type Harness } from '../testing/harness'
 import { leafRunning, leftovers, readChain, rootStatus, streamOf } from './testing/matrix-inspect'
 import { expectCase } from './testing/matrix-expect'
 import { caseReplies, resumePrompt, resumeReplies, rootPrompt, scriptFor } from './testing/matrix-script'
-import { depthOf, matrixCases, type MatrixCase, type Outcome } from './testing/matrix-table'
-import { MATRIX_AGENTS, MATRIX_PERMISSIONS, MATRIX_PERMISSIONS_BASH_ASKS } from './testing/matrix-fixture'
+import { depthOf, matrixCases, TIMEOUT_SECONDS, type MatrixCase, type Outcome } from './testing/matrix-table'
+import { MATRIX_AGENTS, MATRIX_PERMISSIONS, MATRIX_PERMISSIONS_WRITES_ASK } from './testing/matrix-fixture'
 
 /**
  * The combination matrix (issue 12), in process: every outcome but the host restart (matrix-restart.test.ts), and
@@ -42,7 +42,7 @@ async function stopWhenRunning(h: Harness, c: MatrixCase, rootId: string): Promi
   await h.host.api.calls['messages.abort']({ sessionId: rootId })
 }
 
-/** Every case's last child asks; the person answers only after longer than the whole timeout (1 s). */
+/** Every case's last child asks; the person answers only after longer than the whole timeout. */
 async function answerSlowly(h: Harness, count: number): Promise<void> {
   const pending = () => h.host.store.listApprovals({ status: 'pending' })
   const end = Date.now() + 15_000
@@ -50,7 +50,7 @@ async function answerSlowly(h: Harness, count: number): Promise<void> {
     if (Date.now() > end) throw new Error(`only ${pending().length} of ${count} approvals were asked`)
     await new Promise((r) => setTimeout(r, 10))
   }
-  await new Promise((r) => setTimeout(r, 1500))
+  await new Promise((r) => setTimeout(r, (TIMEOUT_SECONDS['approval-wait']! + 0.5) * 1000))
   for (const a of pending()) await h.host.api.calls['approvals.answer']({ approvalId: a.id, decision: 'allow_once' })
 }
 
@@ -63,8 +63,8 @@ for (const outcome of OUTCOMES) {
     beforeAll(async () => {
       h = await createHarness({
         agents: MATRIX_AGENTS,
-        permissions: outcome === 'approval-wait' ? MATRIX_PERMISSIONS_BASH_ASKS : MATRIX_PERMISSIONS,
-        config: outcome === 'timeout' || outcome === 'approval-wait' ? { subagents: { timeoutSeconds: 1 } } : {},
+        permissions: outcome === 'approval-wait' ? MATRIX_PERMISSIONS_WRITES_ASK : MATRIX_PERMISSIONS,
+        config: { subagents: { timeoutSeconds: TIMEOUT_SECONDS[outcome] ?? 300 } },
         script: scriptFor(cases.flatMap(caseReplies)),
       })
       for (const c of cases) roots.set(c.id, (await h.host.api.calls['sessions.create']({ workspaceRoot: h.workdir })).session.id)

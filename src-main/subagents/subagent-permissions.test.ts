@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { AgentInfo } from '../../src-shared'
 import { BUILTIN_AGENTS, parseManifest } from '../agents'
 import { startScriptedChatServer, type ScriptedChatServer } from '../models'
@@ -8,6 +8,9 @@ import { loadStaticRules, DEFAULT_PERMISSIONS_JSONC } from '../permissions'
 import { agentRules, decideFor, type RunLevel } from '../runtime'
 import { CALLER_AGENT_LINE } from '../loop'
 import { createHarness, flatten, toolParts, type Harness, waitFor } from '../testing/harness'
+import { loadShellGrammar } from '../permissions'
+
+beforeAll(() => loadShellGrammar())
 
 let h: Harness | undefined
 let server: ScriptedChatServer | undefined

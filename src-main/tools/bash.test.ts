@@ -1,54 +1,34 @@
 import fs from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import path from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { decideRequests, fromCompact, loadShellGrammar } from '../permissions'
+import { DEFAULT_SANDBOX_POLICY, detectSandbox, type SandboxPolicy } from '../sandbox'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
 import { makeContext, type TestContext } from './test-context'
+import { processesWith, waitUntil } from './testing/processes'
+
+beforeAll(() => loadShellGrammar())
 
 const contexts: TestContext[] = []
-function setup() {
+function setup(policy?: SandboxPolicy) {
   const ctx = makeContext()
+  if (policy) ctx.sandbox = policy
   contexts.push(ctx)
   return ctx
 }
 afterEach(() => contexts.splice(0).forEach((c) => c.cleanup()))
 const bash = BUILTIN_TOOLS.find((t) => t.name === 'bash')!
 
-/** Alive and not a zombie waiting to be reaped (PID 1 in a container may never reap it). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    // ESRCH (gone) is the expected case; anything else we also read as "not ours to see".
-    return false
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    // /proc entry vanished between the two checks: the process is gone.
-    return false
-  }
-}
+/** A sleep length no other process uses, so the test can find its own processes by command line. */
+let serial = 0
+const uniqueSleep = (base: number) => `${base}.${process.pid % 1000}${++serial}`
 
-async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    if (check()) return true
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  return check()
-}
-
-/** Collects the pids a command prints as "pid:N" through live progress output. */
-function progressPids(ctx: TestContext): number[] {
-  const pids: number[] = []
-  let buffer = ''
-  ctx.emitProgress = (text) => {
-    buffer += text
-    for (const m of buffer.matchAll(/pid:(\d+)\n/g)) if (!pids.includes(Number(m[1]))) pids.push(Number(m[1]))
-  }
-  return pids
-}
+/** Process tests run both inside the sandbox (bubblewrap) and unconfined (the watchdog). */
+const MODES: [string, SandboxPolicy][] = [
+  ['sandboxed', DEFAULT_SANDBOX_POLICY],
+  ['unconfined', { ...DEFAULT_SANDBOX_POLICY, enabled: false }],
+]
 
 describe('bash', () => {
   it('runs in the workdir, interleaves stdout and stderr, and reports the exit code', async () => {
@@ -66,55 +46,6 @@ describe('bash', () => {
     expect((await runTool(bash, { command: 'cat; echo done' }, ctx)).output).toBe('done\nExit code: 0')
   })
 
-  it('kills the whole process group on timeout and says so', async () => {
-    const ctx = setup()
-    const pids = progressPids(ctx)
-    const started = Date.now()
-    const r = await runTool(bash, { command: 'sleep 30 & echo pid:$!; echo pid:$$; wait', timeoutMs: 300 }, ctx)
-    expect(Date.now() - started).toBeLessThan(3_000)
-    expect(r.output).toContain('Command timed out after 300 ms; its process group was killed (SIGTERM, then SIGKILL after 2 s).')
-    expect(r.metadata).toMatchObject({ timedOut: true })
-    expect(pids).toHaveLength(2)
-    expect(await waitUntil(() => pids.every((p) => !isAlive(p)), 1_000)).toBe(true)
-  })
-
-  it('aborting mid-sleep returns within about 2 s and leaves no process behind, children included', async () => {
-    const ctx = setup()
-    const pids = progressPids(ctx)
-    const started = Date.now()
-    const run = runTool(bash, { command: 'sleep 30 & echo pid:$!; echo pid:$$; sleep 30' }, ctx)
-    expect(await waitUntil(() => pids.length === 2, 5_000)).toBe(true)
-    ctx.controller.abort()
-    const r = await run
-    expect(Date.now() - started).toBeLessThan(2_500)
-    expect(r.ok).toBe(false)
-    expect(r.output).toMatch(/^Aborted: bash was cancelled by the user\./)
-    expect(await waitUntil(() => pids.every((p) => !isAlive(p)), 1_000)).toBe(true)
-  })
-
-  it('uses SIGKILL after 2 s for a command that ignores SIGTERM', async () => {
-    const ctx = setup()
-    const pids = progressPids(ctx)
-    const started = Date.now()
-    const r = await runTool(bash, { command: "trap '' TERM; echo pid:$$; sleep 30 & wait; sleep 30", timeoutMs: 200 }, ctx)
-    const took = Date.now() - started
-    expect(took).toBeGreaterThanOrEqual(2_000)
-    expect(took).toBeLessThan(4_000)
-    expect(r.output).toContain('Command timed out')
-    expect(await waitUntil(() => pids.every((p) => !isAlive(p)), 1_000)).toBe(true)
-  })
-
-  it('does not hang on a background process that keeps the output open', async () => {
-    const ctx = setup()
-    const pids = progressPids(ctx)
-    const started = Date.now()
-    const r = await runTool(bash, { command: 'sleep 5 & echo pid:$!; echo started' }, ctx)
-    expect(Date.now() - started).toBeLessThan(2_000)
-    expect(r.output).toContain('started')
-    expect(r.output).toContain('Exit code: 0')
-    pids.forEach((p) => process.kill(p, 'SIGKILL'))
-  })
-
   it('truncates huge output and saves the rest for read_file', async () => {
     const ctx = setup()
     const r = await runTool(bash, { command: 'seq 1 20000' }, ctx)
@@ -127,5 +58,109 @@ describe('bash', () => {
   it('rejects timeouts above the 10-minute maximum with a clear message', async () => {
     const r = await runTool(bash, { command: 'true', timeoutMs: 700_000 }, setup())
     expect(r.output).toBe('Invalid arguments for bash: timeoutMs: Too big: expected number to be <=600000. Send {command, timeoutMs?, description?}.')
+  })
+
+  it('records how the command was confined, and says once per session when it was not', async () => {
+    const support = await detectSandbox()
+    const sandboxed = await runTool(bash, { command: 'true' }, setup())
+    expect(sandboxed.metadata?.sandbox).toEqual(support.kind === 'none' ? { mode: 'unavailable', network: true, reason: support.reason } : { mode: support.kind, network: false })
+    const ctx = setup({ ...DEFAULT_SANDBOX_POLICY, enabled: false })
+    ctx.rootSessionId = `ses_unconfined_${process.pid}`
+    const first = await runTool(bash, { command: 'true' }, ctx)
+    const second = await runTool(bash, { command: 'true' }, ctx)
+    expect(first.metadata?.sandbox).toEqual({ mode: 'off', network: true, reason: 'the sandbox is turned off in Settings' })
+    expect(first.output).toContain('Note: the bash sandbox is turned off in Settings')
+    expect(second.output).toBe('(no output)\nExit code: 0')
+  })
+})
+
+describe('bash permission asks: the line, and each file it writes as write_file', () => {
+  const asksFor = (command: string, ctx = setup()) => [bash.permission({ command }, ctx) ?? []].flat()
+  it.each<[string, { subjects: string[]; outsideWorkspace?: true }[]]>([
+    ['echo x > out.txt', [{ subjects: ['out.txt'] }]],
+    ['echo x >> logs/a.log 2>&1', [{ subjects: ['logs/a.log'] }]],
+    ['cd sub && echo x > f', [{ subjects: ['f'] }, { subjects: ['sub/f'] }]],
+    ['echo x | tee a b', [{ subjects: ['a'] }, { subjects: ['b'] }]],
+    ['echo x > /dev/null 2>/dev/stderr; ls >&2', []],
+  ])('%j', (command, writes) => {
+    const ctx = setup()
+    expect(asksFor(command, ctx)).toEqual([
+      { kind: 'command', subjects: [command] },
+      ...writes.map((w) => ({ kind: 'path', tool: 'write_file', access: 'write', ...w })),
+    ])
+  })
+
+  it('a target outside the workspace — by .., absolute path or a symlink — is an outside write', () => {
+    const ctx = setup()
+    fs.symlinkSync('/etc', `${ctx.workdir}/etc-link`)
+    const outside = (command: string) => asksFor(command, ctx).slice(1)
+    expect(outside('echo pwned > ../outside.txt')).toEqual([{ kind: 'path', tool: 'write_file', access: 'write', subjects: [`${path.dirname(ctx.workdir)}/outside.txt`], outsideWorkspace: true }])
+    expect(outside('echo x > /etc/motd')).toEqual([{ kind: 'path', tool: 'write_file', access: 'write', subjects: ['/etc/motd'], outsideWorkspace: true }])
+    expect(outside('echo x > etc-link/motd')).toEqual([{ kind: 'path', tool: 'write_file', access: 'write', subjects: ['/etc/motd'], outsideWorkspace: true }])
+  })
+})
+
+it('a symlink bash creates mid-run to outside the workspace is still outside for read_file', async () => {
+  const ctx = setup()
+  const chain = [{ agent: fromCompact({ '*': 'allow' }), static: fromCompact({ bash: 'allow', read_file: { '*': 'allow' } }), runtime: [] }]
+  ctx.authorize = async (asks) => {
+    const d = decideRequests(chain, (Array.isArray(asks) ? asks : [asks]).map((a) => ({ tool: a.tool ?? 'bash', kind: a.kind, subjects: a.subjects, outsideWorkspace: a.outsideWorkspace, access: a.access })))
+    return d.action === 'allow' ? { ok: true } : { ok: false, message: d.reason }
+  }
+  const made = await runTool(bash, { command: 'ln -s /etc/hostname host-link && echo linked' }, ctx)
+  expect(made.output).toBe('linked\nExit code: 0')
+  const read = await runTool(BUILTIN_TOOLS.find((t) => t.name === 'read_file')!, { path: 'host-link' }, ctx)
+  expect(read.ok).toBe(false)
+  expect(read.output).toBe('"/etc/hostname" is outside the workspace and no rule allows that path → deny')
+})
+
+describe.each(MODES)('bash processes (%s)', (mode, policy) => {
+  it('kills the whole process group on timeout and says so', async () => {
+    const ctx = setup(policy)
+    const s = uniqueSleep(30)
+    const started = Date.now()
+    const r = await runTool(bash, { command: `sleep ${s} & sleep ${s}; wait`, timeoutMs: 300 }, ctx)
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(r.output).toContain('Command timed out after 300 ms; its process group was killed (SIGTERM, then SIGKILL after 2 s).')
+    expect(r.metadata).toMatchObject({ timedOut: true })
+    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 1_000)).toBe(true)
+  })
+
+  it('aborting mid-sleep returns within about 2 s and leaves no process behind, children included', async () => {
+    const ctx = setup(policy)
+    const s = uniqueSleep(30)
+    const started = Date.now()
+    const run = runTool(bash, { command: `sleep ${s} & sleep ${s}` }, ctx)
+    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 2, 5_000)).toBe(true)
+    ctx.controller.abort()
+    const r = await run
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(r.ok).toBe(false)
+    expect(r.output).toMatch(/^Aborted: bash was cancelled by the user\./)
+    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 1_000)).toBe(true)
+  })
+
+  // Unconfined, the group gets SIGTERM (ignored) then SIGKILL; sandboxed, bubblewrap itself takes the SIGTERM and
+  // its pid namespace (the whole command) goes with it at once.
+  it('ends a command that ignores SIGTERM (SIGKILL after 2 s when unconfined)', async () => {
+    const ctx = setup(policy)
+    const s = uniqueSleep(30)
+    const started = Date.now()
+    const r = await runTool(bash, { command: `trap '' TERM; sleep ${s} & wait; sleep ${s}`, timeoutMs: 200 }, ctx)
+    const took = Date.now() - started
+    if (mode === 'unconfined') expect(took).toBeGreaterThanOrEqual(2_000)
+    expect(took).toBeLessThan(4_500)
+    expect(r.output).toContain('Command timed out')
+    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 1_000)).toBe(true)
+  })
+
+  it('returns when the command ends, and its background processes end with it', async () => {
+    const ctx = setup(policy)
+    const s = uniqueSleep(5)
+    const started = Date.now()
+    const r = await runTool(bash, { command: `sleep ${s} & echo started` }, ctx)
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(r.output).toBe('started\nExit code: 0')
+    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 1_000)).toBe(true)
   })
 })

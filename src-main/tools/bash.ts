@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process'
 import { z } from 'zod'
+import type { SandboxState } from '../../src-shared'
+import { DEFAULT_SANDBOX_POLICY, prepareCommand, type PreparedCommand } from '../sandbox'
+import { bashWriteAsks } from './bash-writes'
 import { groupAlive, signalGroup } from './process-group'
-import { defineTool, ToolError, type ToolResult } from './tool'
+import { defineTool, ToolError, type PermissionAsk, type ToolResult } from './tool'
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000
 export const MAX_BASH_TIMEOUT_MS = 600_000
@@ -9,7 +12,7 @@ export const MAX_BASH_TIMEOUT_MS = 600_000
 export const KILL_GRACE_MS = 2_000
 /** Output kept in memory; runTool truncates what the model sees and saves the rest. */
 const MAX_CAPTURE_CHARS = 10 * 1024 * 1024
-/** After bash exits, how long to wait for background processes to release its output pipes. */
+/** After the command ends, how long to wait for something outside its group to release the output pipes. */
 const PIPE_DRAIN_MS = 500
 
 export const BashParameters = z.object({
@@ -27,23 +30,32 @@ export const BashParameters = z.object({
 const description = `Run a shell command with bash -c in the workspace root and return its output (stdout and stderr interleaved) and exit code.
 - No stdin and no terminal: interactive commands get end-of-input. Pagers are disabled.
 - Default timeout ${DEFAULT_BASH_TIMEOUT_MS / 1000} s (timeoutMs up to ${MAX_BASH_TIMEOUT_MS / 1000} s); on timeout the whole process group is killed.
+- Where an OS sandbox exists, the command can write only inside the workspace and $TMPDIR (/tmp), and has no network unless the user allowed it.
+- Background processes (&) end when the command returns; each call starts a fresh shell: cd and exported variables do not carry over; chain with && instead.
+- Write command names and shell strings out literally: a command built at run time ($(…) as a command, eval "$x", bash -c "$x") always needs the user's approval.
 - Prefer read_file, list_dir, glob, grep and edit_file over cat, ls, find, grep and sed: they are faster to review and need fewer approvals.
-- Each call starts a fresh shell: cd and exported variables do not carry over; chain with && instead.
 - Long output is truncated; the full text is saved and can be paged with read_file.`
 
-type Ending = { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+type Ending = { code: number | null; signal: NodeJS.Signals | null }
 
-function runCommand(input: z.infer<typeof BashParameters>, workdir: string, signal: AbortSignal, emit?: (t: string) => void): Promise<ToolResult> {
+/** Sessions already told that their commands run without a sandbox (said once per session). */
+const toldUnconfined = new Set<string>()
+
+function runCommand(input: z.infer<typeof BashParameters>, prepared: PreparedCommand, workdir: string, signal: AbortSignal, emit?: (t: string) => void): Promise<ToolResult> {
   const timeoutMs = input.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', input.command], {
+    const stdio: ['pipe' | 'ignore', 'pipe', 'pipe'] = [prepared.watchdog ? 'pipe' : 'ignore', 'pipe', 'pipe']
+    const child = spawn(prepared.file, prepared.args, {
       cwd: workdir,
       // Own process group, so a timeout or abort can take down everything the command started.
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      // The watchdog holds this stdin pipe: when the host dies the pipe closes and the command's group is killed.
+      stdio,
+      env: { ...prepared.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
     })
     const pid = child.pid
+    const { stdout, stderr } = child
+    if (!stdout || !stderr) throw new Error('bash: spawn gave no output pipes')
 
     let output = ''
     let dropped = 0
@@ -56,8 +68,8 @@ function runCommand(input: z.infer<typeof BashParameters>, workdir: string, sign
         dropped += text.length - Math.max(0, room)
       }
     }
-    child.stdout.setEncoding('utf8').on('data', onData)
-    child.stderr.setEncoding('utf8').on('data', onData)
+    stdout.setEncoding('utf8').on('data', onData)
+    stderr.setEncoding('utf8').on('data', onData)
 
     let killReason: 'timeout' | 'abort' | null = null
     let killError: string | null = null
@@ -68,36 +80,40 @@ function runCommand(input: z.infer<typeof BashParameters>, workdir: string, sign
     let settled = false
     const timers: NodeJS.Timeout[] = []
 
-    const finish = () => {
-      if (settled) return
-      settled = true
+    const stopAll = () => {
       timers.forEach(clearTimeout)
       clearTimeout(timeoutTimer)
       signal.removeEventListener('abort', onAbort)
+      child.stdin?.destroy()
+    }
+    const finish = () => {
+      if (settled) return
+      settled = true
+      stopAll()
       resolve(describe())
     }
-    // Done once bash has exited and its output is closed, and, after a kill, the group is gone.
+    // Done once the command has exited and its output is closed, and, after a kill, the group is gone.
     const maybeFinish = () => {
       if (!ending || !closed) return
       if (killReason && pid !== undefined && !sigkillSent && groupAlive(pid)) return
       finish()
     }
-    const kill = (reason: 'timeout' | 'abort') => {
-      if (killReason || pid === undefined || settled) return
-      killReason = reason
+    const sendToGroup = (sig: NodeJS.Signals) => {
+      if (pid === undefined) return
       try {
-        signalGroup(pid, 'SIGTERM')
+        signalGroup(pid, sig)
       } catch (e) {
         killError = e instanceof Error ? e.message : String(e)
       }
+    }
+    const kill = (reason: 'timeout' | 'abort') => {
+      if (killReason || pid === undefined || settled) return
+      killReason = reason
+      sendToGroup('SIGTERM')
       timers.push(
         setTimeout(() => {
           sigkillSent = true
-          try {
-            signalGroup(pid, 'SIGKILL')
-          } catch (e) {
-            killError = e instanceof Error ? e.message : String(e)
-          }
+          sendToGroup('SIGKILL')
           maybeFinish()
           // Something outside the group (e.g. a setsid'd grandchild) may still hold the pipes.
           timers.push(setTimeout(abandonPipes, 1_000))
@@ -107,8 +123,8 @@ function runCommand(input: z.infer<typeof BashParameters>, workdir: string, sign
     const abandonPipes = () => {
       if (closed) return
       pipesAbandoned = true
-      child.stdout.destroy()
-      child.stderr.destroy()
+      stdout.destroy()
+      stderr.destroy()
       closed = true
       maybeFinish()
     }
@@ -124,7 +140,7 @@ function runCommand(input: z.infer<typeof BashParameters>, workdir: string, sign
         parts.push('Command aborted by the user; its process group was killed.')
       }
       if (killError) parts.push(`Killing the process group failed: ${killError}`)
-      if (pipesAbandoned && !killReason) parts.push('(background processes still hold the output open; their later output is not captured)')
+      if (pipesAbandoned && !killReason) parts.push('(a process outside the command still holds the output open; its later output is not captured)')
       if (ending?.code !== null && ending?.code !== undefined) parts.push(`Exit code: ${ending.code}`)
       else if (ending?.signal) parts.push(`Terminated by signal ${ending.signal}`)
       return {
@@ -136,14 +152,16 @@ function runCommand(input: z.infer<typeof BashParameters>, workdir: string, sign
     child.on('error', (e) => {
       if (settled) return
       settled = true
-      timers.forEach(clearTimeout)
-      clearTimeout(timeoutTimer)
-      signal.removeEventListener('abort', onAbort)
-      reject(new ToolError(`Could not start bash in ${workdir}: ${e.message}`))
+      stopAll()
+      reject(new ToolError(`Could not start ${prepared.file} in ${workdir}: ${e.message}`))
     })
     child.on('exit', (code, sig) => {
-      ending = { kind: 'exit', code, signal: sig }
-      if (!killReason) timers.push(setTimeout(abandonPipes, PIPE_DRAIN_MS))
+      ending = { code, signal: sig }
+      // The command is over: whatever it left running in its group (background jobs, the watchdog) ends with it.
+      if (!killReason) {
+        sendToGroup('SIGKILL')
+        timers.push(setTimeout(abandonPipes, PIPE_DRAIN_MS))
+      }
       maybeFinish()
     })
     child.on('close', () => {
@@ -155,17 +173,44 @@ function runCommand(input: z.infer<typeof BashParameters>, workdir: string, sign
   })
 }
 
+/** A line said once per session when commands run unconfined, so the person and the model know. */
+function unconfinedNote(state: SandboxState): string {
+  return state.mode === 'off'
+    ? 'Note: the bash sandbox is turned off in Settings; commands run with your full permissions and only the permission rules guard them.'
+    : `Note: no OS sandbox on this machine (${state.reason ?? 'unavailable'}); only the permission rules guard bash commands.`
+}
+
 export const bashTool = defineTool({
   name: 'bash',
   description,
   parameters: BashParameters,
-  permission(input) {
-    return { kind: 'command', subjects: [input.command] }
+  permission(input, ctx): PermissionAsk[] {
+    // The line itself (parsed into commands by the permission module), plus each file it writes, judged as write_file.
+    return [{ kind: 'command', subjects: [input.command] }, ...bashWriteAsks(input.command, ctx.workdir)]
   },
   display(input) {
     return { summary: input.description ? `${input.description}: ${input.command}` : input.command }
   },
-  execute(input, ctx) {
-    return runCommand(input, ctx.workdir, ctx.signal, ctx.emitProgress?.bind(ctx))
+  async execute(input, ctx) {
+    const policy = ctx.sandbox ?? DEFAULT_SANDBOX_POLICY
+    let prepared: PreparedCommand
+    try {
+      prepared = await prepareCommand(input.command, { workdir: ctx.workdir, policy, env: process.env })
+    } catch (e) {
+      throw new ToolError(`Could not prepare the sandbox for this command: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    try {
+      const result = await runCommand(input, prepared, ctx.workdir, ctx.signal, ctx.emitProgress?.bind(ctx))
+      const confined = prepared.state.mode === 'bwrap' || prepared.state.mode === 'seatbelt'
+      const note = !confined && !toldUnconfined.has(ctx.rootSessionId) ? unconfinedNote(prepared.state) : undefined
+      if (note) {
+        // Only a bound on memory for a long-running daemon: forgetting means saying it once more.
+        if (toldUnconfined.size >= 10_000) toldUnconfined.clear()
+        toldUnconfined.add(ctx.rootSessionId)
+      }
+      return { output: note ? `${result.output}\n${note}` : result.output, metadata: { ...result.metadata, sandbox: prepared.state } }
+    } finally {
+      prepared.cleanup()
+    }
   },
 })

@@ -1,10 +1,13 @@
 import fs from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
 import { makeContext, type TestContext } from './test-context'
 import { defineTool, ToolError } from './tool'
+import { loadShellGrammar } from '../permissions'
+
+beforeAll(() => loadShellGrammar())
 
 const contexts: TestContext[] = []
 function ctxFor(opts: Parameters<typeof makeContext>[0] = {}) {

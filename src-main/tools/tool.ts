@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { SandboxPolicy } from '../sandbox'
 
 /** What a tool asks the permission gate about. The permission module turns it into rule lookups. */
 export interface PermissionAsk {
@@ -54,6 +55,8 @@ export interface ToolContext {
   askUser(question: string, options?: string[]): Promise<string>
   planExit(plan: string): Promise<{ approved: boolean; feedback?: string }>
   emitProgress?(text: string): void
+  /** how bash commands are confined (from the person's settings and rules); absent → sandboxed, no network */
+  sandbox?: SandboxPolicy
 }
 
 export interface ToolResult {

@@ -96,6 +96,15 @@ function ApprovalModal({ approval: a, more }: { approval: ApprovalRecord; more: 
               value={patterns}
               onChange={(e) => setPatterns(e.target.value)}
             />
+            {a.alwaysSuggestions.some((s) => s.risky) && (
+              <ul className="risky-patterns small" data-testid="always-risky">
+                {a.alwaysSuggestions.filter((s) => s.risky).map((s) => (
+                  <li key={s.pattern}>
+                    ⚠ <code>{s.pattern}</code> {s.reason ?? 'deserves a second look'}
+                  </li>
+                ))}
+              </ul>
+            )}
             <label className="label" htmlFor="always-scope">Scope</label>
             <select id="always-scope" className="select" data-testid="always-scope" value={scope} onChange={(e) => setScope(e.target.value as RuleScope)}>
               <option value="session">This session (and its subagents)</option>
@@ -175,6 +184,7 @@ function ApprovalArguments({ approval: a }: { approval: ApprovalRecord }) {
   const raw = a.arguments && typeof a.arguments === 'object' ? (a.arguments as Record<string, unknown>) : {}
   const args = raw.input && typeof raw.input === 'object' ? (raw.input as Record<string, unknown>) : raw
   const str = (k: string): string | undefined => (typeof args[k] === 'string' ? (args[k] as string) : undefined)
+  const reason = typeof raw.reason === 'string' ? raw.reason : undefined
   let body
   if (a.toolName === 'bash' && str('command') !== undefined) body = <pre className="command" data-testid="approval-command">$ {str('command')}</pre>
   else if (a.toolName === 'edit_file') body = <DiffView path={str('path')} before={str('old_string') ?? ''} after={str('new_string') ?? ''} />
@@ -188,6 +198,11 @@ function ApprovalArguments({ approval: a }: { approval: ApprovalRecord }) {
       {a.patterns.length > 0 && (
         <div className="muted small">
           Matched: <code>{a.patterns.join(', ')}</code>
+        </div>
+      )}
+      {reason && (
+        <div className="muted small" data-testid="approval-reason">
+          Why: {reason}
         </div>
       )}
     </div>

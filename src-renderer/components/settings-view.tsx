@@ -7,6 +7,7 @@ import { AgentsSection } from './settings-agents'
 import { ModelAndLimits, ProvidersSection } from './settings-providers'
 import { RulesSection } from './settings-rules'
 import { TrustSection } from './settings-trust'
+import { SandboxSection } from './settings-sandbox'
 
 /** Settings: providers and keys, default model, subagent limits, permission rules, agents and their load errors. */
 export function SettingsView() {
@@ -46,6 +47,7 @@ export function SettingsView() {
           )}
           <ProvidersSection settings={settings} />
           <ModelAndLimits settings={settings} />
+          <SandboxSection settings={settings} />
           <RulesSection settings={settings} />
           <TrustSection />
           <AgentsSection />

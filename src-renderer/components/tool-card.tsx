@@ -2,7 +2,7 @@ import { memo, useState } from 'react'
 import type { PartRecord } from '../../src-shared'
 import { formatDuration } from '../lib/format'
 import { useNow } from '../lib/use-now'
-import { keyArgument, numberField, toolInput, toolMetadata, toolName, toolOutput } from '../state/part-data'
+import { keyArgument, numberField, sandboxOf, toolInput, toolMetadata, toolName, toolOutput } from '../state/part-data'
 import { DiffView } from './diff-view'
 
 const OUTPUT_PREVIEW = 4000
@@ -30,6 +30,7 @@ export const ToolCard = memo(function ToolCard({ part }: { part: PartRecord }) {
         <span className="tool-arg" title={key}>{key}</span>
         <span className="tool-meta">
           {state === 'approval-requested' && <span className="pill warn">awaiting approval</span>}
+          {name === 'bash' && <SandboxBadge part={part} />}
           {duration !== null && <span className="muted">{formatDuration(duration)}</span>}
         </span>
         <span className="caret" aria-hidden>{open ? '▾' : '▸'}</span>
@@ -56,6 +57,17 @@ export const ToolCard = memo(function ToolCard({ part }: { part: PartRecord }) {
     </div>
   )
 })
+
+/** Where a bash command ran: in the OS sandbox (and whether it had network), or unconfined and why. */
+function SandboxBadge({ part }: { part: PartRecord }) {
+  const s = sandboxOf(part)
+  if (!s) return null
+  if (s.mode === 'bwrap' || s.mode === 'seatbelt') {
+    const title = `${s.mode === 'bwrap' ? 'bubblewrap' : 'macOS Seatbelt'}: writes only in the workspace and a temp folder; network ${s.network ? 'on' : 'off'}`
+    return <span className="pill ok" data-testid="sandbox-badge" data-mode={s.mode} title={title}>sandboxed{s.network ? ' · net' : ''}</span>
+  }
+  return <span className="pill warn" data-testid="sandbox-badge" data-mode={s.mode} title={s.reason}>no sandbox</span>
+}
 
 function ToolInput({ name, input }: { name: string; input: Record<string, unknown> }) {
   if (name === 'bash' && typeof input.command === 'string') return <pre className="command">$ {input.command}</pre>

@@ -163,6 +163,7 @@ function approvalFromEvent(e: Extract<LeafEvent, { type: 'tool_approval_required
     arguments: e.arguments,
     patterns: e.patterns,
     alwaysPatterns: e.alwaysPatterns,
+    alwaysSuggestions: e.alwaysSuggestions ?? [],
     status: 'pending',
     answer: null,
     createdAt: e.at,

@@ -84,3 +84,12 @@ export function keyArgument(name: string, input: Record<string, unknown>): strin
       return pick('path', 'command', 'description', 'query', 'url', 'plan', 'question')
   }
 }
+
+/** How a bash call was confined (`metadata.sandbox`, see SandboxState in src-shared), or null before it ran. */
+export function sandboxOf(p: PartRecord): { mode: string; network: boolean; reason?: string } | null {
+  const v = toolMetadata(p).sandbox
+  if (!v || typeof v !== 'object') return null
+  const s = v as Record<string, unknown>
+  if (typeof s.mode !== 'string' || typeof s.network !== 'boolean') return null
+  return { mode: s.mode, network: s.network, ...(typeof s.reason === 'string' ? { reason: s.reason } : {}) }
+}

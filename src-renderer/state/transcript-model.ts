@@ -106,7 +106,7 @@ export class TranscriptDraft {
           ...p,
           toolCallId: e.toolCallId,
           toolState: e.ok ? 'output-available' : 'output-error',
-          data: { ...p.data, output: e.output, ok: e.ok, durationMs: e.durationMs },
+          data: { ...p.data, output: e.output, ok: e.ok, durationMs: e.durationMs, ...(e.metadata ? { metadata: e.metadata } : {}) },
         }))
       case 'task_update':
         return this.patchPart(e.sessionId, e.messageId, e.partId, 'tool-task', (p) => {

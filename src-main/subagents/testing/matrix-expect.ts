@@ -4,7 +4,7 @@ import type { Host } from '../../host'
 import { buildPrompt } from '../../loop'
 import { readChain, storedCards, streamOf, TERMINAL, viewerCards, type StoredLevel } from './matrix-inspect'
 import { doneText, missingFile, modelErrorMessage, NOTED, resumedText, toolErrorText, wokeText } from './matrix-script'
-import { agentAt, depthOf, type MatrixCase, type Outcome } from './matrix-table'
+import { agentAt, depthOf, TIMEOUT_SECONDS, type MatrixCase, type Outcome } from './matrix-table'
 
 /** A group of cases that ran on one host (after a restart: the new host on the same data dir). */
 export interface MatrixRun {
@@ -34,7 +34,7 @@ function expected(c: MatrixCase, agent: string, taskId: string): { ok: boolean; 
       error: new RegExp(esc(modelErrorMessage(c))),
     },
     stop: { ok: false, text: error('aborted: stopped by the user'), status: 'aborted', error: 'aborted by parent' },
-    timeout: { ok: false, text: error('aborted: timed out after 1s'), status: 'aborted', error: 'timed out after 1s' },
+    timeout: { ok: false, text: error(`aborted: timed out after ${TIMEOUT_SECONDS.timeout}s`), status: 'aborted', error: `timed out after ${TIMEOUT_SECONDS.timeout}s` },
     'approval-wait': { ok: true, text: result(doneText(c, n)), status: 'completed', error: null },
     restart: { ok: false, text: error('aborted: interrupted by host restart'), status: 'aborted', error: 'interrupted by host restart' },
     resume: { ok: true, text: result(resumedText(c, n)), status: 'completed', error: null },
@@ -150,9 +150,8 @@ function expectChildTranscript(c: MatrixCase, child: Required<StoredLevel>): voi
       break
     }
     case 'approval-wait': {
-      const bash = child.messages.flatMap((m) => m.parts).find((p) => p.type === 'tool-bash')!
-      expect(bash.toolState).toBe('output-available')
-      expect(String(bash.data.output)).toContain(c.id)
+      const write = child.messages.flatMap((m) => m.parts).find((p) => p.type === 'tool-write_file')!
+      expect(write.toolState).toBe('output-available')
       expect(texts(child.messages)).toEqual([doneText(c, n)])
       break
     }

@@ -7,5 +7,5 @@ export const MATRIX_AGENTS: Record<string, Record<string, unknown>> = {
 /** The person allows everything: the matrix is about how children end, not about asking. */
 export const MATRIX_PERMISSIONS = '{ "*": "allow" }'
 
-/** The same, except that bash asks: the approval-wait row. */
-export const MATRIX_PERMISSIONS_BASH_ASKS = '{ "*": "allow", "bash": "ask" }'
+/** The same, except that writing a file asks: the approval-wait row. */
+export const MATRIX_PERMISSIONS_WRITES_ASK = '{ "*": "allow", "write_file": "ask" }'

@@ -55,9 +55,9 @@ function leafReplies(c: MatrixCase): Reply[] {
         { match: at, step: 2, repeat: true, text: toolErrorText(c) },
       ]
     case 'approval-wait':
-      // Asks the person (bash asks in this group), who takes longer than the whole timeout to answer.
+      // Asks the person (writing a file asks in this group), who takes longer than the whole timeout to answer.
       return [
-        { match: at, step: 1, repeat: true, tools: [{ name: 'bash', input: { command: `echo ${c.id}` } }] },
+        { match: at, step: 1, repeat: true, tools: [{ name: 'write_file', input: { path: `approved-${c.id}.txt`, content: c.id } }] },
         { match: at, step: 2, repeat: true, text: doneText(c, depthOf(c)) },
       ]
     case 'model-error':

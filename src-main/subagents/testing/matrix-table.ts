@@ -26,6 +26,12 @@ export interface MatrixCase {
   outcome: Outcome
 }
 
+/**
+ * The children's timeout per group (seconds): short where it must fire or be outwaited, with room for the
+ * children's own work (model steps, a file write) on a loaded machine; elsewhere the default.
+ */
+export const TIMEOUT_SECONDS: Partial<Record<Outcome, number>> = { timeout: 2, 'approval-wait': 2 }
+
 /** The agent that plays each kind (custom project agents; `build` is the root). */
 export const AGENT_OF: Record<Kind, string> = { opaque: 'opq', inspectable: 'insp' }
 

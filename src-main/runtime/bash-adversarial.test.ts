@@ -1,0 +1,59 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Decision } from '../permissions'
+import { decideRequests, fromCompact, loadShellGrammar, type LayeredRules } from '../permissions'
+import { BUILTIN_TOOLS, runTool } from '../tools'
+import { makeContext } from '../tools/test-context'
+import { requestsFor } from './authorize'
+import { BASH_LINES, RULE_SETS, type RuleSetName } from './testing/bash-lines'
+
+/**
+ * The adversarial table through the real gate: the bash tool's own asks (the line, and the files it writes),
+ * decided by the real permission module under each rule set, and — only when allowed — run by real bash in the
+ * sandbox. rm is denied by every set, so whatever runs must leave the victim files alone; a line's marker file
+ * exists exactly when the line was allowed to run.
+ */
+const bash = BUILTIN_TOOLS.find((t) => t.name === 'bash')!
+const VICTIMS = ['x', 'y', 'z', 'w']
+let slowestJudgingMs = 0
+
+beforeAll(() => loadShellGrammar())
+
+it('has at least 120 lines', () => {
+  expect(BASH_LINES.length).toBeGreaterThanOrEqual(120)
+  expect(new Set(BASH_LINES.map((l) => l.line)).size).toBe(BASH_LINES.length)
+})
+
+describe.each(Object.keys(RULE_SETS) as RuleSetName[])('under %s', (set) => {
+  const chain: LayeredRules[] = [{ agent: fromCompact({ '*': 'allow' }), static: fromCompact(RULE_SETS[set]), runtime: [] }]
+
+  it.each(BASH_LINES.map((l) => [l.line, l] as const))('%j', async (_name, l) => {
+    const ctx = makeContext()
+    try {
+      for (const v of VICTIMS) fs.writeFileSync(path.join(ctx.workdir, v), 'victim')
+      let decision: Decision | undefined
+      ctx.authorize = async (asks) => {
+        const started = performance.now()
+        decision = decideRequests(chain, requestsFor('bash', asks))
+        slowestJudgingMs = Math.max(slowestJudgingMs, performance.now() - started)
+        return decision.action === 'allow' ? { ok: true } : { ok: false, message: decision.reason }
+      }
+      const r = await runTool(bash, { command: l.line, timeoutMs: 15_000 }, ctx)
+      expect(decision?.action, decision?.reason).toBe(l[set])
+      expect(r.metadata?.denied ?? false).toBe(l[set] !== 'allow')
+      for (const v of VICTIMS) expect(fs.existsSync(path.join(ctx.workdir, v)), `${v} survives`).toBe(true)
+      if (l.marker) expect(fs.existsSync(path.join(ctx.workdir, l.marker)), `marker ${l.marker}`).toBe(l[set] === 'allow')
+    } finally {
+      ctx.cleanup()
+    }
+  })
+})
+
+// The host's own synchronous work per call is the judging; it must stay far below the 50 ms stall budget. The
+// event-loop delay itself (monitorEventLoopDelay) is reported by bench/shell.bench.ts: inside the full test run
+// the loop also waits whenever the shared CPUs are busy with other test files, which says nothing about Agentry.
+it('judging stays far below the event-loop budget: every decision < 50 ms', () => {
+  expect(slowestJudgingMs).toBeLessThan(50)
+})

@@ -1,0 +1,42 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { SandboxSettings } from '../../src-shared'
+import { decideRequests, protectedRoots, type LayeredRules } from '../permissions'
+import type { SandboxPolicy } from '../sandbox'
+
+/**
+ * The sandbox policy for one bash call: the person's setting, network only when a `network` rule allows it,
+ * protected configuration read-only, the data dir (keys, database, saved output) hidden.
+ */
+export function sandboxPolicy(o: { settings?: SandboxSettings; network: boolean; workdir: string; dataDir: string }): SandboxPolicy {
+  const hidden = [...new Set([o.dataDir, realpathOr(o.dataDir)])]
+  return {
+    enabled: o.settings?.enabled ?? true,
+    network: o.network,
+    readOnly: protectedRoots(o.workdir, o.dataDir).map((r) => r.path),
+    hidden,
+    writable: (o.settings?.writable ?? []).map((p) => (p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p)),
+  }
+}
+
+function realpathOr(p: string): string {
+  try {
+    return fs.realpathSync.native(p)
+  } catch (err) {
+    // A data dir that does not exist yet has no other name.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return p
+    throw err
+  }
+}
+
+/**
+ * Network for bash is opt-in: only rules that name the `network` tool count (`"network": "allow"` in
+ * permissions.jsonc, an agent's permission, `--allow network`). A catch-all `*` — including `--yes` — does not
+ * open the network, so the one mode that runs everything unasked still keeps commands offline.
+ */
+export function networkAllowed(chain: LayeredRules[]): boolean {
+  const only = (rules: LayeredRules['agent']) => rules.filter((r) => r.tool === 'network')
+  const filtered = chain.map((l) => ({ ...l, agent: only(l.agent), static: only(l.static), workspace: l.workspace && only(l.workspace), runtime: only(l.runtime) }))
+  return decideRequests(filtered, [{ tool: 'network', kind: 'other', subjects: ['*'] }]).action === 'allow'
+}

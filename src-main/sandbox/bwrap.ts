@@ -1,0 +1,37 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { isolationArgs } from './detect'
+import type { PlaceholderKind } from './placeholders'
+import type { SandboxPolicy } from './policy'
+
+export interface BwrapLayout {
+  workdir: string
+  /** this command's own folder: `tmp/` becomes /tmp (and TMPDIR), `empty/` and `empty-file` back the masks */
+  runDir: string
+  policy: SandboxPolicy
+  /** protected names that do not exist yet, masked by an empty read-only placeholder */
+  placeholders: { path: string; kind: PlaceholderKind }[]
+}
+
+const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`)
+
+/**
+ * bubblewrap arguments, in mount order (later mounts cover earlier ones): the whole file system read-only, fresh
+ * /dev and /proc, the command's temp folder as /tmp, the workspace (and the person's extra folders) writable,
+ * then the data dir emptied and protected paths read-only again on top. No network unless the policy allows it.
+ */
+export function bwrapArgs(layout: BwrapLayout, command: string): string[] {
+  const { workdir, runDir, policy } = layout
+  const args = [...isolationArgs(), ...(policy.network ? [] : ['--unshare-net'])]
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', path.join(runDir, 'tmp'), '/tmp')
+  // A hidden folder that contains the workspace (a workspace inside the data dir) can only be made read-only.
+  for (const h of policy.hidden) if (inside(workdir, h) && fs.existsSync(h)) args.push('--ro-bind', h, h)
+  args.push('--bind', workdir, workdir)
+  for (const w of policy.writable) if (fs.existsSync(w)) args.push('--bind', w, w)
+  for (const h of policy.hidden) if (!inside(workdir, h) && fs.existsSync(h)) args.push('--ro-bind', path.join(runDir, 'empty'), h)
+  const masked = (p: string) => policy.hidden.some((h) => !inside(workdir, h) && inside(p, h))
+  for (const p of policy.readOnly) if (!masked(p) && fs.existsSync(p)) args.push('--ro-bind', p, p)
+  for (const p of layout.placeholders) args.push('--ro-bind', path.join(runDir, p.kind === 'dir' ? 'empty' : 'empty-file'), p.path)
+  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', workdir, '--', 'bash', '-c', command)
+  return args
+}

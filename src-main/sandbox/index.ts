@@ -1,0 +1,7 @@
+export type { SandboxPolicy } from './policy'
+export { DEFAULT_SANDBOX_POLICY } from './policy'
+export type { SandboxSupport } from './detect'
+export { detectSandbox } from './detect'
+export type { PreparedCommand } from './prepare'
+export { describeSandbox, prepareCommand, sandboxState } from './prepare'
+export { seatbeltProfile } from './seatbelt'

@@ -1,0 +1,24 @@
+import { z } from 'zod'
+
+/** `sandbox:` in the person's config.yaml (a workspace's config.yaml cannot change it). */
+export const SandboxSettings = z
+  .object({
+    /** run bash commands in the OS sandbox where one exists (bubblewrap on Linux, Seatbelt on macOS) */
+    enabled: z.boolean().default(true),
+    /** absolute folders bash may write to besides the workspace and its temp dir (e.g. a build cache) */
+    writable: z.array(z.string().regex(/^(\/|~\/)/, 'must be an absolute path (or start with ~/)')).default([]),
+  })
+  .strict()
+export type SandboxSettings = z.infer<typeof SandboxSettings>
+
+/**
+ * How a bash command ran, as recorded in its tool part's metadata (`metadata.sandbox`) and shown on the tool card:
+ * `bwrap`/`seatbelt` = confined (writes only to the workspace and a temp dir, protected paths read-only);
+ * `off` = the person turned the sandbox off; `unavailable` = this machine has none (`reason` says why).
+ */
+export const SandboxState = z.object({
+  mode: z.enum(['bwrap', 'seatbelt', 'off', 'unavailable']),
+  network: z.boolean(),
+  reason: z.string().optional(),
+})
+export type SandboxState = z.infer<typeof SandboxState>
