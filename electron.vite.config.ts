@@ -25,7 +25,12 @@ export default defineConfig({
       outDir: 'out/main',
       externalizeDeps: true,
       rolldownOptions: {
-        input: { index: resolve(__dirname, 'src-main/electron/main.ts') },
+        input: {
+          index: resolve(__dirname, 'src-main/electron/main.ts'),
+          // The tools' worker threads run their own files (src-main/tools/worker-pool.ts finds them beside the main code).
+          'grep-worker': resolve(__dirname, 'src-main/tools/grep-worker.ts'),
+          'html-worker': resolve(__dirname, 'src-main/tools/html-worker.ts'),
+        },
         external: ['electron', 'better-sqlite3'],
       },
     },

@@ -4,6 +4,7 @@
  * The renderer bench runs only when it exists and Chromium is installed (CHROMIUM_PATH or /usr/bin/chromium).
  * Progress goes to stderr, so stdout stays one parseable JSON object. `npm run bench -- fanout cli-start` runs a subset.
  */
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -24,6 +25,7 @@ const BENCHES: { name: string; file: string; skip?: () => string | undefined }[]
   { name: 'fanout', file: 'fanout.bench.ts' },
   { name: 'agents', file: 'agents.bench.ts' },
   { name: 'shell', file: 'shell.bench.ts' },
+  { name: 'grep', file: 'grep.bench.ts', skip: () => (spawnSync('grep', ['--version']).status === 0 ? undefined : 'GNU grep is not installed') },
   { name: 'renderer', file: 'renderer.bench.ts', skip: () => (fs.existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`) },
 ]
 

@@ -17,7 +17,12 @@ const zodEnglishOnly = {
 }
 
 await build({
-  entryPoints: { agentry: 'src-main/cli/bin.ts' },
+  // The tools' worker threads run their own files (src-main/tools/worker-pool.ts finds them here).
+  entryPoints: {
+    agentry: 'src-main/cli/bin.ts',
+    'grep-worker': 'src-main/tools/grep-worker.ts',
+    'html-worker': 'src-main/tools/html-worker.ts',
+  },
   outdir: 'out/cli',
   bundle: true,
   splitting: true,

@@ -81,7 +81,7 @@ describe.concurrent('agentry trust', () => {
     await s.cli(['run', '--model', 'script/x', 'go'])
     expect(s.ran()).toBe(false)
     expect((await s.cli(['trust', '--revoke'])).stdout).toMatch(/was not trusted; nothing changed/)
-  })
+  }, 90_000) // nine CLI processes in a row: generous for a loaded CI machine
 
   it('a workspace deny applies whether trusted or not', async () => {
     const s = scene({ '.agents/permissions.jsonc': '{ "bash": "deny" }' })

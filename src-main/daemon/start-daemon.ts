@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { serveConnection } from '../bridge'
 import type { HostApi } from '../host/api'
+import { protectLocalPort } from '../tools'
 import { checkOrigin, createToken, tokenFrom, tokenMatches, type Refusal } from './access-check'
 import { resolveStatic, sendFile } from './static-files'
 import { wsConnection } from './ws-connection'
@@ -87,6 +88,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('The daemon did not get a TCP port.')
   port = address.port
+  // No tool call (web_fetch) may reach this server, whatever its permission rules allow.
+  protectLocalPort(port)
 
   let closing: Promise<void> | undefined
   return {

@@ -1,6 +1,6 @@
 import type { AlwaysSuggestion } from '../../src-shared'
 import type { PermissionAsk } from '../tools'
-import { decideRequests, suggestAlways, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
+import { decideRequests, evaluateRuleset, suggestAlways, type Decision, type LayeredRules, type PermissionRequest, type Ruleset } from '../permissions'
 import type { Approvals } from '../approvals'
 import type { PartHandle } from '../loop'
 import type { RunLevel } from './level'
@@ -41,6 +41,42 @@ export function decideAll(level: RunLevel, rules: RuleSources, reqs: PermissionR
   const worst = decideRequests(chainFor(level, rules), reqs)
   if (worst.action === 'deny') return worst
   return guardProtectedWrite(worst, findProtectedWrite(reqs, level.workdir, rules.protectedWrite))
+}
+
+/**
+ * The rules' answer for a tool's own checks (each file of a grep, each redirect hop of a web_fetch), asking no one.
+ * With `named`, an allow also needs a rule for exactly that tool whose pattern is not a catch-all, in the person's
+ * rules (a trusted workspace's count as theirs) or "Always allow" answers — never an agent file or an untrusted
+ * workspace: a blanket grant such as `--yes` never opens it.
+ */
+export function rulesSay(o: { level: RunLevel; rules: RuleSources; toolName: string; ask: PermissionAsk | PermissionAsk[]; named?: boolean }): Decision['action'] {
+  const reqs = requestsFor(o.toolName, o.ask)
+  if (reqs.length === 0) return 'allow'
+  const action = decideAll(o.level, o.rules, reqs).action
+  if (action !== 'allow' || !o.named) return action
+  const layers = [o.level.settings.rules.static, o.rules.runtimeRules(o.level.rootSessionId, o.level.workdir)]
+  return reqs.every((req) => allowedByName(layers, req)) ? 'allow' : 'ask'
+}
+
+/**
+ * Does a rule for exactly `req.tool` (not a tool glob) whose pattern is not a catch-all allow each subject, in one of
+ * `layers`? Rules that only match through `*`/`**` do not count.
+ */
+export function allowedByName(layers: Ruleset[], req: PermissionRequest): boolean {
+  const named = layers.map((rs) => rs.filter((r) => r.tool === req.tool && r.pattern !== '*' && r.pattern !== '**'))
+  return req.subjects.every((s) => named.some((rs) => evaluateRuleset(rs, req.tool, s, req.kind, req.outsideWorkspace)?.action === 'allow'))
+}
+
+/**
+ * Rule sources read once and then reused: a tool checking thousands of files must not re-read the runtime rules
+ * per file (the static layers are already the run's snapshot).
+ */
+export function snapshotRules(level: RunLevel, rules: RuleSources): RuleSources {
+  let runtime: Ruleset | undefined
+  return {
+    runtimeRules: () => (runtime ??= rules.runtimeRules(level.rootSessionId, level.workdir)),
+    protectedWrite: rules.protectedWrite,
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
 import type { Store } from '../store'
 import type { Todo, ToolContext, ToolDef } from '../tools'
-import { authorizeCall, chainFor, type RuleSources } from './authorize'
+import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel } from './level'
 import { offeredNativeTools, toolsForRun } from './tool-set'
@@ -87,6 +87,7 @@ export class Runtime {
         signal: level.signal,
         emit: level.emit,
       })
+    let ownChecks: RuleSources | undefined
     return {
       level,
       handle,
@@ -97,7 +98,8 @@ export class Runtime {
       agent: level.agent.name,
       workdir: level.workdir,
       signal: level.signal,
-      overflowDir: path.join(this.deps.dataDir, 'tool-output'),
+      // One folder per session: a tool-output:// reference resolves only inside the session that saved it.
+      overflowDir: path.join(this.deps.dataDir, 'tool-output', level.sessionId),
       ...(toolName === 'bash'
         ? {
             sandbox: sandboxPolicy({
@@ -109,6 +111,8 @@ export class Runtime {
           }
         : {}),
       authorize: (permissionAsk, display) => authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle }),
+      checkRules: (permissionAsk, opts) =>
+        rulesSay({ level, rules: (ownChecks ??= snapshotRules(level, rules)), toolName, ask: permissionAsk, named: opts?.named }),
       setTodos: (todos) => this.deps.setTodos?.(level, todos),
       askUser: async (question, options) => {
         if (level.headless) throw new Error('No one can answer questions in a headless run; continue with your best assumption and state it.')

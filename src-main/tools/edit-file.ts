@@ -1,9 +1,10 @@
-import fs from 'node:fs/promises'
 import { z } from 'zod'
+import { readConfined, writeConfined } from './confined-fs'
 import { unifiedDiff } from './diff'
-import { isBinaryFile, statIfExists } from './text-file'
+import { looksBinary, statIfExists } from './text-file'
 import { defineTool, ToolError } from './tool'
-import { pathAsk, pathSubject, resolveWorkspacePath } from './workspace-path'
+import { hardLinkNote } from './write-file'
+import { pathAsk, pathSubject, resolveForCall } from './workspace-path'
 
 const MAX_DIFF_CHARS = 6_000
 
@@ -53,8 +54,9 @@ async function readTarget(abs: string, shown: string): Promise<string> {
   const stat = await statIfExists(abs)
   if (!stat) throw new ToolError(`File not found: ${shown}. To create a file use write_file.`)
   if (stat.isDirectory()) throw new ToolError(`${shown} is a directory; give a file path to edit.`)
-  if (await isBinaryFile(abs)) throw new ToolError(`${shown} looks like a binary file; edit_file only edits text.`)
-  return fs.readFile(abs, 'utf8')
+  const bytes = await readConfined(abs, shown)
+  if (looksBinary(bytes.subarray(0, 8_192))) throw new ToolError(`${shown} looks like a binary file; edit_file only edits text.`)
+  return bytes.toString('utf8')
 }
 
 function capDiff(diff: string): string {
@@ -66,23 +68,23 @@ export const editFileTool = defineTool({
   description,
   parameters: EditFileParameters,
   permission(input, ctx) {
-    return pathAsk(resolveWorkspacePath(ctx.workdir, input.path), 'write')
+    return pathAsk(resolveForCall(input, ctx.workdir, input.path), 'write')
   },
   async display(input, ctx) {
-    const target = resolveWorkspacePath(ctx.workdir, input.path)
+    const target = resolveForCall(input, ctx.workdir, input.path)
     const shown = pathSubject(target)
     const before = await readTarget(target.abs, shown)
     const after = applyEdit(before, input, shown)
     return { summary: `Edit ${shown} (${after.count} replacement${after.count === 1 ? '' : 's'})`, diff: unifiedDiff(before, after.text, shown) }
   },
   async execute(input, ctx) {
-    const target = resolveWorkspacePath(ctx.workdir, input.path)
+    const target = resolveForCall(input, ctx.workdir, input.path)
     const shown = pathSubject(target)
     const before = await readTarget(target.abs, shown)
     const after = applyEdit(before, input, shown)
-    await fs.writeFile(target.abs, after.text)
+    const written = await writeConfined(target.abs, after.text, shown)
     const diff = unifiedDiff(before, after.text, shown)
     const what = after.count === 1 ? '1 replacement' : `${after.count} replacements`
-    return { output: `Edited ${shown} (${what}).\n${capDiff(diff)}`, metadata: { path: shown, replacements: after.count, diff } }
+    return { output: `Edited ${shown} (${what}).${hardLinkNote(written)}\n${capDiff(diff)}`, metadata: { path: shown, replacements: after.count, diff } }
   },
 })

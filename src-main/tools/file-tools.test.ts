@@ -8,12 +8,8 @@ import { makeContext, makeTempDir, type TestContext } from './test-context'
 const contexts: TestContext[] = []
 const extraDirs: string[] = []
 function setup(files: Record<string, string | Buffer> = {}) {
-  const ctx = makeContext()
+  const ctx = makeContext({ files })
   contexts.push(ctx)
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(ctx.workdir, rel)), { recursive: true })
-    fs.writeFileSync(path.join(ctx.workdir, rel), content)
-  }
   return ctx
 }
 afterEach(() => {
@@ -78,12 +74,13 @@ describe('read_file', () => {
     expect(ctx.asks.map((a) => a.ask)).toEqual(Array(3).fill({ kind: 'path', subjects: [path.join(outside, 'secret.txt')], outsideWorkspace: true, access: 'read' }))
   })
 
-  it('reads saved overflow output without asking permission', async () => {
+  it('treats an absolute path into the saved-output folder like any path outside the workspace', async () => {
     const ctx = setup()
-    fs.writeFileSync(path.join(ctx.overflowDir, 'tool-output-1.txt'), 'full text\n')
-    const r = await runTool(tool('read_file'), { path: path.join(ctx.overflowDir, 'tool-output-1.txt') }, ctx)
+    fs.writeFileSync(path.join(ctx.overflowDir, 'tool-output-1-ab.txt'), 'full text\n')
+    await runTool(tool('read_file'), { path: path.join(ctx.overflowDir, 'tool-output-1-ab.txt') }, ctx)
+    expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: [path.join(ctx.overflowDir, 'tool-output-1-ab.txt')], outsideWorkspace: true, access: 'read' })
+    const r = await runTool(tool('read_file'), { path: 'tool-output://tool-output-1-ab.txt' }, ctx)
     expect(r).toMatchObject({ ok: true, output: '     1\tfull text\n(lines 1-1 of 1; end of file)' })
-    expect(ctx.asks).toEqual([])
   })
 })
 

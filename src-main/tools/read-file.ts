@@ -1,8 +1,9 @@
-import fs from 'node:fs/promises'
 import { z } from 'zod'
-import { isBinaryFile, statIfExists } from './text-file'
-import { defineTool, ToolError } from './tool'
-import { pathAsk, pathSubject, resolveWorkspacePath } from './workspace-path'
+import { openConfinedForRead } from './confined-fs'
+import { looksBinary, statIfExists } from './text-file'
+import { defineTool, ToolError, type ToolContext } from './tool'
+import { TOOL_OUTPUT_SCHEME, toolOutputName } from './truncate'
+import { pathAsk, pathSubject, resolveForCall, resolveWorkspacePath } from './workspace-path'
 
 export const DEFAULT_READ_LINES = 2_000
 const MAX_LINE_CHARS = 2_000
@@ -20,22 +21,20 @@ const description = `Read a text file from the workspace. Returns lines prefixed
 - Reads the first ${DEFAULT_READ_LINES} lines by default; use offset and limit to page through longer files. The footer says which lines you got and where to continue.
 - Lines longer than ${MAX_LINE_CHARS} characters are cut. Binary files are refused.
 - Read a file before editing it so edit_file's old_string matches exactly.
-- Also reads the saved full output of a truncated tool result (the path given in the truncation note).`
+- Also reads the saved full output of a truncated tool result: pass its ${TOOL_OUTPUT_SCHEME}… reference (given in the truncation note) as path.`
 
 export const readFileTool = defineTool({
   name: 'read_file',
   description,
   parameters: ReadFileParameters,
   permission(input, ctx) {
-    const target = resolveWorkspacePath(ctx.workdir, input.path)
-    // Truncated tool output lives outside the workspace but is the model's own earlier result.
-    if (!resolveWorkspacePath(ctx.overflowDir, target.abs).outside) return null
-    return pathAsk(target)
+    // A saved output is judged under read_file's rules by its reference, like any file.
+    if (input.path.startsWith(TOOL_OUTPUT_SCHEME)) return { kind: 'path', subjects: [input.path], access: 'read' }
+    return pathAsk(resolveForCall(input, ctx.workdir, input.path))
   },
   async execute(input, ctx) {
-    const target = resolveWorkspacePath(ctx.workdir, input.path)
-    const shown = pathSubject(target)
-    const stat = await statIfExists(target.abs)
+    const { abs, shown } = readTarget(input, ctx)
+    const stat = await statIfExists(abs)
     if (!stat) throw new ToolError(`File not found: ${shown}. Use list_dir or glob to find the right path.`)
     if (stat.isDirectory()) throw new ToolError(`${shown} is a directory; use list_dir to see its entries.`)
     if (stat.size > MAX_FILE_BYTES) {
@@ -43,10 +42,19 @@ export const readFileTool = defineTool({
         `${shown} is ${stat.size} bytes, too large to read whole; search it with grep or view a slice with bash (e.g. sed -n '1,200p').`,
       )
     }
-    if (await isBinaryFile(target.abs)) {
-      throw new ToolError(`${shown} looks like a binary file (${stat.size} bytes); read_file only reads text.`)
+    // Opened once and proven to be the checked file: a link swapped in since the check cannot redirect the read.
+    const handle = await openConfinedForRead(abs, shown)
+    let bytes: Buffer
+    try {
+      if ((await handle.stat()).size > MAX_FILE_BYTES) throw new ToolError(`${shown} grew past ${MAX_FILE_BYTES} bytes while being read; search it with grep instead.`)
+      bytes = await handle.readFile()
+    } finally {
+      await handle.close()
     }
-    const text = await fs.readFile(target.abs, 'utf8')
+    if (looksBinary(bytes.subarray(0, 8_192))) {
+      throw new ToolError(`${shown} looks like a binary file (${bytes.length} bytes); read_file only reads text.`)
+    }
+    const text = bytes.toString('utf8')
     if (text === '') return { output: `(${shown} is empty)`, metadata: { path: shown, lines: 0 } }
 
     const lines = text.split('\n')
@@ -76,3 +84,21 @@ export const readFileTool = defineTool({
     return { output: `${out.join('\n')}\n${footer}`, metadata: { path: shown, lines: last - offset + 1, totalLines: total } }
   },
 })
+
+/**
+ * The real file a read_file path names. A `tool-output://NAME` reference resolves only in the calling session's own
+ * folder, so another session's saved output cannot be named at all; an absolute path into the data dir is an ordinary
+ * path outside the workspace.
+ */
+function readTarget(input: { path: string }, ctx: ToolContext): { abs: string; shown: string } {
+  const p = input.path
+  if (!p.startsWith(TOOL_OUTPUT_SCHEME)) {
+    const target = resolveForCall(input, ctx.workdir, p)
+    return { abs: target.abs, shown: pathSubject(target) }
+  }
+  const name = toolOutputName(p)
+  if (!name) throw new ToolError(`${p} is not a saved tool output reference; copy the reference from the truncation note exactly.`)
+  const saved = resolveWorkspacePath(ctx.overflowDir, name)
+  if (saved.outside) throw new ToolError(`${p} does not point into this session's saved tool output.`)
+  return { abs: saved.abs, shown: p }
+}

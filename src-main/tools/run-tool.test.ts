@@ -82,7 +82,7 @@ describe('runTool', () => {
     const r = await runTool(echo, { text: 'abcdefghij', times: 4_000 }, ctx)
     expect(r.ok).toBe(true)
     expect(r.output.length).toBeLessThan(30_300)
-    expect(r.output).toContain('… [truncated: 10000 more chars; full output saved to ')
+    expect(r.output).toContain(`… [truncated: 10000 more chars. The full output is saved as ${r.metadata?.fullOutputRef as string}: `)
     const saved = r.metadata?.fullOutputPath as string
     expect(saved.startsWith(ctx.overflowDir)).toBe(true)
     expect(fs.readFileSync(saved, 'utf8')).toHaveLength(40_000)

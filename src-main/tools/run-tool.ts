@@ -132,7 +132,7 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
   const maxChars = def.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
   const cut = truncateOutput(result.output, { maxChars, overflowDir: ctx.overflowDir })
   const metadata = cut.truncated
-    ? { ...result.metadata, truncated: true, ...(cut.fullPath ? { fullOutputPath: cut.fullPath } : {}) }
+    ? { ...result.metadata, truncated: true, ...(cut.fullPath ? { fullOutputPath: cut.fullPath, fullOutputRef: cut.ref } : {}) }
     : result.metadata
   // A tool that wound down after an abort (bash) may still have useful partial output.
   if (ctx.signal.aborted) {

@@ -1,21 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
-import { makeContext, type TestContext } from './test-context'
+import type { TestContext } from './test-context'
+import { contextsPerTest } from './testing/contexts'
 
-const contexts: TestContext[] = []
-function setup(files: Record<string, string | Buffer> = {}) {
-  const ctx = makeContext()
-  contexts.push(ctx)
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(ctx.workdir, rel)), { recursive: true })
-    fs.writeFileSync(path.join(ctx.workdir, rel), content)
-  }
-  return ctx
-}
-afterEach(() => contexts.splice(0).forEach((c) => c.cleanup()))
+const setup = contextsPerTest()
 const tool = (name: string) => BUILTIN_TOOLS.find((t) => t.name === name)!
 function touch(ctx: TestContext, rel: string, secondsAgo: number) {
   const t = new Date(Date.now() - secondsAgo * 1000)
@@ -92,11 +83,11 @@ describe('grep', () => {
   it('prints file:line: text for matches, skipping binaries, .git and node_modules', async () => {
     const ctx = setup(tree)
     const r = await runTool(tool('grep'), { pattern: 'TODO' }, ctx)
-    expect(r.output).toBe(['2 matches in 2 files:', 'README.md:2: TODO: write docs', 'src/index.ts:2: // TODO: more', 'Skipped 1 binary or large file.'].join('\n'))
+    expect(r.output).toBe(['2 matches in 2 files:', 'README.md:2: TODO: write docs', 'src/index.ts:2: // TODO: more', 'Skipped 1 binary file.'].join('\n'))
     expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: ['.'], access: 'read' })
   })
 
-  it('uses JS regex syntax and filters by include', async () => {
+  it('uses RE2 regex syntax (JavaScript spellings included) and filters by include', async () => {
     const ctx = setup(tree)
     const r = await runTool(tool('grep'), { pattern: 'function\\s+add\\(', include: '*.ts' }, ctx)
     expect(r.output).toBe('1 match in 1 file:\nsrc/lib/util.ts:1: export function add(a: number, b: number) {')
@@ -110,14 +101,17 @@ describe('grep', () => {
     const ctx = setup(tree)
     const r = await runTool(tool('grep'), { pattern: 'add(' }, ctx)
     expect(r.ok).toBe(false)
-    expect(r.output).toMatch(/^pattern is not a valid JavaScript regular expression \(.*\); escape special characters/)
+    expect(r.output).toBe(
+      'pattern is not a valid regular expression (missing closing ): `add(`); grep uses RE2 syntax (like JavaScript\'s, without lookaround or backreferences): escape special characters (. ( ) [ ] { } * + ? | ^ $ \\) with \\ to match them literally.',
+    )
   })
 
   it('caps the number of matches shown', async () => {
     const ctx = setup({ 'many.txt': 'hit\n'.repeat(600) })
     const r = await runTool(tool('grep'), { pattern: 'hit' }, ctx)
     const lines = r.output.split('\n')
-    expect(lines[0]).toBe('Showing the first 500 of 600 matches in 1 file; narrow the pattern, path or include.')
+    expect(lines[0]).toBe('Showing the first 500 matches in 1 file; there are more (the search stopped there): narrow the pattern, path or include.')
     expect(lines).toHaveLength(501)
+    expect(r.metadata).toMatchObject({ matches: 500, capped: true })
   })
 })

@@ -18,11 +18,19 @@ export function makeTempDir(prefix = 'agentry-tools-'): string {
 
 export function makeContext(opts: {
   workdir?: string
+  /** files to create in the workdir: { relativePath: content } (folders are made as needed) */
+  files?: Record<string, string | Buffer>
   deny?: (ask: PermissionAsk) => string | null
+  /** the rules' answer for a tool's own checks; default: 'deny' where `deny` denies, else 'allow' */
+  checkRules?: ToolContext['checkRules']
   askUser?: ToolContext['askUser']
   planExit?: ToolContext['planExit']
 } = {}): TestContext {
   const workdir = opts.workdir ?? makeTempDir()
+  for (const [rel, content] of Object.entries(opts.files ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(workdir, rel)), { recursive: true })
+    fs.writeFileSync(path.join(workdir, rel), content)
+  }
   const overflowDir = makeTempDir('agentry-overflow-')
   const controller = new AbortController()
   const asks: TestContext['asks'] = []
@@ -48,6 +56,9 @@ export function makeContext(opts: {
       }
       return denial === null ? { ok: true } : { ok: false, message: denial }
     },
+    checkRules:
+      opts.checkRules ??
+      ((given) => ((Array.isArray(given) ? given : [given]).some((ask) => opts.deny?.(ask) != null) ? 'deny' : 'allow')),
     setTodos(list) {
       todos.push(list)
     },

@@ -1,30 +1,8 @@
 import type { Stats } from 'node:fs'
 import fs from 'node:fs/promises'
 
-const SNIFF_BYTES = 8_192
-
-/** A NUL byte or mostly control characters in the first 8 KB means the file is not text. */
-export function looksBinary(sample: Uint8Array): boolean {
-  if (sample.length === 0) return false
-  let control = 0
-  for (const byte of sample) {
-    if (byte === 0) return true
-    // Control characters other than tab, LF, VT, FF, CR and ESC (ANSI colours in logs).
-    if (byte < 32 && byte !== 9 && byte !== 10 && byte !== 11 && byte !== 12 && byte !== 13 && byte !== 27) control++
-  }
-  return control / sample.length > 0.1
-}
-
-export async function isBinaryFile(abs: string): Promise<boolean> {
-  const handle = await fs.open(abs, 'r')
-  try {
-    const buf = Buffer.alloc(SNIFF_BYTES)
-    const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0)
-    return looksBinary(buf.subarray(0, bytesRead))
-  } finally {
-    await handle.close()
-  }
-}
+// The sniff lives in the grep worker's module, which must stay free of relative imports (Node runs it directly).
+export { looksBinary } from './grep-worker'
 
 /** Node's error code, if `e` is a system error. */
 export function errorCode(e: unknown): string | undefined {

@@ -40,7 +40,10 @@ export interface ToolContext {
   /** absolute, realpath'd */
   workdir: string
   signal: AbortSignal
-  /** where the full text of truncated outputs is saved (absolute) */
+  /**
+   * where the full text of this session's truncated outputs is saved (absolute, one folder per session); read_file
+   * reads it back only through a `tool-output://NAME` reference, so no other session can reach it
+   */
   overflowDir: string
   /**
    * permission gate; resolves when allowed, or returns a denial message for the model. Several asks (a command
@@ -50,6 +53,14 @@ export interface ToolContext {
     ask: PermissionAsk | PermissionAsk[],
     display?: { summary: string; diff?: string },
   ): Promise<{ ok: true } | { ok: false; message: string }>
+  /**
+   * What the rules alone say about `ask`, asking no one ('allow' | 'ask' | 'deny'; several asks: the most
+   * restrictive). Tools use it for checks per file (grep skips a file read_file could not read without asking) and
+   * per redirect hop. With `named`, 'allow' needs more than a catch-all: a rule for exactly this tool whose pattern
+   * names the subject (not `*` or `**`), in the person's rules or their "Always allow" answers — for what no
+   * blanket grant may open, such as a loopback address for web_fetch.
+   */
+  checkRules(ask: PermissionAsk | PermissionAsk[], opts?: { named?: boolean }): 'allow' | 'ask' | 'deny'
   setTodos(todos: Todo[]): void
   /** rejects (Error with message) when headless */
   askUser(question: string, options?: string[]): Promise<string>

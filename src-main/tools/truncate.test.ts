@@ -25,7 +25,10 @@ describe('truncateOutput', () => {
     expect(r.text.startsWith('a'.repeat(100) + '\n')).toBe(true)
     // only the head: the note's path comes from mkdtemp, whose random suffix may itself contain a "Z"
     expect(r.text.split('\n')[0]).not.toContain('Z')
-    expect(r.text).toContain(`… [truncated: 50 more chars; full output saved to ${r.fullPath} — read it with read_file offset/limit]`)
+    expect(r.ref).toBe(`tool-output://${path.basename(r.fullPath!)}`)
+    expect(r.text).toContain(`… [truncated: 50 more chars. The full output is saved as ${r.ref}: page through it with read_file, path "${r.ref}", using offset and limit]`)
+    // The absolute path is not given to the model: it is readable only through the session's reference.
+    expect(r.text).not.toContain(overflowDir)
     expect(path.dirname(r.fullPath!)).toBe(overflowDir)
     expect(fs.readFileSync(r.fullPath!, 'utf8')).toBe(text)
   })

@@ -58,6 +58,21 @@ export function resolveWorkspacePath(workdir: string, p: string): WorkspacePath 
   return { abs, rel, outside }
 }
 
+const resolvedAtCheck = new WeakMap<object, WorkspacePath>()
+
+/**
+ * `resolveWorkspacePath` once per tool call: the first resolution (in `permission`) is remembered for the call's input
+ * object, so `display` and `execute` use exactly the real path that was checked, never a fresh resolution through a
+ * link swapped in meanwhile (the confined opens then prove that path still holds; see confined-fs).
+ */
+export function resolveForCall(input: object, workdir: string, p: string): WorkspacePath {
+  const hit = resolvedAtCheck.get(input)
+  if (hit) return hit
+  const resolved = resolveWorkspacePath(workdir, p)
+  resolvedAtCheck.set(input, resolved)
+  return resolved
+}
+
 /** The path a permission rule sees: workspace-relative, or absolute when outside. */
 export function pathSubject(r: WorkspacePath): string {
   return r.outside ? r.abs : r.rel
@@ -66,6 +81,23 @@ export function pathSubject(r: WorkspacePath): string {
 /** PermissionAsk for a file tool touching one path (`access: 'write'` for tools that change it). */
 export function pathAsk(r: WorkspacePath, access: 'read' | 'write' = 'read'): PermissionAsk {
   return r.outside ? { kind: 'path', subjects: [r.abs], outsideWorkspace: true, access } : { kind: 'path', subjects: [r.rel], access }
+}
+
+/**
+ * The ask for reading one file found inside a search (grep, glob, list_dir): judged under read_file's rules, so a
+ * search never shows what read_file would refuse. `abs` is the file's real path; `shown`, when given, is how a walk
+ * shows that same real path (not a link's).
+ */
+export function fileReadAsk(realWorkdir: string, abs: string, shown?: string): PermissionAsk {
+  // A walk already knows how it shows a file it did not reach through a link: that is the subject.
+  if (shown !== undefined) {
+    const outside = path.isAbsolute(shown)
+    return { ...pathAsk({ abs, rel: outside ? abs : shown, outside }), tool: 'read_file' }
+  }
+  const relNative = path.relative(realWorkdir, abs)
+  const outside = relNative === '..' || relNative.startsWith('..' + path.sep) || path.isAbsolute(relNative)
+  const subject = outside ? abs : relNative.split(path.sep).join('/')
+  return { ...pathAsk({ abs, rel: subject, outside }), tool: 'read_file' }
 }
 
 /**

@@ -1,10 +1,9 @@
-import fs from 'node:fs/promises'
-import path from 'node:path'
 import { z } from 'zod'
+import { readConfined, writeConfined, type ConfinedWrite } from './confined-fs'
 import { unifiedDiff } from './diff'
-import { isBinaryFile, statIfExists } from './text-file'
+import { looksBinary, statIfExists } from './text-file'
 import { defineTool, ToolError } from './tool'
-import { pathAsk, pathSubject, resolveWorkspacePath, type WorkspacePath } from './workspace-path'
+import { pathAsk, pathSubject, resolveForCall, type WorkspacePath } from './workspace-path'
 
 export const WriteFileParameters = z.object({
   path: z.string().min(1).describe('File to write, relative to the workspace root. Missing parent folders are created.'),
@@ -26,8 +25,15 @@ async function currentContent(target: WorkspacePath, shown: string): Promise<str
   const stat = await statIfExists(target.abs)
   if (!stat) return null
   if (stat.isDirectory()) throw new ToolError(`${shown} is a directory; give a file path to write.`)
-  if (await isBinaryFile(target.abs)) return ''
-  return fs.readFile(target.abs, 'utf8')
+  const bytes = await readConfined(target.abs, shown)
+  return looksBinary(bytes.subarray(0, 8_192)) ? '' : bytes.toString('utf8')
+}
+
+/** Said when the replaced file had other hard links: they were not written through (see confined-fs). */
+export function hardLinkNote(written: ConfinedWrite): string {
+  return written.links > 1
+    ? ` It had ${written.links} hard links: this path now has its own copy, and the other ${written.links - 1} link${written.links === 2 ? '' : 's'} keep the old content.`
+    : ''
 }
 
 export const writeFileTool = defineTool({
@@ -35,10 +41,10 @@ export const writeFileTool = defineTool({
   description,
   parameters: WriteFileParameters,
   permission(input, ctx) {
-    return pathAsk(resolveWorkspacePath(ctx.workdir, input.path), 'write')
+    return pathAsk(resolveForCall(input, ctx.workdir, input.path), 'write')
   },
   async display(input, ctx) {
-    const target = resolveWorkspacePath(ctx.workdir, input.path)
+    const target = resolveForCall(input, ctx.workdir, input.path)
     const shown = pathSubject(target)
     const old = await currentContent(target, shown)
     const lines = countLines(input.content)
@@ -46,18 +52,13 @@ export const writeFileTool = defineTool({
     return { summary, diff: unifiedDiff(old ?? '', input.content, shown) }
   },
   async execute(input, ctx) {
-    const target = resolveWorkspacePath(ctx.workdir, input.path)
+    const target = resolveForCall(input, ctx.workdir, input.path)
     const shown = pathSubject(target)
     const old = await currentContent(target, shown)
-    await fs.mkdir(path.dirname(target.abs), { recursive: true })
-    await fs.writeFile(target.abs, input.content)
     const lines = countLines(input.content)
-    const output =
-      old === null
-        ? `Created ${shown} (${lines} lines).`
-        : old === input.content
-          ? `${shown} already had exactly this content; nothing changed.`
-          : `Overwrote ${shown} (${countLines(old)} → ${lines} lines).`
+    if (old === input.content) return { output: `${shown} already had exactly this content; nothing changed.`, metadata: { path: shown, created: false, diff: '' } }
+    const written = await writeConfined(target.abs, input.content, shown)
+    const output = written.created ? `Created ${shown} (${lines} lines).` : `Overwrote ${shown} (${countLines(old ?? '')} → ${lines} lines).${hardLinkNote(written)}`
     return { output, metadata: { path: shown, created: old === null, diff: unifiedDiff(old ?? '', input.content, shown) } }
   },
 })

@@ -1,0 +1,10 @@
+// The package ships no types; these are the plugins it exports (GitHub-flavoured tables, strikethrough, task lists).
+declare module '@joplin/turndown-plugin-gfm' {
+  import type TurndownService from 'turndown'
+
+  export const gfm: TurndownService.Plugin
+  export const tables: TurndownService.Plugin
+  export const strikethrough: TurndownService.Plugin
+  export const taskListItems: TurndownService.Plugin
+  export const highlightedCodeBlock: TurndownService.Plugin
+}
