@@ -133,7 +133,7 @@ describe('issue 12 bugs', () => {
     expect((await h.host.api.calls['tasks.abort']({ taskId })).aborted).toBe(true)
     await settle(h)
     // Its one run, cut short by the stop; never a second prompt in it.
-    expect(h.host.store.listMessages(taskId).map((m) => [m.role, textOf([m], m.role)])).toEqual([['user', ['work long']]])
+    expect(h.host.store.listMessages(taskId).map((m) => [m.role, m.parts.map((p) => p.data.text)])).toEqual([['user', ['work long']]])
   })
 
   it('3b. a prompt to an inspectable child that is running as a task waits for the task to end (one run per session)', async () => {
