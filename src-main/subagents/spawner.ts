@@ -118,8 +118,9 @@ export class Subagents {
       throw new ToolError(`Subagent depth limit reached (maxDepth ${limits.maxDepth}): this agent is at depth ${level.depth} and cannot start another level. Do the work yourself.`)
     }
     const background = input.background ?? agent.background
-    if (input.task_id) this.refuseIfRunning(input.task_id)
+    // Only the caller's own children can be resumed (checked first: another's child is not even described).
     const resumed = input.task_id ? findResumable(store, level, input.task_id, agent.name, agent.inspectable) : undefined
+    if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
     const card: TaskCard = newTaskCard({ taskId, agentType: agent.name, description: input.description, background, inspectable: agent.inspectable, depth: level.depth + 1, status: 'queued' })
     const publish = () => {
