@@ -77,11 +77,45 @@
     },
     onAppCommand: () => () => {},
   }
+  // What the benchmark streams: the shapes a real answer has (prose with inline code, a table, a code block,
+  // nested lists), repeated, cut into word-sized tokens the way providers send them.
+  const section = (k) =>
+    [
+      `Section ${k}: the parser reads \`src/parse-${k}.ts\` and **checks** each token before it builds the tree.`,
+      '',
+      '| file | lines | status |',
+      '|---|---:|---|',
+      `| src/parse-${k}.ts | ${100 + k} | ok |`,
+      `| src/lex-${k}.ts | ${40 + k} | needs work |`,
+      `| src/emit-${k}.ts | ${60 + k} | ok |`,
+      '',
+      '```ts',
+      `export function parse${k}(input: string): Node[] {`,
+      '  const re = /"[^"]*"/g // quoted strings',
+      '  return input.split(/\\s+/).map((word) => ({ word, quoted: re.test(word) }))',
+      '}',
+      '```',
+      '',
+      '- first point about the code',
+      '  - a nested detail',
+      '- second point',
+      '',
+    ].join('\n')
+  let doc = ''
+  for (let k = 1; doc.length < 40_000; k++) doc += section(k) + '\n'
+  // 'plain' streams words only (what earlier rounds measured), for comparison.
+  const TOKENS = {
+    rich: doc.match(/\S+\s*|\s+/g) || [],
+    plain: Array.from({ length: 1200 }, (_, n) => (n % 40 === 39 ? '\n\n' : n % 97 === 50 ? '`code` ' : `word${n % 13} `)),
+  }
+
   // The benchmark drives streaming through this.
   window.__fakeHost = {
     bigSessionId: big.id,
-    startStreaming(tokensPerSecond, seconds) {
-      const messageId = 'msg_stream'
+    startStreaming(tokensPerSecond, seconds, kind = 'rich') {
+      const tokens = TOKENS[kind]
+      const messageId = `msg_stream_${kind}`
+      const partId = `prt_stream_${kind}`
       emit({ type: 'message_created', sessionId: big.id, at: Date.now(), message: { id: messageId, sessionId: big.id, role: 'assistant', metadata: {}, createdAt: Date.now(), updatedAt: Date.now() } })
       let n = 0
       const total = tokensPerSecond * seconds
@@ -91,8 +125,7 @@
           // setInterval is clamped to ~4 ms; send as many tokens as the elapsed time calls for.
           const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * tokensPerSecond))
           for (; n < due; n++) {
-            const token = n % 40 === 39 ? '\n\n' : n % 97 === 50 ? '`code` ' : `word${n % 13} `
-            emit({ type: 'content_delta', sessionId: big.id, at: Date.now(), messageId, partId: 'prt_stream', partType: 'text', delta: token })
+            emit({ type: 'content_delta', sessionId: big.id, at: Date.now(), messageId, partId, partType: 'text', delta: tokens[n % tokens.length] })
           }
           if (n >= total) {
             clearInterval(t)

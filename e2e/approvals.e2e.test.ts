@@ -19,7 +19,7 @@ agents:
   title: [ { text: "Approvals demo", repeat: true } ]
 `
 
-describe('approval dialog', () => {
+describe('approvals inline in the conversation', () => {
   let s: Scenario
   beforeAll(async () => {
     s = await startScenario('approvals', {
@@ -43,9 +43,10 @@ describe('approval dialog', () => {
     await shot(page, 'approvals', '01-dialog', 'approval-dialog')
 
     await page.click('[data-testid=approval-always-open]')
-    const patterns = page.locator('[data-testid=always-patterns]')
-    expect((await patterns.inputValue()).length).toBeGreaterThan(0)
-    await patterns.fill('git status*')
+    const patterns = page.locator('[data-testid=always-pattern]')
+    expect(await patterns.count()).toBe(1)
+    expect((await patterns.first().inputValue()).length).toBeGreaterThan(0)
+    await patterns.first().fill('git status*')
     await page.selectOption('[data-testid=always-scope]', 'workspace')
     await shot(page, 'approvals', '02-always-allow', 'approval-always')
     await page.click('[data-testid=approval-always-confirm]')
@@ -63,7 +64,7 @@ describe('approval dialog', () => {
     await page.click('[data-testid=close-settings]')
   })
 
-  it('Deny with feedback (Esc) sends the feedback back to the model, visible in the transcript', async () => {
+  it('Esc never denies (it goes back to the composer); Deny with feedback sends the feedback to the model', async () => {
     const { page } = s
     await send(page, 'second: clean up')
     const dialog = page.locator('[data-testid=approval-dialog]')
@@ -73,6 +74,10 @@ describe('approval dialog', () => {
     await page.click('[data-testid=approval-deny-open]')
     await page.fill('[data-testid=deny-feedback]', 'Do not delete the build folder')
     await page.keyboard.press('Escape')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input')
+    await page.waitForTimeout(300)
+    expect(await dialog.count()).toBe(1)
+    await page.click('[data-testid=approval-deny-confirm]')
     await dialog.waitFor({ state: 'detached' })
     await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Understood, I will keep the build folder.')
     const card = page.locator('[data-testid=tool-card][data-tool=bash]').last()

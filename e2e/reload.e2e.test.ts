@@ -42,6 +42,8 @@ describe('reload mid-run', () => {
     await dialog.waitFor({ timeout: 10_000 })
     expect(await page.locator('[data-testid=approval-command]').innerText()).toContain('echo reloaded')
     await shot(page, 'reload', '02-approval-after-reload')
+    // Enter allows once when the approval has focus (here: a click on it, not on one of its buttons).
+    await page.locator('[data-testid=approval-agent-path]').click()
     await page.keyboard.press('Enter')
     await dialog.waitFor({ state: 'detached' })
     await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Finished after approval.')

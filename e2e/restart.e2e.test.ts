@@ -73,3 +73,33 @@ describe('daemon restart while an approval waits', () => {
     expect(await page.locator('[data-testid=badge-running]').count()).toBe(0)
   })
 })
+
+describe('daemon restart with a new token', () => {
+  let s: Scenario
+  beforeAll(async () => {
+    s = await startScenario('restart-token', { script: 'agents:\n  build: [ { text: "Hello.", repeat: true } ]\n  title: [ { text: "Token demo", repeat: true } ]\n' })
+  }, 90_000)
+  afterAll(async () => s?.close())
+
+  it('the open tab says its token is no longer valid and how to reopen, instead of reconnecting forever', async () => {
+    const { page } = s
+    await send(page, 'hi')
+    await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Hello.')
+    const before = new URL(s.daemon.url).searchParams.get('token')
+    const restarted = await s.restartDaemon()
+    expect(new URL(restarted.url).searchParams.get('token')).not.toBe(before)
+    const banner = page.locator('[data-testid=token-refused]')
+    await banner.waitFor({ timeout: 15_000 })
+    expect(await banner.innerText()).toMatch(/new access token/)
+    expect(await banner.innerText()).toContain('--token')
+    expect(await page.locator('[data-testid=connection-state]').innerText()).toBe('Access token no longer valid')
+    // What was on screen stays readable.
+    expect(await transcriptText(page)).toContain('Hello.')
+    await shot(page, 'restart', '04-new-token')
+    // Opening the new URL works.
+    await page.goto(restarted.url)
+    await expect.poll(() => page.getAttribute('[data-testid=connection-state]', 'class'), { timeout: 15_000 }).toContain('conn-open')
+    expect(await banner.count()).toBe(0)
+  })
+})
+

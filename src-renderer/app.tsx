@@ -1,6 +1,8 @@
 import { useEffect } from 'react'
-import { ApprovalDialog } from './components/approval-dialog'
+import { ApprovalPanel } from './components/approval-panel'
+import { CommandPalette } from './components/command-palette'
 import { Composer } from './components/composer'
+import { ConnectionBanner } from './components/connection-banner'
 import { FirstRun } from './components/first-run'
 import { Notices } from './components/notices'
 import { SessionSidebar } from './components/session-sidebar'
@@ -8,12 +10,15 @@ import { SettingsView } from './components/settings-view'
 import { TasksPanel } from './components/tasks-panel'
 import { TranscriptView } from './components/transcript-view'
 import { WorkspaceBar } from './components/workspace-bar'
+import { modKey } from './lib/keys'
 import { useConnection } from './state/connection-store'
+import { newSession } from './state/session-actions'
 import { useTranscript } from './state/transcript-store'
-import { useUi } from './state/ui-store'
+import { focusComposer, useUi } from './state/ui-store'
 
 export function App() {
   const screen = useUi((s) => s.screen)
+  const sidebarCollapsed = useUi((s) => s.sidebarCollapsed)
   const viewId = useTranscript((s) => s.viewId)
   const fatal = useConnection((s) => s.fatal)
 
@@ -26,21 +31,43 @@ export function App() {
     return () => window.removeEventListener('pointerdown', ask)
   }, [])
 
+  useEffect(() => {
+    // App shortcuts. (In a browser tab, Chrome keeps Ctrl+N for itself; the palette has "New session" too.)
+    const onKey = (e: KeyboardEvent) => {
+      if (!modKey(e) || e.altKey || e.shiftKey) return
+      const key = e.key.toLowerCase()
+      if (key === 'k') {
+        e.preventDefault()
+        useUi.setState((s) => ({ paletteOpen: !s.paletteOpen }))
+      } else if (key === 'n') {
+        e.preventDefault()
+        useUi.setState({ paletteOpen: false })
+        newSession()
+        requestAnimationFrame(focusComposer)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
   if (fatal) {
     return (
-      <div className="fatal" data-testid="fatal">
+      <main className="fatal" data-testid="fatal">
         <h1>Agentry cannot reach its host</h1>
         <p>{fatal}</p>
-        <p className="muted">Start it with <code>npm run serve</code> and open the URL it prints (it contains the access token).</p>
-      </div>
+        <p>
+          Start it with <code>npm run serve</code> and open the URL it prints (it contains the access token).
+        </p>
+      </main>
     )
   }
 
   return (
     <div className="app">
       <WorkspaceBar />
+      <ConnectionBanner />
       <div className="app-body">
-        <SessionSidebar />
+        {!sidebarCollapsed && <SessionSidebar />}
         <main className="main">
           {screen === 'settings' ? (
             <SettingsView />
@@ -48,6 +75,7 @@ export function App() {
             <div className="chat">
               <div className="chat-main">
                 {viewId ? <TranscriptView /> : <FirstRun />}
+                <ApprovalPanel />
                 <Composer autoFocus />
               </div>
               {viewId && <TasksPanel />}
@@ -55,7 +83,7 @@ export function App() {
           )}
         </main>
       </div>
-      <ApprovalDialog />
+      <CommandPalette />
       <Notices />
     </div>
   )

@@ -19,7 +19,7 @@ function start(): void {
     let wasDown = false
     client.onConnectionChange((state) => {
       useConnection.setState({ state })
-      if (state === 'reconnecting' || state === 'closed') wasDown = true
+      if (state !== 'open' && state !== 'connecting') wasDown = true
       // Back after a drop: the host may have restarted and cleaned up orphans; show its view of things.
       if (state === 'open' && wasDown) {
         wasDown = false

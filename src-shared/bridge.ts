@@ -156,6 +156,8 @@ export const BridgeCalls = {
         mode: AgentMode.optional(),
         includeArchived: z.boolean().optional(),
         parentId: id.nullable().optional(),
+        /** without parentId: inspectable children of every depth too, so the sidebar can draw the whole tree */
+        includeChildren: z.boolean().optional(),
         search: text(200).optional(),
         limit: z.number().int().min(1).max(20_000).optional(),
         offset: z.number().int().min(0).optional(),

@@ -39,15 +39,19 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
   }
 }
 
-/** Saves a screenshot as a test artifact; `publish` also copies it to docs/screenshots/ for the README. */
-export async function shot(page: Page, test: string, name: string, publish?: string): Promise<void> {
+/**
+ * Saves a screenshot as a test artifact under e2e/artifacts/ (ignored by git). Tests never touch the tracked
+ * docs/screenshots/: `publish` names the README image, copied there only when AGENTRY_PUBLISH_SCREENSHOTS=1.
+ */
+export async function shot(page: Page, test: string, name: string, publish?: string): Promise<string> {
   const dir = path.join(REPO_ROOT, 'e2e', 'artifacts', test)
   fs.mkdirSync(dir, { recursive: true })
   const file = path.join(dir, `${name}.png`)
   await page.screenshot({ path: file })
-  if (publish) {
+  if (publish && process.env.AGENTRY_PUBLISH_SCREENSHOTS === '1') {
     const docs = path.join(REPO_ROOT, 'docs', 'screenshots')
     fs.mkdirSync(docs, { recursive: true })
     fs.copyFileSync(file, path.join(docs, `${publish}.png`))
   }
+  return file
 }

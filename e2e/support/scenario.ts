@@ -1,16 +1,17 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { launchBrowser } from './browser'
 import { buildRenderer, REPO_ROOT } from './build-renderer'
 import { startDaemon, tempDir, writeTree, type RunningDaemon } from './daemon'
 
 export type Scenario = {
   page: Page
+  context: BrowserContext
   daemon: RunningDaemon
   home: string
   workdir: string
-  /** keepToken: restart with the same token (agentry serve --token), so the open page reconnects by itself */
+  /** keepToken: restart with the same token (agentry serve --token), so the open page reconnects by itself; otherwise a new one */
   restartDaemon(opts?: { kill?: boolean; keepToken?: boolean }): Promise<RunningDaemon>
   close(): Promise<void>
 }
@@ -19,7 +20,7 @@ export type Scenario = {
  * One isolated world per test: a temp data dir whose default model is the `script` provider replaying `script`,
  * a temp workspace with `files`, the real daemon, and a fresh Chromium page on the daemon's URL.
  */
-export async function startScenario(name: string, o: { script: string; files?: Record<string, string>; permissions?: string }): Promise<Scenario> {
+export async function startScenario(name: string, o: { script: string; files?: Record<string, string>; permissions?: string; model?: string }): Promise<Scenario> {
   const cli = path.join(REPO_ROOT, 'out', 'cli', 'agentry.mjs')
   if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before the e2e tests`)
   await buildRenderer()
@@ -27,7 +28,7 @@ export async function startScenario(name: string, o: { script: string; files?: R
   const workdir = tempDir(`${name}-ws`)
   const scriptFile = path.join(home, 'script.yaml')
   fs.writeFileSync(scriptFile, o.script)
-  fs.writeFileSync(path.join(home, 'config.yaml'), 'model: script/e2e\n')
+  fs.writeFileSync(path.join(home, 'config.yaml'), `model: ${o.model ?? 'script/e2e'}\n`)
   // The person's own rules (a workspace's file may only tighten them).
   if (o.permissions) fs.writeFileSync(path.join(home, 'permissions.jsonc'), o.permissions)
   writeTree(workdir, { 'README.md': '# Sample project\n', ...o.files })
@@ -38,6 +39,7 @@ export async function startScenario(name: string, o: { script: string; files?: R
   await b.page.waitForSelector('[data-testid=composer-input]')
   return {
     page: b.page,
+    context: b.context,
     get daemon() {
       return daemon
     },

@@ -146,6 +146,33 @@ describe('renderer WebSocket client against the daemon', () => {
     expect(sockets.length).toBeLessThanOrEqual(5)
   })
 
+  it('reports `refused` when the host answers but no longer accepts the token (restarted with a new one)', async () => {
+    fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>x</title>')
+    const api = createMemoryHostApi({ calls: { 'workspaces.list': async () => ({ recent: [], defaultRoot: '/r' }) } })
+    const daemon = await startDaemon({ api, rendererDir })
+    cleanups.push(() => daemon.close())
+    const probe = (token: string) => async () => {
+      const res = await fetch(`http://127.0.0.1:${daemon.port}/?token=${token}`, { method: 'HEAD' })
+      return res.status === 403 ? ('refused' as const) : ('ok' as const)
+    }
+    const make = (token: string) => {
+      const client = createWsBridgeClient({
+        url: `ws://127.0.0.1:${daemon.port}/bridge?token=${token}`,
+        WebSocket: WebSocket as unknown as WebSocketCtor,
+        minDelayMs: 20,
+        checkAccess: probe(token),
+      })
+      cleanups.unshift(() => client.close())
+      return client
+    }
+    const stale = make('a-token-from-the-last-start')
+    await until(() => stale.state === 'refused', 'the refused state')
+    await wait(100) // further failed attempts keep it refused, not "reconnecting"
+    expect(stale.state).toBe('refused')
+    const fresh = make(daemon.token)
+    await until(() => fresh.state === 'open', 'the good token to connect')
+  })
+
   it('close() stops reconnecting and detaches its subscriptions on the host', async () => {
     const { api, client, sockets } = await setup()
     client.subscribe({ sessionId: 's1', afterSeq: 0 }, () => {})

@@ -66,7 +66,7 @@ export function createCalls(d: CallDeps): HostApi {
       const sessions = store.listSessions({
         workspaceRoot: f.workspaceRoot,
         agents,
-        parentId: f.parentId === undefined ? null : f.parentId,
+        parentId: f.parentId !== undefined ? f.parentId : f.includeChildren ? undefined : null,
         includeArchived: f.includeArchived,
         search: f.search,
         limit: f.limit,

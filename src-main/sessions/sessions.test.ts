@@ -132,6 +132,17 @@ describe('sessions', () => {
     expect(await list('subagent')).toEqual([])
     expect((await list()).sort()).toEqual([build.sessionId, helper.sessionId].sort())
   })
+
+  it('lists inspectable children with their parents when asked for the whole tree', async () => {
+    h = await createHarness({
+      script: { agents: { build: [{ step: 1, tools: [{ name: 'task', input: { subagent_type: 'general', description: 'child', prompt: 'x' } }] }, { step: 2, text: 'ok' }], general: [{ text: 'done' }], title: [{ text: 't', repeat: true }] } },
+    })
+    const r = await h.run('go')
+    const list = async (includeChildren?: boolean) =>
+      (await h!.host.api.calls['sessions.list']({ workspaceRoot: h!.workdir, includeChildren })).sessions.map((s) => s.parentId)
+    expect(await list()).toEqual([null])
+    expect((await list(true)).sort()).toEqual([r.sessionId, null].sort())
+  })
 })
 
 

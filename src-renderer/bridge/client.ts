@@ -29,5 +29,18 @@ export function createBridgeClient(): BridgeClient {
   return createWsBridgeClient({
     url: `${scheme}//${location.host}/bridge?token=${encodeURIComponent(token)}`,
     WebSocket: WebSocket as unknown as WebSocketCtor,
+    checkAccess: () => checkToken(token),
   })
+}
+
+/** The page itself is served only with a valid token: 403 means the host is up and our token is stale. */
+async function checkToken(token: string): Promise<'ok' | 'refused' | 'unreachable'> {
+  try {
+    const res = await fetch(`${location.origin}/?token=${encodeURIComponent(token)}`, { method: 'HEAD', cache: 'no-store' })
+    return res.status === 403 ? 'refused' : 'ok'
+  } catch (err) {
+    // Nothing listening (the host is restarting): keep reconnecting quietly.
+    console.debug('[agentry] host not reachable yet:', err)
+    return 'unreachable'
+  }
 }

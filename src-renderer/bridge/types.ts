@@ -11,7 +11,8 @@ import type { AppCommand } from './preload-api'
 
 export type { AppCommand }
 
-export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed'
+/** `refused`: the host answers but no longer accepts this page's token (it restarted with a new one). */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'refused' | 'closed'
 
 /** The one way the renderer reaches the host. Transport (IPC or WebSocket) is chosen at startup. */
 export interface BridgeClient {

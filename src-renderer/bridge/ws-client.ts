@@ -22,6 +22,12 @@ export interface WsClientOptions {
   maxDelayMs?: number
   /** A call made while disconnected fails with `unavailable` if no connection opens within this time. */
   queueTimeoutMs?: number
+  /**
+   * Asked when a connection attempt fails before opening: a browser cannot read why a WebSocket handshake was
+   * refused, so the page asks the host over HTTP whether its token is still good. `refused` puts the client in
+   * the `refused` state (it keeps retrying, in case the host comes back with the old token).
+   */
+  checkAccess?: () => Promise<'ok' | 'refused' | 'unreachable'>
 }
 
 export interface WsBridgeClient extends BridgeClient {
@@ -70,10 +76,22 @@ export function createWsBridgeClient(options: WsClientOptions): WsBridgeClient {
   const sendSubscribe = (id: number, sub: Subscription): void =>
     send({ t: 'subscribe', id, input: { ...sub.input, afterSeq: sub.input.sessionId === 'all' ? 0 : sub.lastSeq } })
 
+  const probe = (): void => {
+    if (!options.checkAccess) return
+    options.checkAccess().then(
+      (r) => {
+        if (r === 'refused' && !stopped && state === 'reconnecting') setState('refused')
+      },
+      (err: unknown) => console.warn('[agentry] checking the access token failed:', err),
+    )
+  }
+
   const connect = (): void => {
     const ws = new options.WebSocket(options.url)
+    let opened = false
     socket = ws
     ws.onopen = () => {
+      opened = true
       attempt = 0
       setState('open')
       for (const [id, sub] of subs) sendSubscribe(id, sub)
@@ -97,7 +115,9 @@ export function createWsBridgeClient(options: WsClientOptions): WsBridgeClient {
         call.resolve(unavailable(`The connection to the host closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''}) before the answer arrived. Try again.`))
       }
       if (stopped) return setState('closed')
-      setState('reconnecting')
+      // Refused stays refused until a connection opens again; a failed handshake asks why.
+      if (state !== 'refused') setState('reconnecting')
+      if (!opened && state === 'reconnecting') probe()
       const delay = Math.min(maxDelay, minDelay * 2 ** attempt)
       attempt++
       reconnectTimer = setTimeout(connect, delay)

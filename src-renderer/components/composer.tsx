@@ -1,27 +1,36 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { addressable, agentColor, useAgents } from '../state/agents-store'
+import { pendingForRoot, useApprovals } from '../state/approvals-store'
 import type { UiError } from '../state/bridge'
+import { chipAgentNow } from '../state/chip-agent'
+import { lastUserText } from '../state/transcript-model'
 import { abortRun, cancelQueued, sendPrompt } from '../state/session-actions'
 import { useTranscript } from '../state/transcript-store'
+import { followLatest } from '../state/ui-store'
 import { AgentPicker } from './agent-picker'
 import { ErrorNote } from './error-note'
 
 const EMPTY: never[] = []
 const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
 
-/** Multi-line input: Enter sends, Shift+Enter breaks the line, `@` completes agent names, Stop while running. */
+/**
+ * Multi-line input: Enter sends, Shift+Enter breaks the line, `@` completes agent names, ↑ in an empty box
+ * brings back the last message, Esc in an empty box stops a running turn; Stop/Queue while running.
+ */
 export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const viewId = useTranscript((s) => s.viewId)
-  const status = useTranscript((s) => (viewId ? s.transcripts[viewId]?.status ?? null : null))
-  const queue = useTranscript((s) => (viewId ? s.queue[viewId] ?? EMPTY : EMPTY))
+  const rootId = useTranscript((s) => s.rootId)
+  const status = useTranscript((s) => (viewId ? (s.transcripts[viewId]?.status ?? null) : null))
+  const queue = useTranscript((s) => (viewId ? (s.queue[viewId] ?? EMPTY) : EMPTY))
+  const approvalWaiting = useApprovals((s) => pendingForRoot(s.pending, rootId).length > 0)
   const agents = useAgents((s) => s.agents)
-  const selected = useAgents((s) => s.selected)
   const [text, setText] = useState('')
   const [error, setError] = useState<UiError | null>(null)
   const [sending, setSending] = useState(false)
   const [caret, setCaret] = useState(0)
   const [pick, setPick] = useState(0)
   const area = useRef<HTMLTextAreaElement>(null)
+  const lastSent = useRef<string | null>(null)
   const running = status !== null && RUNNING.has(status)
   // The conversation's own turn may be over while its background children still work: Stop ends those too.
   const background = useTranscript((s) => s.viewId !== null && s.viewId === s.rootId && Object.values(s.tasks).some((t) => t.status === 'running' || t.status === 'queued'))
@@ -61,10 +70,25 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     if (!t || sending) return
     setSending(true)
     setError(null)
-    const err = await sendPrompt(t, selected)
+    followLatest()
+    const err = await sendPrompt(t, chipAgentNow())
     setSending(false)
-    if (err) setError(err)
-    else setText('')
+    if (err) return setError(err)
+    lastSent.current = t
+    setText('')
+  }
+
+  const stop = async () => {
+    if (viewId) setError(await abortRun(viewId))
+  }
+
+  const recall = (): boolean => {
+    const st = useTranscript.getState()
+    const previous = (st.viewId ? lastUserText(st.transcripts[st.viewId]) : null) ?? lastSent.current
+    if (!previous) return false
+    setText(previous)
+    requestAnimationFrame(() => area.current?.setSelectionRange(previous.length, previous.length))
+    return true
   }
 
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -85,6 +109,15 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
         return
       }
     }
+    if (e.key === 'ArrowUp' && text === '' && !e.shiftKey && !e.altKey && !e.metaKey && !e.ctrlKey) {
+      if (recall()) e.preventDefault()
+      return
+    }
+    if (e.key === 'Escape' && text === '' && running) {
+      e.preventDefault()
+      void stop()
+      return
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault()
       void send()
@@ -99,11 +132,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
             <div key={q.id} className="queue-item" data-testid="queue-item">
               <span className="pill">queued</span>
               <span className="queue-text">{q.text}</span>
-              <button
-                className="btn small"
-                data-testid="queue-cancel"
-                onClick={async () => setError(await cancelQueued(viewId, q.id))}
-              >
+              <button className="btn small" data-testid="queue-cancel" onClick={async () => setError(await cancelQueued(viewId, q.id))}>
                 Cancel
               </button>
             </div>
@@ -113,9 +142,9 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} testId="composer-error" />}
       <div className="composer" data-testid="composer">
         {completing && (
-          <div className="popover mention-menu" data-testid="mention-menu" role="listbox">
+          <div className="popover mention-menu" data-testid="mention-menu" role="listbox" aria-label="Subagents">
             {matches.map((a, i) => (
-              <button
+              <div
                 key={a.name}
                 role="option"
                 aria-selected={i === pick}
@@ -130,7 +159,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
                   <span className="agent-option-name">@{a.name}</span>
                   <span className="agent-option-desc">{a.description}</span>
                 </span>
-              </button>
+              </div>
             ))}
           </div>
         )}
@@ -138,6 +167,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
           ref={area}
           className="composer-input"
           data-testid="composer-input"
+          aria-label="Message"
           rows={1}
           placeholder={running ? 'Agent is working — your message will be queued…' : 'Message the agent — @ to address a subagent'}
           value={text}
@@ -150,10 +180,12 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
         />
         <div className="composer-bar">
           <AgentPicker />
-          <span className="muted small hint">Enter to send · Shift+Enter for a new line</span>
+          <span className="hint" data-testid="composer-hint">
+            {approvalWaiting ? 'An approval is waiting above — Shift+Tab to reach it' : running ? 'Esc to stop · Enter to queue' : 'Enter to send · Shift+Enter for a new line'}
+          </span>
           <span className="spacer" />
           {(running || background) && viewId && (
-            <button className="btn danger" data-testid="stop-button" title={running ? 'Stop the run and every subagent' : 'Stop the background subagents'} onClick={async () => setError(await abortRun(viewId))}>
+            <button className="btn danger" data-testid="stop-button" title={running ? 'Stop the run and every subagent' : 'Stop the background subagents'} onClick={() => void stop()}>
               ■ Stop
             </button>
           )}

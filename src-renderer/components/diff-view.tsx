@@ -1,59 +1,60 @@
-import { memo, useMemo } from 'react'
+import { memo, useMemo, useState } from 'react'
+import { diffRows, diffTexts, type DiffRow } from '../../src-shared/diff'
 
-type Line = { kind: ' ' | '-' | '+' | '@'; text: string }
+/** Rows drawn before "Show all": a whole-file overwrite can be thousands of lines. */
+const FIRST_ROWS = 400
 
-/** Line diff by longest common subsequence; big inputs fall back to "all removed, all added" to stay fast. */
-export function diffLines(a: string, b: string): Line[] {
-  const x = a.split('\n')
-  const y = b.split('\n')
-  if (x.length * y.length > 250_000) return [...x.map((t) => ({ kind: '-' as const, text: t })), ...y.map((t) => ({ kind: '+' as const, text: t }))]
-  const n = x.length
-  const m = y.length
-  const dp: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1))
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) dp[i][j] = x[i] === y[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1])
-  const out: Line[] = []
-  let i = 0
-  let j = 0
-  while (i < n && j < m) {
-    if (x[i] === y[j]) {
-      out.push({ kind: ' ', text: x[i] })
-      i++
-      j++
-    } else if (dp[i + 1][j] >= dp[i][j + 1]) out.push({ kind: '-', text: x[i++] })
-    else out.push({ kind: '+', text: y[j++] })
-  }
-  while (i < n) out.push({ kind: '-', text: x[i++] })
-  while (j < m) out.push({ kind: '+', text: y[j++] })
-  return out
+type Props = {
+  path?: string
+  /** the host's unified diff (edit tools, approvals) or a ```diff block */
+  unified?: string
+  /** a preview computed here while the host has not sent its diff */
+  before?: string
+  after?: string
+  testId?: string
 }
 
-function parseUnified(diff: string): Line[] {
-  return diff
-    .split('\n')
-    .filter((l) => !l.startsWith('---') && !l.startsWith('+++'))
-    .map((l) => {
-      const c = l[0]
-      if (c === '-' || c === '+') return { kind: c, text: l.slice(1) }
-      if (c === '@') return { kind: '@' as const, text: l }
-      return { kind: ' ' as const, text: l.startsWith(' ') ? l.slice(1) : l }
-    })
-}
-
-type Props = { path?: string; before?: string; after?: string; unified?: string }
-
-export const DiffView = memo(function DiffView({ path, before, after, unified }: Props) {
-  const lines = useMemo(() => (unified !== undefined ? parseUnified(unified) : diffLines(before ?? '', after ?? '')), [before, after, unified])
+/** A line diff with old/new line numbers; the rows come from the shared jsdiff module. */
+export const DiffView = memo(function DiffView({ path, unified, before, after, testId }: Props) {
+  const rows = useMemo(() => (unified !== undefined ? diffRows(unified) : diffTexts(before ?? '', after ?? '')), [unified, before, after])
+  const [all, setAll] = useState(false)
+  const shown = all ? rows : rows.slice(0, FIRST_ROWS)
+  const added = rows.filter((r) => r.kind === 'add').length
+  const removed = rows.filter((r) => r.kind === 'del').length
   return (
-    <div className="diff" data-testid="diff-view">
-      {path && <div className="diff-path">{path}</div>}
-      <pre>
-        {lines.map((l, i) => (
-          <div key={i} className={`diff-line d${l.kind === ' ' ? 'ctx' : l.kind === '-' ? 'del' : l.kind === '+' ? 'add' : 'hunk'}`}>
-            <span className="diff-sign">{l.kind === '@' ? '' : l.kind}</span>
-            {l.text}
-          </div>
+    <div className="diff" data-testid={testId ?? 'diff-view'}>
+      {(path || rows.length > 0) && (
+        <div className="diff-path">
+          {path && <span className="diff-file">{path}</span>}
+          <span className="diff-stat">
+            <span className="diff-stat-add">+{added}</span> <span className="diff-stat-del">−{removed}</span>
+          </span>
+        </div>
+      )}
+      <div className="diff-body" role="table" aria-label={path ? `Changes to ${path}` : 'Changes'}>
+        {shown.map((r, i) => (
+          <Row key={i} row={r} />
         ))}
-      </pre>
+        {rows.length === 0 && <div className="diff-row dnote" role="row"><span role="cell">No changes.</span></div>}
+      </div>
+      {!all && rows.length > FIRST_ROWS && (
+        <button type="button" className="link-btn diff-more" onClick={() => setAll(true)}>
+          Show all {rows.length.toLocaleString()} lines
+        </button>
+      )}
     </div>
   )
 })
+
+const SIGN: Record<DiffRow['kind'], string> = { add: '+', del: '−', ctx: ' ', hunk: '', note: '' }
+
+function Row({ row }: { row: DiffRow }) {
+  return (
+    <div className={`diff-row d${row.kind}`} role="row" data-kind={row.kind}>
+      <span className="diff-no" role="cell" aria-label={row.oldNo === null ? undefined : `old line ${row.oldNo}`}>{row.oldNo ?? ''}</span>
+      <span className="diff-no" role="cell" aria-label={row.newNo === null ? undefined : `new line ${row.newNo}`}>{row.newNo ?? ''}</span>
+      <span className="diff-sign" role="cell" aria-hidden>{SIGN[row.kind]}</span>
+      <span className="diff-text" role="cell">{row.text}</span>
+    </div>
+  )
+}

@@ -1,9 +1,10 @@
 import { memo, useState } from 'react'
 import type { PartRecord } from '../../src-shared'
-import { Markdown } from '../markdown'
+import { Markdown, splitTaskResults } from '../markdown'
 import { agentColor, useAgents } from '../state/agents-store'
 import { partText, toolName } from '../state/part-data'
 import { useTranscript } from '../state/transcript-store'
+import { CopyButton } from './copy-button'
 import { SubagentCard } from './subagent-card'
 import { ToolCard } from './tool-card'
 
@@ -22,6 +23,11 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
         <div className="bubble">
           {m.parts.map((p) => (p.type === 'text' ? <div key={p.id} className="user-text">{partText(p)}</div> : null))}
         </div>
+        {!nested && (
+          <div className="msg-actions">
+            <CopyButton text={() => messageText(m.parts)} label="Copy message" testId="copy-message" />
+          </div>
+        )}
       </div>
     )
   }
@@ -37,9 +43,23 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
       {m.parts.map((p) => (
         <PartView key={p.id} part={p} />
       ))}
+      {!nested && m.parts.some((p) => p.type === 'text' && partText(p)) && (
+        <div className="msg-actions">
+          <CopyButton text={() => messageText(m.parts)} label="Copy message" testId="copy-message" />
+        </div>
+      )}
     </div>
   )
 })
+
+/** What "Copy message" puts on the clipboard: the message's text parts as written (Markdown source). */
+function messageText(parts: PartRecord[]): string {
+  return parts
+    .filter((p) => p.type === 'text')
+    .map(partText)
+    .join('\n\n')
+    .trim()
+}
 
 function AgentTag({ name }: { name: string }) {
   const info = useAgents((s) => s.byName[name])
@@ -66,7 +86,7 @@ function Reasoning({ text }: { text: string }) {
   return (
     <div className="reasoning" data-testid="reasoning">
       <button className="reasoning-head" onClick={() => setOpen(!open)} aria-expanded={open}>
-        <span className="caret">{open ? '▾' : '▸'}</span> Thinking
+        <span className="caret" aria-hidden>{open ? '▾' : '▸'}</span> Thinking
         {!open && <span className="reasoning-preview">{text.slice(-120)}</span>}
       </button>
       {open && (
@@ -90,22 +110,26 @@ function NoticeCallout({ kind, parts }: { kind: string; parts: PartRecord[] }) {
   )
 }
 
-const RESULT_RE = /<task_(result|error)\s+agent="([^"]*)"[^>]*>([\s\S]*?)(?:<\/task_\1>|$)([\s\S]*)/
-
 /** A synthetic message (a background child's completion) is not the model talking: show it as a callout. */
 function SyntheticCallout({ parts }: { parts: PartRecord[] }) {
   const text = parts.map(partText).join('\n')
-  const m = RESULT_RE.exec(text)
-  const failed = m?.[1] === 'error'
+  const result = splitTaskResults(text).find((s) => s.kind === 'task')
+  const failed = result?.kind === 'task' && result.failed
   // `aborted: <why>` — stopped by the person, a timeout, a parent's abort or a restart, rather than a failure of its own
-  const stopped = failed && m[3].trim().startsWith('aborted:')
+  const stopped = failed && result.body.trim().startsWith('aborted:')
   return (
     <div className={`callout ${failed ? 'error' : 'info'}`} data-testid="synthetic-callout" data-outcome={stopped ? 'aborted' : failed ? 'failed' : 'completed'}>
       <div className="callout-title">
-        {m ? `Background task ${stopped ? 'stopped' : failed ? 'failed' : 'finished'}: ${m[2]}` : 'Note from the host'}
+        {result?.kind === 'task' ? `Background task ${stopped ? 'stopped' : failed ? 'failed' : 'finished'}: ${result.agent}` : 'Note from the host'}
       </div>
-      <Markdown text={m ? m[3].trim() : text} />
-      {m && m[4].trim() && <div className="muted small">{m[4].trim()}</div>}
+      {result?.kind === 'task' ? (
+        <>
+          <Markdown text={result.body} />
+          {result.stats && <div className="small">{result.stats}</div>}
+        </>
+      ) : (
+        <Markdown text={text} />
+      )}
     </div>
   )
 }

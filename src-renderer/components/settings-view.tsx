@@ -1,4 +1,5 @@
-import { useEffect } from 'react'
+import { useEffect, type ComponentType } from 'react'
+import type { CallOutput } from '../../src-shared'
 import { useSettings } from '../state/settings-store'
 import { useUi } from '../state/ui-store'
 import { loadAgents, loadSettings } from '../state/workspace-actions'
@@ -18,9 +19,9 @@ export function SettingsView() {
     void Promise.all([loadSettings(), loadAgents()])
   }, [])
   return (
-    <div className="settings" data-testid="settings">
+    <section className="settings" data-testid="settings" aria-labelledby="settings-title">
       <div className="settings-head">
-        <h1>Settings</h1>
+        <h1 id="settings-title">Settings</h1>
         <span className="spacer" />
         <button className="btn ghost" onClick={() => void Promise.all([loadSettings(), loadAgents()])}>
           Refresh
@@ -30,35 +31,52 @@ export function SettingsView() {
         </button>
       </div>
       {loadError && <ErrorNote error={loadError} />}
-      {settings && (
-        <>
-          {settings.configIssues.length > 0 && (
-            <section className="card">
-              <h2>Configuration problems</h2>
-              <ul className="issues" data-testid="config-issues">
-                {settings.configIssues.map((c, i) => (
-                  <li key={i}>
-                    <code>{c.file}</code> › <code>{c.path || '(root)'}</code>: {c.reason}
-                  </li>
-                ))}
-              </ul>
-              <p className="muted small">Fix these in the file named; the rest of the configuration is in use.</p>
-            </section>
-          )}
-          <ProvidersSection settings={settings} />
-          <ModelAndLimits settings={settings} />
-          <SandboxSection settings={settings} />
-          <RulesSection settings={settings} />
-          <TrustSection />
-          <AgentsSection />
-          <section className="card">
-            <h2>Data</h2>
-            <p className="muted small">
-              Data folder <code>{settings.dataDir}</code> · config <code>{settings.configFile}</code>
-            </p>
-          </section>
-        </>
-      )}
-    </div>
+      {settings && SECTIONS.map(({ id, Section }) => <Section key={id} settings={settings} />)}
+    </section>
+  )
+}
+
+type Settings = CallOutput<'settings.get'>
+
+/**
+ * Settings is this list of sections, top to bottom; each receives the loaded settings. A new area adds its
+ * component here and nothing else.
+ */
+const SECTIONS: { id: string; Section: ComponentType<{ settings: Settings }> }[] = [
+  { id: 'config-issues', Section: ConfigIssues },
+  { id: 'providers', Section: ProvidersSection },
+  { id: 'model', Section: ModelAndLimits },
+  { id: 'sandbox', Section: SandboxSection },
+  { id: 'rules', Section: RulesSection },
+  { id: 'trust', Section: TrustSection },
+  { id: 'agents', Section: AgentsSection },
+  { id: 'data', Section: DataSection },
+]
+
+function ConfigIssues({ settings }: { settings: Settings }) {
+  if (settings.configIssues.length === 0) return null
+  return (
+    <section className="card">
+      <h2>Configuration problems</h2>
+      <ul className="issues" data-testid="config-issues">
+        {settings.configIssues.map((c, i) => (
+          <li key={i}>
+            <code>{c.file}</code> › <code>{c.path || '(root)'}</code>: {c.reason}
+          </li>
+        ))}
+      </ul>
+      <p className="muted small">Fix these in the file named; the rest of the configuration is in use.</p>
+    </section>
+  )
+}
+
+function DataSection({ settings }: { settings: Settings }) {
+  return (
+    <section className="card">
+      <h2>Data</h2>
+      <p className="muted small">
+        Data folder <code>{settings.dataDir}</code> · config <code>{settings.configFile}</code>
+      </p>
+    </section>
   )
 }

@@ -46,7 +46,8 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
         >
           <span className="caret" aria-hidden>{expanded ? '▾' : '▸'}</span>
           <StatusIcon state={card.status} />
-          <span className="subagent-agent" style={{ color }}>{card.agentType}</span>
+          <span className="agent-dot" style={{ background: color }} />
+          <span className="subagent-agent">{card.agentType}</span>
           <span className="subagent-desc">{card.description}</span>
         </button>
         <span className="subagent-stats">

@@ -3,6 +3,7 @@ import { agentColor, useAgents } from '../state/agents-store'
 import type { UiError } from '../state/bridge'
 import { abortTask, openSession } from '../state/session-actions'
 import { toggleExpanded, useTranscript } from '../state/transcript-store'
+import { useUi } from '../state/ui-store'
 import { ErrorNote } from './error-note'
 import { StatusIcon } from './tool-card'
 
@@ -11,12 +12,19 @@ export function TasksPanel() {
   const tasks = useTranscript((s) => s.tasks)
   const expanded = useTranscript((s) => s.expanded)
   const byName = useAgents((s) => s.byName)
+  const rootId = useTranscript((s) => s.rootId)
+  const closed = useUi((s) => s.tasksClosedFor !== null && s.tasksClosedFor === rootId)
   const [error, setError] = useState<UiError | null>(null)
   const list = useMemo(() => Object.values(tasks).sort((a, b) => b.createdAt - a.createdAt), [tasks])
-  if (list.length === 0) return null
+  if (list.length === 0 || closed) return null
   return (
-    <section className="tasks-panel" data-testid="tasks-panel">
-      <div className="panel-title">Background tasks</div>
+    <section className="tasks-panel" data-testid="tasks-panel" aria-labelledby="tasks-title">
+      <div className="panel-head">
+        <h2 id="tasks-title" className="panel-title">Background tasks</h2>
+        <button className="icon-btn" data-testid="tasks-close" aria-label="Close the tasks panel" title="Close (reopen from the session header)" onClick={() => useUi.setState({ tasksClosedFor: rootId })}>
+          ×
+        </button>
+      </div>
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
       {list.map((t) => {
         const running = t.status === 'running' || t.status === 'queued'
@@ -27,7 +35,7 @@ export function TasksPanel() {
             <span className="task-text">
               <span className="task-agent">{t.agentType}</span> <span className="muted">{t.description}</span>
             </span>
-            <span className="pill">{t.status}</span>
+            <span className={`pill status-${t.status}`}>{t.status}</span>
             <button
               className="btn small"
               data-testid="task-open"

@@ -4,9 +4,10 @@ import { agentColor, useAgents } from '../state/agents-store'
 import { openSession } from '../state/session-actions'
 import { useSessions } from '../state/sessions-store'
 import { useTranscript } from '../state/transcript-store'
+import { useUi } from '../state/ui-store'
 import { ErrorNote } from './error-note'
 import { MessageView } from './message-view'
-import { VirtualList } from './virtual-list'
+import { TranscriptList } from './transcript-list'
 
 const ERR = 'err:'
 
@@ -24,6 +25,9 @@ export function TranscriptView() {
   const errors = useTranscript((s) => (viewId ? s.transcripts[viewId]?.errors : undefined))
   const status = useTranscript((s) => (viewId ? s.transcripts[viewId]?.status : null))
   const info = useAgents((s) => (session ? s.byName[session.agent] : undefined))
+  const rootId = useTranscript((s) => s.rootId)
+  const taskCount = useTranscript((s) => Object.keys(s.tasks).length)
+  const tasksClosed = useUi((s) => s.tasksClosedFor !== null && s.tasksClosedFor === rootId)
 
   const keys = useMemo(() => [...(messageIds ?? []), ...(errors ?? []).map((_, i) => `${ERR}${i}`)], [messageIds, errors])
   const render = useCallback(
@@ -35,7 +39,7 @@ export function TranscriptView() {
           <div className="callout error" data-testid="run-error">
             <div className="callout-title">The run stopped with an error ({e.code})</div>
             <div>{e.message}</div>
-            <div className="muted small">Check the provider settings or retry the message.</div>
+            <div className="small">Check the provider settings or send the message again.</div>
           </div>
         ) : null
       }
@@ -55,7 +59,7 @@ export function TranscriptView() {
                 <button className="link-btn" data-testid="breadcrumb-link" onClick={() => void openSession(a.id)}>
                   {a.title || a.agent}
                 </button>
-                <span className="sep">›</span>
+                <span className="sep" aria-hidden>›</span>
               </span>
             ))}
             <span className="crumb current">{session?.title ?? '…'}</span>
@@ -64,14 +68,19 @@ export function TranscriptView() {
         <div className="title-row">
           {session && <span className="agent-dot lg" style={{ background: agentColor(session.agent, info) }} />}
           <h1 className="session-heading" data-testid="session-heading">{session?.title || (loading ? 'Loading…' : 'Untitled')}</h1>
-          {session && <span className="muted">{session.agent}</span>}
+          {session && <span className="muted nowrap">{session.agent}</span>}
           <span className="spacer" />
           {status && <span className={`pill status-${status}`} data-testid="session-status">{status.replaceAll('_', ' ')}</span>}
-          {session && session.usage.total > 0 && <span className="muted small">{formatTokens(session.usage.total)} tokens</span>}
+          {session && session.usage.total > 0 && <span className="muted small nowrap">{formatTokens(session.usage.total)} tokens</span>}
+          {tasksClosed && taskCount > 0 && (
+            <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null })}>
+              Tasks ({taskCount})
+            </button>
+          )}
         </div>
       </div>
       {loadError && <ErrorNote error={loadError} testId="session-load-error" />}
-      <VirtualList keys={keys} estimate={120} stickToBottom className="transcript" testId="transcript" render={render} />
+      <TranscriptList key={viewId} sessionId={viewId} keys={keys} render={render} />
     </div>
   )
 }

@@ -1,12 +1,21 @@
 import { useState, type FormEvent } from 'react'
 import { shortPath } from '../lib/format'
 import { useConnection } from '../state/connection-store'
-import { useUi } from '../state/ui-store'
+import { shortcut } from '../lib/keys'
+import { toggleSidebar, useUi } from '../state/ui-store'
 import { openWorkspace } from '../state/workspace-actions'
 import { useWorkspace } from '../state/workspace-store'
 import { newSession } from '../state/session-actions'
 import { AgentIssuesBadge } from './agent-issues-badge'
 import { ErrorNote } from './error-note'
+
+const CONN_TEXT: Record<ReturnType<typeof useConnection.getState>['state'], string> = {
+  open: 'Connected',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  refused: 'Access token no longer valid',
+  closed: 'Disconnected',
+}
 
 /** Top bar: the open folder (with recent ones and a path field), connection state, settings. */
 export function WorkspaceBar() {
@@ -15,6 +24,7 @@ export function WorkspaceBar() {
   const error = useWorkspace((s) => s.error)
   const conn = useConnection((s) => s.state)
   const screen = useUi((s) => s.screen)
+  const collapsed = useUi((s) => s.sidebarCollapsed)
   const [open, setOpen] = useState(false)
   const [path, setPath] = useState('')
 
@@ -30,6 +40,16 @@ export function WorkspaceBar() {
 
   return (
     <header className="workspace-bar" data-testid="workspace-bar">
+      <button
+        className="icon-btn sidebar-toggle"
+        data-testid="sidebar-toggle"
+        aria-label={collapsed ? 'Show the session list' : 'Hide the session list'}
+        aria-expanded={!collapsed}
+        title={collapsed ? 'Show the session list' : 'Hide the session list'}
+        onClick={toggleSidebar}
+      >
+        <span aria-hidden>☰</span>
+      </button>
       <div className="brand">
         <span className="brand-mark" aria-hidden>◆</span> Agentry
       </div>
@@ -44,6 +64,7 @@ export function WorkspaceBar() {
             <form onSubmit={submit} className="row">
               <input
                 autoFocus
+                aria-label="Folder to open"
                 className="input"
                 data-testid="workspace-input"
                 placeholder="/path/to/project"
@@ -76,14 +97,17 @@ export function WorkspaceBar() {
       <AgentIssuesBadge />
       <span className={`conn conn-${conn}`} data-testid="connection-state" title={`Connection: ${conn}`}>
         <span className="dot" />
-        {conn === 'open' ? 'Connected' : conn === 'connecting' ? 'Connecting…' : conn === 'reconnecting' ? 'Reconnecting…' : 'Disconnected'}
+        {CONN_TEXT[conn]}
       </span>
+      <button className="btn ghost palette-btn" data-testid="open-palette" onClick={() => useUi.setState({ paletteOpen: true })} title="Command palette">
+        Commands <kbd>{shortcut('K')}</kbd>
+      </button>
       <button
         className={`btn ghost ${screen === 'settings' ? 'active' : ''}`}
         data-testid="open-settings"
         onClick={() => useUi.setState({ screen: screen === 'settings' ? 'chat' : 'settings' })}
       >
-        ⚙ Settings
+        <span aria-hidden>⚙</span> Settings
       </button>
     </header>
   )

@@ -17,17 +17,29 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`
 }
 
-export function formatAgo(at: number, now: number): string {
-  const s = Math.max(0, Math.round((now - at) / 1000))
-  if (s < 60) return 'just now'
-  const m = Math.round(s / 60)
-  if (m < 60) return `${m}m ago`
-  const h = Math.round(m / 60)
-  if (h < 24) return `${h}h ago`
-  return new Date(at).toLocaleDateString()
-}
-
 export function shortPath(p: string): string {
   const parts = p.split(/[\\/]/).filter(Boolean)
   return parts.length <= 2 ? p : `…/${parts.slice(-2).join('/')}`
+}
+
+// Intl formatters are costly to build; a sidebar draws many times, so each one is made once.
+const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })
+const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short' })
+const DAY = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' })
+const DAY_YEAR = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' })
+const FULL = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+const DAY_MS = 86_400_000
+
+/** A session row's time: the clock today, weekday this week, the date before that (year only when not this year). */
+export function formatWhen(at: number, now: number): string {
+  const d = new Date(at)
+  const today = new Date(now)
+  const startOfToday = new Date(today.getFullYear(), today.getMonth(), today.getDate()).getTime()
+  if (at >= startOfToday) return TIME.format(d)
+  if (at >= startOfToday - 6 * DAY_MS) return `${WEEKDAY.format(d)} ${TIME.format(d)}`
+  return (d.getFullYear() === today.getFullYear() ? DAY : DAY_YEAR).format(d)
+}
+
+export function formatDateTime(at: number): string {
+  return FULL.format(new Date(at))
 }

@@ -1,42 +1,77 @@
-/** A light highlighter: comments, strings, numbers, keywords — enough to read code, language-agnostic. */
+import type { Root } from 'hast'
+import { useSyncExternalStore } from 'react'
+import { grammarName, loadGrammar } from './languages'
 
-export type Token = { t: 'plain' | 'comment' | 'string' | 'number' | 'keyword' | 'fn'; v: string }
+/**
+ * Code highlighting with lowlight (highlight.js grammars, output as class names styled by our theme variables).
+ * Nothing of it is in the first bundle: lowlight and each grammar load the first time a code block needs them,
+ * and until then the block shows plain text of the same size, so nothing moves when the colours arrive.
+ */
 
-const KEYWORDS = new Set(
-  (
-    'abstract as async await break case catch class const continue def default defer del delete do elif else enum export extends ' +
-    'false final finally fn for from func function go if impl import in interface is let loop match mod mut new nil none not null ' +
-    'or package pass private protected pub public raise return self static struct super switch this throw true try type typeof ' +
-    'undefined use var void while with yield echo then fi done esac local readonly True False None'
-  ).split(' '),
-)
+type Lowlight = ReturnType<typeof import('lowlight').createLowlight>
 
-const HASH_COMMENT = new Set(['py', 'python', 'sh', 'bash', 'shell', 'zsh', 'yaml', 'yml', 'toml', 'rb', 'ruby', 'r', 'conf', 'ini', 'dockerfile', 'make', 'makefile'])
+/** Very long blocks stay plain: highlighting must never be what makes a long transcript slow. */
+const MAX_CHARS = 50_000
 
-const TOKEN = /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|(#[^\n]*)|("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?|`(?:[^`\\]|\\.)*`?)|(\b\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?\b|\b0x[\da-f]+\b)|([A-Za-z_$][\w$]*)(?=\s*\()|([A-Za-z_$][\w$]*)/gi
+let lowlight: Lowlight | null = null
+let core: Promise<Lowlight> | null = null
+const ready = new Set<string>()
+const loading = new Map<string, Promise<void>>()
+const failed = new Set<string>()
+let version = 0
+const listeners = new Set<() => void>()
 
-export function highlight(code: string, lang: string): Token[] {
-  const hash = HASH_COMMENT.has(lang)
-  const out: Token[] = []
-  let last = 0
-  const push = (t: Token['t'], v: string): void => {
-    const prev = out[out.length - 1]
-    if (prev && prev.t === t) prev.v += v
-    else out.push({ t, v })
+function changed(): void {
+  version++
+  for (const l of listeners) l()
+}
+
+function loadCore(): Promise<Lowlight> {
+  core ??= import('lowlight').then((m) => (lowlight = m.createLowlight()))
+  return core
+}
+
+/** Starts loading the grammar; subscribers re-render when it is there. */
+export function ensureGrammar(name: string): Promise<void> {
+  if (ready.has(name) || failed.has(name)) return Promise.resolve()
+  let p = loading.get(name)
+  if (!p) {
+    p = Promise.all([loadCore(), loadGrammar(name)])
+      .then(([ll, grammar]) => {
+        ll.register(name, grammar)
+        ready.add(name)
+      })
+      .catch((err: unknown) => {
+        // A chunk that fails to load (offline build mismatch) leaves the block plain; say so once in the console.
+        failed.add(name)
+        console.warn(`[agentry] could not load the ${name} highlighter; code stays plain:`, err)
+      })
+      .finally(() => {
+        loading.delete(name)
+        changed()
+      })
+    loading.set(name, p)
   }
-  const re = new RegExp(TOKEN.source, TOKEN.flags)
-  // Very long blocks are shown plain: highlighting must never be what makes a long transcript slow.
-  if (code.length > 50_000) return [{ t: 'plain', v: code }]
-  for (let m = re.exec(code); m; m = re.exec(code)) {
-    if (m.index > last) push('plain', code.slice(last, m.index))
-    last = m.index + m[0].length
-    if (m[1]) push(hash && !m[1].startsWith('/*') ? 'plain' : 'comment', m[1])
-    else if (m[2]) push(hash ? 'comment' : 'plain', m[2])
-    else if (m[3]) push('string', m[3])
-    else if (m[4]) push('number', m[4])
-    else if (m[5]) push(KEYWORDS.has(m[5]) ? 'keyword' : 'fn', m[5])
-    else if (m[6]) push(KEYWORDS.has(m[6]) ? 'keyword' : 'plain', m[6])
+  return p
+}
+
+/** The highlighted tree, or null while the grammar loads (or for code we do not highlight). */
+export function highlightTree(code: string, info: string): Root | null {
+  const name = grammarName(info)
+  if (!name || name === 'plaintext' || code.length > MAX_CHARS) return null
+  if (!lowlight || !ready.has(name)) {
+    void ensureGrammar(name)
+    return null
   }
-  if (last < code.length) push('plain', code.slice(last))
-  return out
+  return lowlight.highlight(name, code)
+}
+
+function subscribe(cb: () => void): () => void {
+  listeners.add(cb)
+  return () => listeners.delete(cb)
+}
+
+/** Re-renders the caller when any grammar finished loading. */
+export function useGrammarVersion(): number {
+  return useSyncExternalStore(subscribe, () => version, () => version)
 }

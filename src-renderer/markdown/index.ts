@@ -1,3 +1,3 @@
-export { Markdown, CodeBlock } from './markdown-view'
-export { parseMarkdown, parseInline, safeHref, type Block, type Inline } from './parse-markdown'
-export { highlight, type Token } from './highlight'
+export { Markdown } from './markdown-view'
+export { CodeBlock } from './code-block'
+export { splitTaskResults, type TextSegment } from './task-results'

@@ -1,89 +1,69 @@
-import { memo, useMemo, type ReactNode } from 'react'
-import { highlight } from './highlight'
-import { parseInline, parseMarkdown, type Block, type Inline } from './parse-markdown'
+import { memo, useMemo, useRef, useState } from 'react'
+import ReactMarkdown from 'react-markdown'
+import remarkGfm from 'remark-gfm'
+import { markdownComponents, safeUrl } from './markdown-components'
+import { remarkDunder } from './remark-dunder'
+import { definitionsOf, splitBlocks, type Split } from './split-blocks'
+import { splitTaskResults, type TextSegment } from './task-results'
 
-/** Renders Markdown as React elements; memoized on the text, so an unchanged part costs nothing per frame. */
+const REMARK_PLUGINS = [remarkGfm, remarkDunder]
+
+/**
+ * Markdown as React elements (react-markdown + GFM; raw HTML is shown as text, never run). The text is cut into
+ * top-level blocks and each block is memoized on its source, so a streaming message re-renders only its last block.
+ */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => parseMarkdown(text), [text])
-  return <div className="md">{blocks.map((b, i) => <BlockView key={i} block={b} />)}</div>
-})
-
-/** Blocks are re-parsed on every delta, but only a block whose content changed re-renders (usually the last one). */
-const BlockView = memo(BlockContent, (a, b) => sameBlock(a.block, b.block))
-
-function sameBlock(a: Block, b: Block): boolean {
-  if (a.kind !== b.kind) return false
-  switch (a.kind) {
-    case 'p':
-    case 'quote':
-      return a.text === (b as typeof a).text
-    case 'h':
-      return a.text === (b as typeof a).text && a.level === (b as typeof a).level
-    case 'code':
-      return a.code === (b as typeof a).code && a.lang === (b as typeof a).lang
-    case 'list': {
-      const c = b as typeof a
-      return a.ordered === c.ordered && a.start === c.start && a.items.length === c.items.length && a.items.every((x, i) => x === c.items[i])
-    }
-    case 'hr':
-      return true
-  }
-}
-
-function BlockContent({ block }: { block: Block }): ReactNode {
-  switch (block.kind) {
-    case 'p':
-      return <p>{inline(parseInline(block.text))}</p>
-    case 'h': {
-      const Tag = (['h3', 'h3', 'h4', 'h5', 'h6', 'h6'] as const)[block.level - 1]
-      return <Tag>{inline(parseInline(block.text))}</Tag>
-    }
-    case 'code':
-      return <CodeBlock code={block.code} lang={block.lang} />
-    case 'list': {
-      const items = block.items.map((it, i) => <li key={i}>{inline(parseInline(it))}</li>)
-      return block.ordered ? <ol start={block.start}>{items}</ol> : <ul>{items}</ul>
-    }
-    case 'quote':
-      return <blockquote>{inline(parseInline(block.text))}</blockquote>
-    case 'hr':
-      return <hr />
-  }
-}
-
-export const CodeBlock = memo(function CodeBlock({ code, lang }: { code: string; lang: string }) {
-  const tokens = useMemo(() => highlight(code, lang), [code, lang])
+  const segments = useMemo(() => splitTaskResults(text), [text])
   return (
-    <div className="code-block">
-      {lang && <div className="code-lang">{lang}</div>}
-      <pre>
-        <code>
-          {tokens.map((t, i) => (t.t === 'plain' ? t.v : <span key={i} className={`tok-${t.t}`}>{t.v}</span>))}
-        </code>
-      </pre>
+    <div className="md">
+      {segments.map((s, i) => (s.kind === 'md' ? <Blocks key={i} text={s.text} /> : <TaskResult key={i} segment={s} />))}
     </div>
   )
 })
 
-function inline(nodes: Inline[]): ReactNode[] {
-  return nodes.map((n, i) => {
-    switch (n.kind) {
-      case 'text':
-        return n.text
-      case 'br':
-        return <br key={i} />
-      case 'code':
-        return <code key={i} className="inline-code">{n.text}</code>
-      case 'strong':
-        return <strong key={i}>{inline(n.children)}</strong>
-      case 'em':
-        return <em key={i}>{inline(n.children)}</em>
-      case 'link':
-        return (
-          <a key={i} href={n.href} target="_blank" rel="noreferrer noopener">
-            {inline(n.children)}
-          </a>
-        )
-    }
-  })
+function Blocks({ text }: { text: string }) {
+  // A finished message renders in one pass; cutting into blocks pays off only once the text starts growing.
+  const first = useRef(text)
+  const growing = text !== first.current
+  const last = useRef<Split | undefined>(undefined)
+  const split = useMemo(() => (growing ? (last.current = splitBlocks(text, last.current)) : null), [text, growing])
+  const defs = useMemo(() => (split ? definitionsOf(split) : ''), [split])
+  if (!split) return <Block source={text} />
+  return split.blocks.map((b, i) => (b.definition ? null : <Block key={i} source={defs ? `${b.source}\n\n${defs}` : b.source} />))
+}
+
+const Block = memo(function Block({ source }: { source: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={markdownComponents} urlTransform={safeUrl}>
+      {source}
+    </ReactMarkdown>
+  )
+})
+
+const CLAMP_LINES = 8
+
+/** A subagent's result quoted in a message: who answered, a few lines of it, the rest behind "Show all". */
+function TaskResult({ segment: s }: { segment: Extract<TextSegment, { kind: 'task' }> }) {
+  const [open, setOpen] = useState(false)
+  const long = s.body.split('\n').length > CLAMP_LINES || s.body.length > 800
+  return (
+    <div className={`task-result ${s.failed ? 'failed' : ''}`} data-testid="task-result" data-agent={s.agent}>
+      <div className="task-result-head">
+        <span aria-hidden>↳</span>
+        <span className="task-result-agent">{s.agent}</span>
+        <span className="task-result-what">{s.failed ? 'failed' : 'result'}</span>
+        {s.stats && <span className="task-result-stats">{s.stats}</span>}
+      </div>
+      {s.body && (
+        <div className={`task-result-body ${long && !open ? 'clamped' : ''}`}>
+          <Markdown text={s.body} />
+        </div>
+      )}
+      {long && (
+        <button type="button" className="link-btn small" onClick={() => setOpen(!open)} aria-expanded={open}>
+          {open ? 'Show less' : 'Show all'}
+        </button>
+      )}
+    </div>
+  )
 }

@@ -9,12 +9,14 @@ type AgentsStore = {
   folders: AgentFolderInfo[]
   disabled: { name: string; file: string }[]
   byName: Record<string, AgentListEntry>
-  /** the agent the composer sends with (per workspace, remembered in localStorage) */
+  /** the agent a new session starts with (per workspace, remembered in localStorage) */
   selected: string | null
+  /** agents picked in the chip while viewing a session: the next message there goes to it */
+  perSession: Record<string, string>
   loadError: UiError | null
 }
 
-export const useAgents = create<AgentsStore>(() => ({ agents: [], errors: [], folders: [], disabled: [], byName: {}, selected: null, loadError: null }))
+export const useAgents = create<AgentsStore>(() => ({ agents: [], errors: [], folders: [], disabled: [], byName: {}, selected: null, perSession: {}, loadError: null }))
 
 /** What the main screen's badge counts: files that did not load, agents with warnings, shadowed folders. */
 export function agentIssueCount(s: Pick<AgentsStore, 'agents' | 'errors' | 'folders'>): { errors: number; warnings: number } {
@@ -45,8 +47,12 @@ export function rememberedAgent(root: string): string | null {
   }
 }
 
-export function selectAgent(root: string | null, name: string): void {
-  useAgents.setState({ selected: name })
+/**
+ * Picks the agent for the next message: in the session being viewed (it applies to that session's next turn)
+ * and as the workspace's default for new sessions.
+ */
+export function selectAgent(root: string | null, name: string, sessionId: string | null = null): void {
+  useAgents.setState((s) => ({ selected: name, perSession: sessionId ? { ...s.perSession, [sessionId]: name } : s.perSession }))
   if (!root) return
   try {
     localStorage.setItem(storageKey(root), name)

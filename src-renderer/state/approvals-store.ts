@@ -41,3 +41,13 @@ export function pendingForRoot(pending: Record<string, ApprovalRecord>, rootId: 
     .filter((a) => a.rootSessionId === rootId)
     .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
 }
+
+/** Badge counts: a root row counts every approval in its tree; a child row its own. */
+export function waitingCounts(pending: Record<string, ApprovalRecord>): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const a of Object.values(pending)) {
+    counts[a.rootSessionId] = (counts[a.rootSessionId] ?? 0) + 1
+    if (a.sessionId !== a.rootSessionId) counts[a.sessionId] = (counts[a.sessionId] ?? 0) + 1
+  }
+  return counts
+}

@@ -151,22 +151,17 @@ function routeRootOnly(event: AgentEvent): void {
 }
 
 function approvalFromEvent(e: Extract<LeafEvent, { type: 'tool_approval_required' }>): ApprovalRecord {
+  // Fields the event carries beyond these (e.g. marks on the suggestions) travel on to the approval as they are.
+  const { type: _type, at, approvalId, ...fields } = e
   return {
-    id: e.approvalId,
-    sessionId: e.sessionId,
-    rootSessionId: e.rootSessionId,
+    ...fields,
+    id: approvalId,
     messageId: null,
-    toolCallId: e.toolCallId,
-    toolName: e.toolName,
     kind: e.toolName === 'plan_exit' ? 'plan' : e.toolName === 'question' ? 'question' : 'tool',
-    agentPath: e.agentPath,
-    arguments: e.arguments,
-    patterns: e.patterns,
-    alwaysPatterns: e.alwaysPatterns,
     alwaysSuggestions: e.alwaysSuggestions ?? [],
     status: 'pending',
     answer: null,
-    createdAt: e.at,
+    createdAt: at,
     resolvedAt: null,
   }
 }

@@ -29,6 +29,18 @@ export function emptyTranscript(sessionId: string, complete = false): Transcript
   return { sessionId, messageIds: [], messages: new Map(), seededAtSeq: -1, complete, status: null, errors: [] }
 }
 
+/** The text of the person's last message in a transcript (↑ in an empty composer brings it back). */
+export function lastUserText(t: Transcript | undefined): string | null {
+  if (!t) return null
+  for (let i = t.messageIds.length - 1; i >= 0; i--) {
+    const m = t.messages.get(t.messageIds[i])
+    if (m?.role !== 'user' || m.metadata.synthetic === true) continue
+    const text = m.parts.map((p) => (p.type === 'text' && typeof p.data.text === 'string' ? p.data.text : '')).join('')
+    if (text) return text
+  }
+  return null
+}
+
 /** Unwraps `subagent_event` down to the event that actually happened, in the session that owns it. */
 export function leafOf(event: AgentEvent): LeafEvent {
   let e: AgentEvent = event

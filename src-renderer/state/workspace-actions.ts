@@ -58,7 +58,7 @@ export async function loadAgents(): Promise<void> {
 export async function refreshSessions(): Promise<void> {
   const root = useWorkspace.getState().root
   if (!root) return
-  const res = await call('sessions.list', { workspaceRoot: root, includeArchived: true, limit: 20_000 })
+  const res = await call('sessions.list', { workspaceRoot: root, includeArchived: true, includeChildren: true, limit: 20_000 })
   if (!res.ok) {
     useSessions.setState({ listError: toUiError('Loading sessions', res.error), loaded: true })
     return

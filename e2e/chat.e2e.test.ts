@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { shot } from './support/browser'
+import { DIFF_BLOCK } from './support/markdown-samples'
+import { send, startScenario, transcriptText, type Scenario } from './support/scenario'
+
+const code = 'const re = /"[^"]*"/g // match quoted text\nconst s = "done"'
+const answer = [
+  'Call __init__ first, then see __init__.py.',
+  '',
+  '| file | lines |',
+  '|---|---:|',
+  '| src/app.ts | 120 |',
+  '',
+  '- [x] read the code',
+  '- [ ] write the tests',
+  '',
+  '- outer',
+  '  - inner',
+  '    - deepest',
+  '',
+  'See [the page](https://en.wikipedia.org/wiki/Markdown_(disambiguation)) and ~~not this~~.',
+  '',
+  '```ts',
+  code,
+  '```',
+  '',
+  DIFF_BLOCK,
+].join('\n')
+
+const paragraph = (i: number) => `Paragraph ${i}: ${Array.from({ length: 40 }, (_, k) => `word${k}`).join(' ')}.`
+const long = Array.from({ length: 20 }, (_, i) => paragraph(i + 1)).join('\n\n') + '\n\nThe long answer ends here.'
+
+const script = `
+agents:
+  build:
+    - match: "review"
+      step: 1
+      text: "Tracking the work."
+      tools:
+        - { name: todo, input: { todos: [ { content: "Read the code", status: completed }, { content: "Write the tests", status: in_progress }, { content: "Ship it", status: pending } ] } }
+    - { match: "review", step: 2, text: ${JSON.stringify(answer)} }
+    - { match: "long", text: ${JSON.stringify(long)}, chunkDelayMs: 8 }
+    - { match: "short", text: "A short reply at the bottom." }
+  title: [ { text: "Chat session", repeat: true } ]
+`
+
+describe('the conversation', () => {
+  let s: Scenario
+  beforeAll(async () => {
+    s = await startScenario('chat', { script })
+    await s.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(s.daemon.url).origin })
+  }, 120_000)
+  afterAll(async () => s?.close())
+
+  it('renders Markdown faithfully: tables, task lists, nested lists, links with ")", no bold __init__, regexes and diffs highlighted; todo as a checklist', async () => {
+    const { page } = s
+    await send(page, 'review the project')
+    await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('and not this.')
+    const md = page.locator('[data-testid=part-text]').last()
+    expect(await md.locator('table th').allInnerTexts()).toEqual(['file', 'lines'])
+    expect(await md.locator('table td').allInnerTexts()).toEqual(['src/app.ts', '120'])
+    expect(await md.locator('input[type=checkbox]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked))).toEqual([true, false])
+    expect(await md.locator('li li li').innerText()).toBe('deepest')
+    expect(await md.locator('a', { hasText: 'the page' }).getAttribute('href')).toBe('https://en.wikipedia.org/wiki/Markdown_(disambiguation)')
+    expect(await md.locator('del').innerText()).toBe('not this')
+    expect(await md.locator('strong').count()).toBe(0)
+    expect(await md.innerText()).toContain('Call __init__ first, then see __init__.py.')
+    // Highlighting arrives when the grammar chunk has loaded.
+    const block = md.locator('[data-testid=code-block][data-lang=ts]')
+    await expect.poll(() => block.locator('.hljs-regexp').allInnerTexts()).toEqual(['/"[^"]*"/g'])
+    expect(await block.locator('.hljs-string').allInnerTexts()).toEqual(['"done"'])
+    expect(await block.locator('.hljs-comment').allInnerTexts()).toEqual(['// match quoted text'])
+    const diff = md.locator('[data-testid=code-diff]')
+    expect(await diff.locator('[data-kind=del] .diff-text').allInnerTexts()).toEqual(['start(3000)'])
+    expect(await diff.locator('[data-kind=add] .diff-text').allInnerTexts()).toEqual(['start(Number(process.env.PORT ?? 3000))'])
+    expect(await diff.locator('[data-kind=del] .diff-no').first().innerText()).toBe('2')
+
+    const todos = page.locator('[data-testid=todo-item]')
+    expect(await todos.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-status')}:${e.textContent}`))).toEqual([
+      'completed:Read the code',
+      'in_progress:Write the testsin progress',
+      'pending:Ship it',
+    ])
+    await shot(page, 'chat', '01-markdown')
+  })
+
+  it('copies a code block and a whole message to the clipboard', async () => {
+    const { page } = s
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText())
+    const block = page.locator('[data-testid=code-block][data-lang=ts]')
+    await block.locator('[data-testid=copy-code]').click()
+    await expect.poll(() => block.locator('[data-testid=copy-code]').getAttribute('data-state')).toBe('copied')
+    expect(await clipboard()).toBe(code)
+    await page.locator('[data-testid=message][data-role=assistant]').last().locator('[data-testid=copy-message]').click()
+    expect(await clipboard()).toBe(answer)
+    await page.locator('[data-testid=message][data-role=user]').last().locator('[data-testid=copy-message]').click()
+    expect(await clipboard()).toBe('review the project')
+  })
+
+  it('Up-arrow in an empty composer brings back the last message; not when there is text', async () => {
+    const { page } = s
+    const input = page.locator('[data-testid=composer-input]')
+    await input.focus()
+    await page.keyboard.press('ArrowUp')
+    expect(await input.inputValue()).toBe('review the project')
+    await input.fill('draft')
+    await page.keyboard.press('ArrowUp')
+    expect(await input.inputValue()).toBe('draft')
+    await input.fill('')
+  })
+
+  it('follows the latest: a person scrolled up is not dragged down, sees "Jump to latest", and sending scrolls to the new message', async () => {
+    const { page } = s
+    const list = page.locator('[data-testid=transcript]')
+    await send(page, 'long answer please')
+    await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Paragraph 3:')
+    // Streaming at the bottom: the view follows.
+    await expect.poll(() => list.getAttribute('data-at-end')).toBe('true')
+    await list.evaluate((el) => el.scrollTo({ top: 0 }))
+    const jump = page.locator('[data-testid=jump-latest]')
+    await jump.waitFor({ timeout: 10_000 })
+    expect(await transcriptText(page)).not.toContain('The long answer ends here.')
+    expect(await list.evaluate((el) => el.scrollTop)).toBeLessThan(50)
+    await shot(page, 'chat', '02-jump-to-latest')
+    await jump.click()
+    await expect.poll(() => list.getAttribute('data-at-end')).toBe('true')
+    await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('The long answer ends here.')
+    expect(await list.getAttribute('data-at-end')).toBe('true')
+
+    await list.evaluate((el) => el.scrollTo({ top: 0 }))
+    await expect.poll(() => list.getAttribute('data-at-end')).toBe('false')
+    await send(page, 'short one')
+    await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('A short reply at the bottom.')
+    await expect.poll(() => list.getAttribute('data-at-end')).toBe('true')
+    expect(await page.locator('[data-testid=message][data-role=user]', { hasText: 'short one' }).isVisible()).toBe(true)
+    expect(await jump.count()).toBe(0)
+  })
+})
+
+describe('the offline demo', () => {
+  let s: Scenario
+  beforeAll(async () => {
+    s = await startScenario('demo', { script: 'agents: {}\n', model: 'demo/demo' })
+  }, 120_000)
+  afterAll(async () => s?.close())
+
+  it("shows the subagents' results as compact blocks, never raw <task_result> tags", async () => {
+    const { page } = s
+    await page.waitForSelector('[data-testid=first-run]') // the workspace is open and its (empty) list loaded
+    await page.click('[data-testid=demo-prompt]')
+    const approval = page.locator('[data-testid=approval-dialog]')
+    await approval.waitFor({ timeout: 30_000 }).catch(async (err: unknown) => {
+      await shot(page, 'chat', 'failed-demo-approval')
+      throw err
+    })
+    await page.click('[data-testid=approval-allow-once]')
+    await expect.poll(() => transcriptText(page), { timeout: 30_000 }).toContain('The subagents are done')
+    const results = page.locator('[data-testid=transcript] [data-testid=task-result]')
+    await expect.poll(() => results.count()).toBe(2)
+    expect((await results.evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')))).sort()).toEqual(['explore', 'general'])
+    expect(await transcriptText(page)).not.toMatch(/<\/?task_(result|error)/)
+    // The quoted result is shown once, inside its block, not repeated after it.
+    expect((await transcriptText(page)).split('a real model would also read the key files').length - 1).toBe(1)
+    await shot(page, 'chat', '03-demo-results')
+  })
+})

@@ -1,0 +1,238 @@
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentFile } from './support/agents'
+import { shot } from './support/browser'
+import { send, startScenario, transcriptText, type Scenario } from './support/scenario'
+
+const script = `
+agents:
+  build:
+    - match: "spawn"
+      step: 1
+      text: "Asking the helper, and a watcher in the background."
+      tools:
+        - { name: task, input: { subagent_type: helper, description: "Check the docs", prompt: "Check the docs" } }
+        - { name: task, input: { subagent_type: watcher, description: "Watch the logs", prompt: "Watch", background: true } }
+    - { match: "spawn", step: 2, text: "The helper is done." }
+    - { match: "watch", text: "The watcher reported back.", repeat: true }
+    - { match: "slow", text: "This answer takes its time to arrive in full, word by word, so it can be stopped halfway through.", chunkDelayMs: 400 }
+    - { match: "stop me", text: "Another slow answer that the palette will stop before it is done, word by word.", chunkDelayMs: 400 }
+    - { text: "ok", repeat: true }
+  plan: [ { text: "Planned.", repeat: true } ]
+  helper: [ { text: "Docs checked.", repeat: true } ]
+  watcher: [ { delayMs: 300, text: "All quiet.", repeat: true } ]
+  title:
+    - { match: "spawn", text: "Parent session", repeat: true }
+    - { match: "slow", text: "Slow session", repeat: true }
+    - { text: "Another session", repeat: true }
+`
+
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null
+    return { testid: el?.dataset.testid ?? null, session: el?.dataset.sessionId ?? null, role: el?.getAttribute('role') ?? null }
+  })
+const rows = (page: Page) =>
+  page.locator('[data-testid=session-row]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-depth')}:${e.querySelector('[data-testid=session-title]')?.textContent}`))
+
+describe('sidebar and keyboard', () => {
+  let s: Scenario
+  let parentId = ''
+  beforeAll(async () => {
+    s = await startScenario('keyboard', {
+      script,
+      files: {
+        ...agentFile('helper', 'description: Checks one thing\nmode: subagent\ninspectable: true\ncolor: "#49a86b"'),
+        ...agentFile('watcher', 'description: Watches in the background\nmode: subagent'),
+      },
+    })
+  }, 120_000)
+  afterAll(async () => s?.close())
+
+  it('keeps the session tree across a reload; rows show their time; hidden agents are not in the agent filter', async () => {
+    const { page } = s
+    await send(page, 'spawn the helpers')
+    await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('The helper is done.')
+    await expect.poll(() => rows(page)).toEqual(['0:Parent session', '1:Check the docs'])
+    parentId = decodeURIComponent(/#\/s\/(.+)$/.exec(page.url())?.[1] ?? '')
+    await page.reload()
+    await page.waitForSelector('[data-testid=session-row]')
+    await expect.poll(() => rows(page)).toEqual(['0:Parent session', '1:Check the docs'])
+    expect(await page.locator('[data-testid=session-time]').first().innerText()).toMatch(/\d/)
+    const options = await page.locator('[data-testid=filter-agent] option').allInnerTexts()
+    expect(options).toEqual(expect.arrayContaining(['build', 'plan', 'helper']))
+    for (const hidden of ['title', 'summary', 'compaction']) expect(options).not.toContain(hidden)
+  })
+
+  it('the agent chip follows the session on screen, including a child session; the agent menu works with arrows and Esc', async () => {
+    const { page } = s
+    const chip = page.locator('[data-testid=agent-picker]')
+    await expect.poll(() => chip.getAttribute('data-agent')).toBe('build')
+    await page.locator('[data-testid=session-row][data-depth="1"]').click()
+    await page.waitForSelector('[data-testid=breadcrumb]')
+    await expect.poll(() => chip.getAttribute('data-agent')).toBe('helper')
+    await page.click('[data-testid=breadcrumb-link]')
+    await expect.poll(() => chip.getAttribute('data-agent')).toBe('build')
+
+    await chip.focus()
+    await page.keyboard.press('ArrowDown')
+    await page.waitForSelector('[data-testid=agent-menu]')
+    await page.keyboard.press('Escape')
+    expect(await page.locator('[data-testid=agent-menu]').count()).toBe(0)
+    expect((await focused(page)).testid).toBe('agent-picker')
+    await page.keyboard.press('ArrowDown')
+    const menu = page.locator('[data-testid=agent-menu]')
+    const names = await menu.locator('[role=option]').evaluateAll((els) => els.map((e) => e.id.replace('agent-option-', '')))
+    const target = names.indexOf('plan')
+    const start = names.indexOf('build')
+    for (let i = 0; i < (target - start + names.length) % names.length; i++) await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => chip.getAttribute('data-agent')).toBe('plan')
+    // The pick belongs to this session: another session shows its own agent, and coming back shows the pick.
+    await page.locator('[data-testid=session-row][data-depth="1"]').click()
+    await expect.poll(() => chip.getAttribute('data-agent')).toBe('helper')
+    await page.locator('[data-testid=session-row]', { hasText: 'Parent session' }).click()
+    await expect.poll(() => chip.getAttribute('data-agent')).toBe('plan')
+    // …and it is the default for the next new session (remembered per workspace).
+    await page.click('[data-testid=new-session]')
+    await expect.poll(() => chip.getAttribute('data-agent')).toBe('plan')
+    await page.click('[data-testid=agent-picker]')
+    await page.click('[data-testid=agent-option-build]')
+    await page.locator('[data-testid=session-row]', { hasText: 'Parent session' }).click()
+  })
+
+  it('rows are reachable with the keyboard: one Tab stop, arrows move, Enter opens, ← goes to the parent', async () => {
+    const { page } = s
+    await page.locator('[data-testid=session-row]', { hasText: 'Parent session' }).click()
+    await page.locator(`[data-testid=session-row][tabindex="0"]`).focus()
+    const start = await focused(page)
+    expect(start.role).toBe('treeitem')
+    const order = await page.locator('[data-testid=session-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-session-id')))
+    const at = order.indexOf(start.session)
+    await page.keyboard.press('ArrowDown')
+    expect((await focused(page)).session).toBe(order[at + 1])
+    await page.keyboard.press('Home')
+    expect((await focused(page)).session).toBe(order[0])
+    await page.keyboard.press('End')
+    const child = (await focused(page)).session
+    expect(child).toBe(order[order.length - 1])
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.url()).toContain(child ?? '')
+    // Opening a session puts the cursor in its message box; the list keeps its place.
+    await expect.poll(async () => (await focused(page)).testid).toBe('composer-input')
+    await page.locator(`[data-testid=session-row][tabindex="0"]`).focus()
+    expect((await focused(page)).session).toBe(child)
+    await page.keyboard.press('ArrowLeft')
+    expect((await focused(page)).session).toBe(parentId)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('[data-testid=breadcrumb]').count()).toBe(0)
+    await expect.poll(() => page.locator('[data-testid=session-heading]').innerText()).toBe('Parent session')
+  })
+
+  it('Ctrl+K opens the palette: switch session, switch agent, settings; Esc closes it and gives focus back', async () => {
+    const { page } = s
+    await page.locator('[data-testid=composer-input]').focus()
+    await page.keyboard.press('Control+k')
+    const palette = page.locator('[data-testid=palette]')
+    await palette.waitFor()
+    expect((await focused(page)).testid).toBe('palette-input')
+    await shot(page, 'keyboard', '01-palette')
+    await page.keyboard.type('switch sess')
+    await page.keyboard.press('Enter')
+    await page.keyboard.type('check the')
+    expect(await palette.locator('[data-testid=palette-item]').allInnerTexts()).toEqual([expect.stringContaining('Check the docs')])
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('[data-testid=breadcrumb]')
+    expect(await palette.count()).toBe(0)
+
+    await page.keyboard.press('Control+k')
+    await page.keyboard.type('agent')
+    await page.keyboard.press('Enter')
+    await page.keyboard.type('plan')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('[data-testid=agent-picker]').getAttribute('data-agent')).toBe('plan')
+
+    await page.keyboard.press('Control+k')
+    await page.keyboard.type('settings')
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('[data-testid=settings]')
+    await page.click('[data-testid=close-settings]')
+
+    await page.locator('[data-testid=composer-input]').focus()
+    await page.keyboard.press('Control+k')
+    await palette.waitFor()
+    await page.keyboard.press('Escape')
+    expect(await palette.count()).toBe(0)
+    expect((await focused(page)).testid).toBe('composer-input')
+  })
+
+  it('Ctrl+N starts a new session with the composer focused; Esc in an empty composer stops a running turn; the palette can stop too', async () => {
+    const { page } = s
+    await page.keyboard.press('Control+n')
+    await page.waitForSelector('[data-testid=empty-state]')
+    expect((await focused(page)).testid).toBe('composer-input')
+    // The palette test picked plan, which new sessions now start with; this one talks to build.
+    await page.click('[data-testid=agent-picker]')
+    await page.click('[data-testid=agent-option-build]')
+    await send(page, 'slow answer')
+    await page.waitForSelector('[data-testid=stop-button]', { timeout: 15_000 })
+    await page.locator('[data-testid=composer-input]').focus()
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.locator('[data-testid=session-status]').innerText(), { timeout: 15_000 }).toBe('aborted')
+    expect(await transcriptText(page)).not.toContain('stopped halfway through.')
+
+    await send(page, 'stop me please')
+    await page.waitForSelector('[data-testid=stop-button]', { timeout: 15_000 })
+    await page.keyboard.press('Control+k')
+    await page.keyboard.type('stop')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('[data-testid=session-status]').innerText(), { timeout: 15_000 }).toBe('aborted')
+  })
+
+  it('the sidebar collapses (and stays so after a reload); the tasks panel closes and reopens', async () => {
+    const { page } = s
+    await page.click('[data-testid=sidebar-toggle]')
+    expect(await page.locator('[data-testid=session-sidebar]').count()).toBe(0)
+    await page.reload()
+    await page.waitForSelector('[data-testid=composer-input]')
+    expect(await page.locator('[data-testid=session-sidebar]').count()).toBe(0)
+    await shot(page, 'keyboard', '02-sidebar-collapsed')
+    await page.click('[data-testid=sidebar-toggle]')
+    await page.waitForSelector('[data-testid=session-sidebar]')
+
+    await page.locator('[data-testid=session-row]', { hasText: 'Parent session' }).click()
+    const panel = page.locator('[data-testid=tasks-panel]')
+    await panel.waitFor({ timeout: 15_000 })
+    await page.click('[data-testid=tasks-close]')
+    expect(await panel.count()).toBe(0)
+    await page.click('[data-testid=tasks-reopen]')
+    await panel.waitFor()
+  })
+
+  it('every control is reachable with Tab and shows where focus is', async () => {
+    const { page } = s
+    await page.locator('[data-testid=session-row]', { hasText: 'Parent session' }).click()
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+    const seen = new Set<string>()
+    const invisible: string[] = []
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press('Tab')
+      const info = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null
+        if (!el || el === document.body) return null
+        const st = getComputedStyle(el)
+        const ring = st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) > 0
+        // The message box shows focus on its frame (the composer's border turns to the focus colour).
+        const frame = el.dataset.testid === 'composer-input' && el.closest('.composer') !== null && getComputedStyle(el.closest('.composer') as Element).borderTopColor !== getComputedStyle(document.body).color
+        return { id: el.dataset.testid ?? el.getAttribute('role') ?? el.tagName.toLowerCase(), visible: ring || frame }
+      })
+      if (!info) continue
+      seen.add(info.id)
+      if (!info.visible) invisible.push(info.id)
+    }
+    expect(invisible).toEqual([])
+    for (const id of ['sidebar-toggle', 'workspace-button', 'open-palette', 'open-settings', 'new-session', 'session-search', 'filter-agent', 'filter-mode', 'filter-archived', 'session-row', 'subagent-expand', 'composer-input', 'agent-picker', 'tasks-close']) {
+      expect(seen, `Tab never reached ${id}: ${[...seen].join(', ')}`).toContain(id)
+    }
+  })
+})

@@ -1,0 +1,101 @@
+import { formatWhen } from '../lib/format'
+import { shortcut } from '../lib/keys'
+import { agentColor, pickable, selectAgent, useAgents } from './agents-store'
+import { indexSessions, useSessions } from './sessions-store'
+import { abortRun, newSession, openSession } from './session-actions'
+import { useTranscript } from './transcript-store'
+import { focusComposer, notify, toggleSidebar, useUi } from './ui-store'
+import { useWorkspace } from './workspace-store'
+
+/** Sub-lists of the palette. "model" joins when the model picker arrives. */
+export type PaletteMode = 'root' | 'session' | 'agent'
+
+export type PaletteItem = {
+  id: string
+  label: string
+  detail?: string
+  shortcut?: string
+  color?: string
+  /** opens a sub-list instead of running */
+  next?: PaletteMode
+  run?: () => void
+}
+
+const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
+const MAX_SESSIONS = 50
+
+const matches = (q: string, ...texts: string[]): boolean => texts.some((t) => t.toLowerCase().includes(q))
+
+export function paletteItems(mode: PaletteMode, query: string): PaletteItem[] {
+  const q = query.trim().toLowerCase()
+  if (mode === 'session') return sessionItems(q, MAX_SESSIONS)
+  if (mode === 'agent') return agentItems(q)
+  const commands = rootCommands().filter((c) => !q || matches(q, c.label))
+  // Typing in the first list also finds sessions by title, to switch in one step.
+  return q ? [...commands, ...sessionItems(q, 8)] : commands
+}
+
+function rootCommands(): PaletteItem[] {
+  const { viewId, transcripts } = useTranscript.getState()
+  const status = viewId ? transcripts[viewId]?.status : null
+  const list: PaletteItem[] = [
+    {
+      id: 'new-session',
+      label: 'New session',
+      shortcut: shortcut('N'),
+      run: () => {
+        newSession()
+        focusComposer()
+      },
+    },
+    { id: 'switch-session', label: 'Switch session…', next: 'session' },
+    { id: 'switch-agent', label: 'Switch agent…', next: 'agent' },
+    // { id: 'switch-model', label: 'Switch model…', next: 'model' } — with the model picker
+    { id: 'settings', label: 'Open settings', run: () => useUi.setState({ screen: 'settings' }) },
+    { id: 'toggle-sidebar', label: useUi.getState().sidebarCollapsed ? 'Show the session list' : 'Hide the session list', run: toggleSidebar },
+    { id: 'focus-composer', label: 'Focus the message box', run: focusComposer },
+  ]
+  if (viewId && status && RUNNING.has(status)) {
+    list.splice(3, 0, {
+      id: 'stop',
+      label: 'Stop the running turn',
+      detail: 'Esc in an empty message box',
+      run: () => void abortRun(viewId).then((e) => e && notify(e)),
+    })
+  }
+  return list
+}
+
+function sessionItems(q: string, max: number): PaletteItem[] {
+  const { byId } = useSessions.getState()
+  const agents = useAgents.getState().byName
+  const now = Date.now()
+  const out: PaletteItem[] = []
+  for (const s of indexSessions(byId).all) {
+    if (s.archivedAt !== null) continue
+    if (q && !matches(q, s.title || 'untitled')) continue
+    out.push({
+      id: `session:${s.id}`,
+      label: s.title || 'Untitled',
+      detail: `${s.parentId ? 'child · ' : ''}${s.agent} · ${formatWhen(s.createdAt, now)}`,
+      color: agentColor(s.agent, agents[s.agent]),
+      run: () => void openSession(s.id),
+    })
+    if (out.length >= max) break
+  }
+  return out
+}
+
+function agentItems(q: string): PaletteItem[] {
+  const root = useWorkspace.getState().root
+  const viewId = useTranscript.getState().viewId
+  return pickable(useAgents.getState().agents)
+    .filter((a) => !q || matches(q, a.name, a.description))
+    .map((a) => ({
+      id: `agent:${a.name}`,
+      label: a.name,
+      detail: a.description,
+      color: agentColor(a.name, a),
+      run: () => selectAgent(root, a.name, viewId),
+    }))
+}
