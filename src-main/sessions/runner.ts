@@ -10,6 +10,7 @@ import { ancestorsOf, emitterFor } from './emitter'
 import { noteRuleErrors } from './rule-notice'
 import { generateTitle } from './title'
 import { settleWaitingCalls, waitingCalls } from './waiting-calls'
+import { helperModel } from './helper-model'
 
 export interface RunnerDeps {
   store: Store
@@ -99,7 +100,7 @@ export class SessionRunner {
     const level = this.rootLevel(session, new AbortController().signal, null, this.deps.settings(session.workspaceRoot))
     const text = renderConversation(level.transcript.history())
     if (!text.trim()) throw new RunnerError('conflict', 'This session has no messages to summarize yet.')
-    const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000))
+    const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000), helperModel(level))
     if (result.finishReason === 'error') throw new RunnerError('conflict', `The summary agent failed: ${result.error ?? 'unknown error'}`)
     const updated = this.deps.store.updateSession(sessionId, { metadata: { ...this.requireSession(sessionId).metadata, summary: result.text } })
     this.emit(updated, { type: 'session_updated', sessionId, at: Date.now(), session: updated })

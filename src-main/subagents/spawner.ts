@@ -1,7 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type Config, type ModelRef, type TaskCard } from '../../src-shared'
 import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
-import { parseModelRef } from '../models'
 import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type Store } from '../store'
 import { ToolError, type ToolDef } from '../tools'
@@ -94,15 +93,16 @@ export class Subagents {
     while (this.running.size) await Promise.allSettled([...this.running.values()].map((t) => t.done))
   }
 
-  /** Run a hidden helper agent (title, summary, compaction) as an opaque child of `level` and return its answer. */
-  async runHelper(level: RunLevel, agentName: string, prompt: string): Promise<TurnResult> {
+  /**
+   * Run a hidden helper agent (title, summary, compaction) as an opaque child of `level` and return its answer, on
+   * `model` when given (the small model) unless the helper agent names its own.
+   */
+  async runHelper(level: RunLevel, agentName: string, prompt: string, model?: ModelRef): Promise<TurnResult> {
     const agent = level.settings.agents.find((a) => a.name === agentName)
     if (!agent) throw new Error(`helper agent "${agentName}" is not defined`)
     const childId = newId('ses')
     const transcript = new NestedTranscript(childId, [], () => {})
-    // Helpers run on the small model when one is configured (an explicit `model` on the helper still wins).
-    const small = level.settings.config.config.smallModel
-    const modelRef = this.deps.agentModel(agent, level.settings.config.config) ?? (small ? parseModelRef(small) : level.modelRef)
+    const modelRef = this.deps.agentModel(agent, level.settings.config.config) ?? model ?? level.modelRef
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
     const child: RunLevel = { ...this.childLevel(level, agent, childId, transcript, level.signal), modelRef, emit: () => {} }
     this.writeUserMessage(child, prompt)
