@@ -1,5 +1,4 @@
-import { CompactPermission, type AgentFormat, type AgentWarning } from '../../src-shared'
-import { describeZodIssues } from '../config'
+import { CompactPermission, type AgentFormat, type AgentWarning, describeZodIssues } from '../../src-shared'
 import { PermissionBuilder } from './permission-builder'
 import { AGENTRY_TOOLS, lookupClaudeTool, lookupOpencodeTool, NOT_NEEDED, type ToolLookup } from './tool-names'
 

@@ -3,7 +3,4 @@ export { loadConfig, readConfigLayer, userConfigPath, projectConfigPath, type Co
 export { limitWorkspaceProviders, type KeyLimit, type WorkspaceProvider } from './workspace-layer'
 export { formatConfigIssues } from './format-issues'
 export { writeConfigValue, type ConfigPatch } from './write-config'
-// Shared with other loaders of user-written YAML (agent manifests) so every file reports
-// problems the same way: file, dotted path, plain-words reason.
-export { describeZodIssues, formatPath, type FieldProblem } from './zod-issues'
 export { parseYamlText, type YamlResult, type YamlSyntaxError } from './yaml-text'

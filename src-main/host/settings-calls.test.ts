@@ -24,13 +24,13 @@ describe('settings: the small model', () => {
     expect(fs.readFileSync(config, 'utf8')).toMatch(/^smallModel: small\/mini$/m)
 
     const first = await h.run('first session')
-    await waitFor(() => h!.host.store.getSession(first.sessionId)?.title === 'Small model title')
+    await waitFor(() => h!.host.store.sessions.getSession(first.sessionId)?.title === 'Small model title')
 
     await h.host.api.calls['settings.update']({ smallModel: null })
     expect((await h.host.api.calls['settings.get']({})).smallModel).toBeNull()
     expect(fs.readFileSync(config, 'utf8')).not.toContain('smallModel')
     const second = await h.run('second session')
-    await waitFor(() => h!.host.store.getSession(second.sessionId)?.title === 'Session model title')
+    await waitFor(() => h!.host.store.sessions.getSession(second.sessionId)?.title === 'Session model title')
   })
 
   it('an invalid value is refused with the field and the reason, and the file is left as it was', async () => {

@@ -5,25 +5,21 @@ import type { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
-import type { Store } from '../store'
-import type { Todo, ToolContext, ToolDef } from '../tools'
+import type { SessionsRepository } from '../store'
+import type { ToolContext, ToolDef } from '../tools'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel } from './level'
 import { offeredNativeTools, toolsForRun } from './tool-set'
 
 export interface RuntimeDeps {
-  store: Store
   approvals: Approvals
   dataDir: string
   rules: RuleSources
   /** the run's model, from the configuration the run started with */
   resolveModel(ref: ModelRef, agentName: string, config: LoadedConfig): LanguageModelV4
-  /** tools that belong to higher layers (the subagents module's `task`) */
-  extraTools?(level: RunLevel): ToolDef[]
-  setTodos?(level: RunLevel, todos: Todo[]): void
-  /** plan_exit approved: the session's next turns run with `build` */
-  onPlanApproved?(level: RunLevel): void
+  /** a stored session's todos and active agent live in its metadata */
+  sessions: Pick<SessionsRepository, 'getSession' | 'updateSession'>
   /** the person's sandbox settings (their own config.yaml only); absent → sandbox on */
   sandboxSettings?(): SandboxSettings
   retryDelayMs?: number
@@ -39,12 +35,18 @@ export function isRunToolContext(ctx: ToolContext): ctx is RunToolContext {
   return 'level' in ctx && 'handle' in ctx
 }
 
+export interface PrepareOptions {
+  /** tools of higher layers offered to this run (the subagents module's `task`) */
+  tools?: ToolDef[]
+  onStep?(s: { index: number; usage: TokenUsage }): void
+}
+
 /** Builds the loop's RunContext for any level — root or subagent — so there is one way to run an agent. */
 export class Runtime {
   constructor(readonly deps: RuntimeDeps) {}
 
-  prepare(level: RunLevel, transcript: Transcript, o: { onStep?(s: { index: number; usage: TokenUsage }): void } = {}): RunContext {
-    const tools = toolsForRun(level.agent, level.chain, this.deps.extraTools?.(level) ?? [])
+  prepare(level: RunLevel, transcript: Transcript, o: PrepareOptions = {}): RunContext {
+    const tools = toolsForRun(level.agent, level.chain, o.tools ?? [])
     const native = offeredNativeTools(level, this.deps.rules)
     const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef })
     return {
@@ -113,7 +115,7 @@ export class Runtime {
       authorize: (permissionAsk, display) => authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle }),
       checkRules: (permissionAsk, opts) =>
         rulesSay({ level, rules: (ownChecks ??= snapshotRules(level, rules)), toolName, ask: permissionAsk, named: opts?.named }),
-      setTodos: (todos) => this.deps.setTodos?.(level, todos),
+      setTodos: (todos) => this.patchMetadata(level, { todos }),
       askUser: async (question, options) => {
         if (level.headless) throw new Error('No one can answer questions in a headless run; continue with your best assumption and state it.')
         level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status: 'waiting_on_user' })
@@ -126,11 +128,18 @@ export class Runtime {
         if (level.headless) return { approved: false, feedback: 'plan_exit needs the user\'s approval and this run is headless.' }
         const answer = await ask('plan', { plan })
         if (answer.outcome === 'approved') {
-          this.deps.onPlanApproved?.(level)
+          // The session's next turns run with `build`.
+          this.patchMetadata(level, { activeAgent: 'build' })
           return { approved: true }
         }
         return { approved: false, feedback: answer.outcome === 'denied' ? answer.feedback : answer.reason }
       },
     }
+  }
+
+  /** Stored sessions keep todos and the active agent in their metadata; an opaque child has no row to patch. */
+  private patchMetadata(level: RunLevel, patch: Record<string, unknown>): void {
+    const session = this.deps.sessions.getSession(level.sessionId)
+    if (session) this.deps.sessions.updateSession(session.id, { metadata: { ...session.metadata, ...patch } })
   }
 }

@@ -1,7 +1,7 @@
 import type { ModelRef, TaskCard, TokenUsage } from '../../src-shared'
-import { addUsage, emptyUsage, runTurn } from '../loop'
-import type { RunLevel, Runtime } from '../runtime'
-import type { Store } from '../store'
+import { addUsage, emptyUsage, runTurn, type RunContext, type Transcript } from '../loop'
+import type { PrepareOptions, RunLevel } from '../runtime'
+import type { SessionsRepository } from '../store'
 import type { AbortCause } from './abort-cause'
 import type { Lane, Slot } from './lane'
 import { costOf, statsLine, taskError, taskResult } from './result-text'
@@ -11,8 +11,9 @@ import type { TaskClock } from './task-clock'
 export type ChildOutcome = { ok: true; text: string; aborted: false } | { ok: false; text: string; aborted: false } | { ok: false; text: string; aborted: true; cause: AbortCause }
 
 export interface ChildRun {
-  store: Store
-  runtime: Runtime
+  sessions: Pick<SessionsRepository, 'updateSession' | 'addSessionUsage'>
+  /** the run context of a level (the subagents module adds its `task` tool) */
+  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'>): RunContext
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   lane: Lane
   onSlot(slot: Slot): void
@@ -55,7 +56,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     setChildStatus(r, 'busy')
     const pricing = r.pricing(child.modelRef)
     r.write(child, r.prompt)
-    const run = r.runtime.prepare(child, child.transcript, {
+    const run = r.prepare(child, child.transcript, {
       onStep: ({ usage: u }) => {
         addUsage(usage, u)
         card.steps++
@@ -67,7 +68,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     })
     const result = await runTurn(run)
     const cost = costOf(usage, pricing)
-    if (agent.inspectable) r.store.addSessionUsage(child.sessionId, usage, cost ?? 0)
+    if (agent.inspectable) r.sessions.addSessionUsage(child.sessionId, usage, cost ?? 0)
     const outcome: ChildOutcome =
       result.finishReason === 'aborted'
         ? aborted()
@@ -103,6 +104,6 @@ function failed(r: ChildRun, reason: string): ChildOutcome {
 
 function setChildStatus(r: ChildRun, status: 'busy' | 'idle' | 'error' | 'aborted', reason?: string): void {
   const { child } = r
-  if (child.agent.inspectable) r.store.updateSession(child.sessionId, { status })
+  if (child.agent.inspectable) r.sessions.updateSession(child.sessionId, { status })
   child.emit({ type: 'status_change', sessionId: child.sessionId, at: Date.now(), status, reason })
 }

@@ -1,6 +1,6 @@
 import type { MessageWithParts, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
 import type { RunLevel } from '../runtime'
-import type { Store } from '../store'
+import type { SessionsRepository } from '../store'
 import { ToolError } from '../tools'
 import { findNestedTask } from './nested'
 
@@ -19,7 +19,7 @@ const BUSY = new Set<SessionStatus>(['busy', 'retrying', 'waiting_on_approval', 
  * `agentPath` the agents from the root down to it, whose rules bound it wherever it is reached from.
  */
 export function createChildSession(
-  store: Store,
+  sessions: SessionsRepository,
   o: { anchor: Anchor; level: RunLevel; taskId: string; agentName: string; title: string; model: SessionRecord['model']; background: boolean; task?: Record<string, unknown> },
 ): SessionRecord {
   const subagent: SubagentMeta = {
@@ -30,7 +30,7 @@ export function createChildSession(
     inspectable: true,
     agentPath: [...o.level.agentPath, o.agentName],
   }
-  return store.createSession({
+  return sessions.createSession({
     id: o.taskId,
     agent: o.agentName,
     title: o.title,
@@ -46,15 +46,15 @@ export function createChildSession(
  * `task_id` must name a child of the caller: an inspectable child session (whose recorded parent — or stored
  * ancestor — is the caller), or an opaque one nested in the caller's history. The type must match.
  */
-export function findResumable(store: Store, level: RunLevel, taskId: string, agentName: string, inspectable: boolean): { taskId: string; messages?: MessageWithParts[] } {
+export function findResumable(sessions: SessionsRepository, level: RunLevel, taskId: string, agentName: string, inspectable: boolean): { taskId: string; messages?: MessageWithParts[] } {
   const notYours = () => new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
   const wrongType = (was: string) => new ToolError(`task_id ${taskId} was a "${was}" task; resume it with subagent_type "${was}".`)
   if (inspectable) {
-    const target = store.getSession(taskId)
+    const target = sessions.getSession(taskId)
     if (!target) throw notYours()
     const meta = target.metadata.subagent as SubagentMeta | undefined
     let s: SessionRecord | undefined = target
-    while (s && s.parentId && s.parentId !== level.sessionId) s = store.getSession(s.parentId)
+    while (s && s.parentId && s.parentId !== level.sessionId) s = sessions.getSession(s.parentId)
     if (meta?.parentSessionId !== level.sessionId && s?.parentId !== level.sessionId) throw notYours()
     if (target.agent !== agentName) throw wrongType(target.agent)
     return { taskId }
@@ -66,7 +66,7 @@ export function findResumable(store: Store, level: RunLevel, taskId: string, age
 }
 
 /** A stored session that is running right now (as a task, a woken turn, or a prompt of the person's). */
-export function sessionBusy(store: Store, sessionId: string): boolean {
-  const s = store.getSession(sessionId)
+export function sessionBusy(sessions: SessionsRepository, sessionId: string): boolean {
+  const s = sessions.getSession(sessionId)
   return s !== undefined && BUSY.has(s.status)
 }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, TaskCard } from '../../src-shared'
 import { BUILTIN_AGENTS } from '../agents'
 import { buildPrompt, CALLER_AGENT_LINE } from '../loop'
-import { startScriptedChatServer, type ScriptedChatServer } from '../models'
+import { startScriptedChatServer, type ScriptedChatServer } from '../models/testing'
 import { createHarness, flatten, textOf, toolParts, waitFor, type Harness } from '../testing/harness'
 
 /**
@@ -65,12 +65,12 @@ describe('issue 12 bugs', () => {
     expect(generalPart.toolState).toBe('output-available')
     expect(general).toMatchObject({ status: 'completed', inspectable: true, depth: 2 })
     expect(String(generalPart.data.output)).toMatch(new RegExp(`^<task_result agent="general" task_id="${general.taskId}">\\ngeneral found it\\n</task_result>`))
-    const row = h.host.store.getSession(general.taskId)!
+    const row = h.host.store.sessions.getSession(general.taskId)!
     // Stored under the nearest stored ancestor (the root); its logical parent is the opaque scout.
     expect(row.parentId).toBe(r.sessionId)
     expect(row.metadata.subagent).toMatchObject({ agentType: 'general', parentSessionId: scout.taskId, depth: 2, inspectable: true })
     expect(row.status).toBe('idle')
-    expect(textOf(h.host.store.listMessages(row.id))).toEqual(['general found it'])
+    expect(textOf(h.host.store.transcript.listMessages(row.id))).toEqual(['general found it'])
   })
 
   it('2. Stop with a background child running: the child is aborted, its result is stored, and no new turn starts', async () => {
@@ -89,16 +89,16 @@ describe('issue 12 bugs', () => {
     })
     const r = await h.run('go', { wait: false })
     await waitFor(() => taskUpdates(h!.events.map((e) => e.event)).some((e) => e.task.status === 'running'))
-    await waitFor(() => h!.host.store.getSession(r.sessionId)?.status === 'idle')
+    await waitFor(() => h!.host.store.sessions.getSession(r.sessionId)?.status === 'idle')
     await h.host.api.calls['messages.abort']({ sessionId: r.sessionId })
     await settle(h)
-    const messages = h.host.store.listMessages(r.sessionId)
+    const messages = h.host.store.transcript.listMessages(r.sessionId)
     const [card] = cards(messages)
     const synthetic = messages.filter((m) => m.metadata.synthetic)
     expect(textOf(messages)).not.toContain('REACTED TO THE ABORT')
     expect(messages.at(-1)!.id).toBe(synthetic[0].id)
     expect(textOf(synthetic)).toEqual([`<task_error agent="explore" task_id="${card.taskId}">aborted: stopped by the user</task_error>`])
-    expect(h.host.store.getSession(r.sessionId)!.status).toBe('idle')
+    expect(h.host.store.sessions.getSession(r.sessionId)!.status).toBe('idle')
   })
 
   it('3. resuming a child that is still running is refused with a tool error naming it; one run per session', async () => {
@@ -114,7 +114,7 @@ describe('issue 12 bugs', () => {
     })
     const first = await h.run('start', { wait: false })
     const running = await waitFor(() => taskUpdates(h!.events.map((e) => e.event)).find((e) => e.task.status === 'running'))
-    await waitFor(() => h!.host.store.getSession(first.sessionId)?.status === 'idle')
+    await waitFor(() => h!.host.store.sessions.getSession(first.sessionId)?.status === 'idle')
     const taskId = running.task.taskId
     h.setScript({
       agents: {
@@ -125,15 +125,15 @@ describe('issue 12 bugs', () => {
     })
     await h.run('resume it', { sessionId: first.sessionId, wait: false })
     // (the harness's run() would wait for every child, and this one runs until it is stopped)
-    await waitFor(() => textOf(h!.host.store.listMessages(first.sessionId)).includes('told to wait'))
-    const resumePart = toolParts(h.host.store.listMessages(first.sessionId)).at(-1)!
+    await waitFor(() => textOf(h!.host.store.transcript.listMessages(first.sessionId)).includes('told to wait'))
+    const resumePart = toolParts(h.host.store.transcript.listMessages(first.sessionId)).at(-1)!
     expect(resumePart.toolState).toBe('output-error')
     expect(String(resumePart.data.error)).toMatch(new RegExp(`task_id ${taskId} \\(general: "Long job"\\) is still running`))
     expect(String(resumePart.data.error)).toMatch(/wait for its result/)
     expect((await h.host.api.calls['tasks.abort']({ taskId })).aborted).toBe(true)
     await settle(h)
     // Its one run, cut short by the stop; never a second prompt in it.
-    expect(h.host.store.listMessages(taskId).map((m) => [m.role, m.parts.map((p) => p.data.text)])).toEqual([['user', ['work long']]])
+    expect(h.host.store.transcript.listMessages(taskId).map((m) => [m.role, m.parts.map((p) => p.data.text)])).toEqual([['user', ['work long']]])
   })
 
   it('3b. a prompt to an inspectable child that is running as a task waits for the task to end (one run per session)', async () => {
@@ -155,15 +155,15 @@ describe('issue 12 bugs', () => {
     const sent = await h.host.api.calls['messages.prompt']({ sessionId: childId, requestId: 'person-1', text: 'person asks' })
     expect(sent.queued).toBe(true)
     await settle(h)
-    const child = h.host.store.listMessages(childId)
+    const child = h.host.store.transcript.listMessages(childId)
     expect(child.map((m) => [m.role, m.parts.map((p) => String(p.data.text ?? '')).join('')])).toEqual([
       ['user', 'work long'],
       ['assistant', 'task answer'],
       ['user', 'person asks'],
       ['assistant', 'answer to the person'],
     ])
-    expect(h.host.store.getSession(r.sessionId)!.status).toBe('idle')
-    expect(h.host.store.getSession(childId)!.status).toBe('idle')
+    expect(h.host.store.sessions.getSession(r.sessionId)!.status).toBe('idle')
+    expect(h.host.store.sessions.getSession(childId)!.status).toBe('idle')
   })
 
   it('4. after a parent abort the model reads <task_error agent task_id>aborted: <real reason></task_error>', async () => {
@@ -180,7 +180,7 @@ describe('issue 12 bugs', () => {
     await waitFor(() => taskUpdates(h!.events.map((e) => e.event)).some((e) => e.task.status === 'running'))
     await h.host.api.calls['messages.abort']({ sessionId: r.sessionId })
     await settle(h)
-    const messages = h.host.store.listMessages(r.sessionId)
+    const messages = h.host.store.transcript.listMessages(r.sessionId)
     const [part] = toolParts(messages)
     const card = part.data.subagent as TaskCard
     expect(part.toolState).toBe('output-error')
@@ -203,13 +203,13 @@ describe('issue 12 bugs', () => {
       },
     })
     const r = await h.run('go', { wait: false })
-    const approval = await waitFor(() => h!.host.store.listApprovals({ status: 'pending' })[0])
+    const approval = await waitFor(() => h!.host.store.approvals.listApprovals({ status: 'pending' })[0])
     // The person takes longer than the whole timeout to decide.
     await new Promise((res) => setTimeout(res, 3000))
-    expect(h.host.store.getApproval(approval.id)!.status).toBe('pending')
+    expect(h.host.store.approvals.getApproval(approval.id)!.status).toBe('pending')
     await h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_once' })
     await settle(h)
-    const [card] = cards(h.host.store.listMessages(r.sessionId))
+    const [card] = cards(h.host.store.transcript.listMessages(r.sessionId))
     expect(card.status).toBe('completed')
     expect(textOf(card.transcript!)).toEqual(['worker done'])
   })
@@ -235,9 +235,9 @@ describe('issue 12 bugs', () => {
       `${config.replace('providers:\n', `providers:\n  small:\n    type: script\n    script: ${small}\n`).replace(/script:\n    type: script/, 'script:\n    type: script\n    models: { test: { contextWindow: 600 } }')}smallModel: small/mini\n`,
     )
     const r = await h.run(`turn 1 ${long}`)
-    await waitFor(() => h!.host.store.getSession(r.sessionId)?.title === 'Small title')
+    await waitFor(() => h!.host.store.sessions.getSession(r.sessionId)?.title === 'Small title')
     for (let i = 2; i <= 4; i++) await h.run(`turn ${i} ${long}`, { sessionId: r.sessionId })
-    const messages = h.host.store.listMessages(r.sessionId)
+    const messages = h.host.store.transcript.listMessages(r.sessionId)
     expect(messages.find((m) => m.metadata.compaction)?.metadata.compaction).toMatchObject({ summary: 'SMALL COMPACTION' })
     expect((await h.host.api.calls['sessions.summarize']({ sessionId: r.sessionId })).summary).toBe('small summary')
     const [explore] = cards(messages)

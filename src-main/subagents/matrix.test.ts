@@ -44,7 +44,7 @@ async function stopWhenRunning(h: Harness, c: MatrixCase, rootId: string): Promi
 
 /** Every case's last child asks; the person answers only after longer than the whole timeout. */
 async function answerSlowly(h: Harness, count: number): Promise<void> {
-  const pending = () => h.host.store.listApprovals({ status: 'pending' })
+  const pending = () => h.host.store.approvals.listApprovals({ status: 'pending' })
   const end = Date.now() + 15_000
   while (pending().length < count) {
     if (Date.now() > end) throw new Error(`only ${pending().length} of ${count} approvals were asked`)

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type Config, type ModelRef, type TaskCard } from '../../src-shared'
-import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
-import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
-import { newId, type Store } from '../store'
+import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
+import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
+import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { AbortCauses, HOST_STOP_REASON, inheritedCause, PARENT_ABORT_REASON, timeoutCause, timeoutReason, USER_STOP_REASON, causeOfReason, type AbortCause } from './abort-cause'
 import { runChild, type ChildOutcome } from './child-run'
@@ -14,12 +14,16 @@ import { TaskTools, type TaskInput } from './task-tool'
 
 export interface SubagentDeps {
   runtime: Runtime
-  store: Store
+  /** the same rule sources the runtime decides with: which agents a level may call */
+  rules: RuleSources
+  /** inspectable children are stored sessions */
+  sessions: SessionsRepository
+  transcript: TranscriptRepository
+  /** background children are jobs */
+  jobs: Pick<QueueRepository, 'createJob' | 'getJob' | 'updateJob'>
   /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   pricing(ref: ModelRef): { input: number; output: number } | undefined
-  /** a background child finished and its synthetic message is in the parent: the host may start a parent turn */
-  onBackgroundDone(parent: RunLevel): void
 }
 
 /** A child run in flight, blocking or background. */
@@ -49,7 +53,13 @@ export class Subagents {
   private readonly taskTools: TaskTools
 
   constructor(private readonly deps: SubagentDeps) {
-    this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.runtime.deps.rules, deps.agentModel)
+    this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.rules, deps.agentModel)
+  }
+
+  /** A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate. */
+  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): RunContext {
+    const task = this.toolFor(level)
+    return this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
   }
 
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
@@ -106,11 +116,11 @@ export class Subagents {
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
     const child: RunLevel = { ...this.childLevel(level, agent, childId, transcript, level.signal), modelRef, emit: () => {} }
     this.writeUserMessage(child, prompt)
-    return runTurn(this.deps.runtime.prepare(child, transcript))
+    return runTurn(this.prepare(child, transcript))
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
-    const { store } = this.deps
+    const { sessions, jobs } = this.deps
     const limits = level.settings.config.config.subagents
     const agent = level.settings.agents.find((a) => a.name === input.subagent_type)
     if (!agent) throw new ToolError(`No agent "${input.subagent_type}".`)
@@ -119,7 +129,7 @@ export class Subagents {
     }
     const background = input.background ?? agent.background
     // Only the caller's own children can be resumed (checked first: another's child is not even described).
-    const resumed = input.task_id ? findResumable(store, level, input.task_id, agent.name, agent.inspectable) : undefined
+    const resumed = input.task_id ? findResumable(sessions, level, input.task_id, agent.name, agent.inspectable) : undefined
     if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
     const card: TaskCard = newTaskCard({ taskId, agentType: agent.name, description: input.description, background, inspectable: agent.inspectable, depth: level.depth + 1, status: 'queued' })
@@ -146,7 +156,7 @@ export class Subagents {
             taskId,
             resumed?.messages ?? [],
             (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }),
-            (run) => store.beforeFlush(run),
+            (run) => this.deps.transcript.beforeFlush(run),
           )
     } catch (err) {
       // Nothing ran; the card must still end (a card left "queued" would spin forever in the UI).
@@ -169,8 +179,8 @@ export class Subagents {
       done: Promise.resolve(),
     }
     const work = runChild({
-      store,
-      runtime: this.deps.runtime,
+      sessions,
+      prepare: (lvl, t, o) => this.prepare(lvl, t, o),
       pricing: this.deps.pricing,
       lane: this.laneFor(child.rootSessionId, limits.maxConcurrent),
       onSlot: (slot) => this.slots.set(child, slot),
@@ -190,13 +200,13 @@ export class Subagents {
 
     if (background) {
       // A resumed background child runs again under its old job row (restart reconciliation finds its card by id).
-      if (store.getJob(taskId)) store.updateJob(taskId, 'running')
-      else store.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: input.description })
+      if (jobs.getJob(taskId)) jobs.updateJob(taskId, 'running')
+      else jobs.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: input.description })
       entry.done = work
         .then((outcome) => this.deliverBackground(level, outcome))
         .finally(() => {
           this.running.delete(taskId)
-          store.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
+          jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
         })
       return { output: JSON.stringify({ task_id: taskId, status: 'running' }), metadata: { taskId, background: true } }
     }
@@ -219,8 +229,8 @@ export class Subagents {
   /** Never two runs on one session: a child still running cannot be resumed (its result is on its way). */
   private refuseIfRunning(taskId: string): void {
     const t = this.running.get(taskId)
-    const stored = this.deps.store.getSession(taskId)
-    if (!t && !sessionBusy(this.deps.store, taskId)) return
+    const stored = this.deps.sessions.getSession(taskId)
+    if (!t && !sessionBusy(this.deps.sessions, taskId)) return
     const what = t ? `${t.agentType}: "${t.description}"` : `${stored?.agent}: "${stored?.title}"`
     const how = t?.background === false ? 'its result comes back to the call that started it' : 'its result arrives as a message when it ends'
     throw new ToolError(`task_id ${taskId} (${what}) is still running; wait for its result (${how}) instead of resuming it, or start a new task without task_id.`)
@@ -232,7 +242,8 @@ export class Subagents {
     // turn the person starts sees it; it starts none by itself.
     const cause: AbortCause | undefined = outcome.aborted ? outcome.cause : undefined
     if (cause?.byUser || cause?.hostStopping) return
-    this.deps.onBackgroundDone(parent)
+    // A stored parent (the root, an inspectable child) can take a turn of its own to react; an opaque one cannot.
+    if (this.deps.sessions.getSession(parent.sessionId)) parent.background.backgroundDone(parent.sessionId)
   }
 
   private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal, clock?: TaskClock): RunLevel {
@@ -254,6 +265,8 @@ export class Subagents {
       userMessageId: null,
       transcript,
       headless: level.headless,
+      grants: level.grants,
+      background: level.background,
       settings: level.settings,
     }
     this.paths.set(child, [...this.pathOf(level), childId])
@@ -267,7 +280,7 @@ export class Subagents {
     const known = this.paths.get(level)
     if (known) return known
     const ids = [level.sessionId]
-    for (let s = this.deps.store.getSession(level.sessionId); s?.parentId; s = this.deps.store.getSession(s.parentId)) ids.unshift(s.parentId)
+    for (let s = this.deps.sessions.getSession(level.sessionId); s?.parentId; s = this.deps.sessions.getSession(s.parentId)) ids.unshift(s.parentId)
     return ids
   }
 
@@ -281,7 +294,7 @@ export class Subagents {
 
   private storedChild(level: RunLevel, agent: AgentInfo, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
     if (!existing) {
-      const session = createChildSession(this.deps.store, {
+      const session = createChildSession(this.deps.sessions, {
         anchor: this.anchorOf(level),
         level,
         taskId,
@@ -293,7 +306,7 @@ export class Subagents {
       })
       level.emit({ type: 'subagent_event', sessionId: taskId, at: Date.now(), agentType: agent.name, event: { type: 'session_created', sessionId: taskId, at: Date.now(), session } })
     }
-    return new StoredTranscript(this.deps.store, taskId)
+    return new StoredTranscript(this.deps.transcript, taskId)
   }
 
   private laneFor(rootSessionId: string, limit: number): Lane {

@@ -1,6 +1,6 @@
 import path from 'node:path'
-import type { AgentInfo, PermissionAction, TrustChange, WorkspaceTrust } from '../../src-shared'
-import { formatPath, limitWorkspaceProviders, readConfigLayer, userConfigPath } from '../config'
+import { formatPath, type AgentInfo, type PermissionAction, type TrustChange, type WorkspaceTrust } from '../../src-shared'
+import { limitWorkspaceProviders, readConfigLayer, userConfigPath } from '../config'
 import { evaluateRuleset, formatRule, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset, type SubjectKind } from '../permissions'
 import type { TrustList } from './trust-list'
 

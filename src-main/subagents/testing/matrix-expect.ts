@@ -120,7 +120,7 @@ export async function expectCase(run: MatrixRun, c: MatrixCase): Promise<void> {
 function expectRow(run: MatrixRun, c: MatrixCase, chain: StoredLevel[], k: number): void {
   const { store } = run.host
   const level = chain[k]
-  const row = store.getSession(level.sessionId)
+  const row = store.sessions.getSession(level.sessionId)
   if (c.chain[k - 1] === 'opaque') {
     expect(row).toBeUndefined()
     return

@@ -18,14 +18,14 @@ const taskParts = (messages: MessageWithParts[]) => messages.flatMap((m) => m.pa
  * inspectable level's transcript is its own session; an opaque one's is nested in its card.
  */
 export function readChain(store: Store, rootId: string, c: MatrixCase, pick: 'first' | 'last' = 'first'): StoredLevel[] {
-  const levels: StoredLevel[] = [{ sessionId: rootId, messages: store.listMessages(rootId) }]
+  const levels: StoredLevel[] = [{ sessionId: rootId, messages: store.transcript.listMessages(rootId) }]
   for (let k = 1; k <= depthOf(c); k++) {
     const above = levels[k - 1]
     const calls = taskParts(above.messages).filter((p) => (p.data.subagent as TaskCard | undefined)?.agentType === agentAt(c, k))
     const part = pick === 'first' ? calls[0] : calls.at(-1)
     if (!part) throw new Error(`${c.name}: level ${k - 1} (${above.sessionId}) has no task call to ${agentAt(c, k)}`)
     const card = part.data.subagent as TaskCard
-    const messages = card.inspectable ? store.listMessages(card.taskId) : (card.transcript ?? [])
+    const messages = card.inspectable ? store.transcript.listMessages(card.taskId) : (card.transcript ?? [])
     levels.push({ sessionId: card.taskId, messages, part, card })
   }
   return levels
@@ -42,14 +42,14 @@ export function storedCards(store: Store, rootId: string): TaskCard[] {
       if (card.transcript) visit(card.transcript)
     }
   }
-  for (const id of storedTree(store, rootId)) visit(store.listMessages(id))
+  for (const id of storedTree(store, rootId)) visit(store.transcript.listMessages(id))
   return out
 }
 
 /** A root and its stored descendant sessions. */
 export function storedTree(store: Store, rootId: string): string[] {
   const ids = [rootId]
-  for (let i = 0; i < ids.length; i++) ids.push(...store.listSessions({ parentId: ids[i], includeArchived: true, limit: 10_000 }).map((s) => s.id))
+  for (let i = 0; i < ids.length; i++) ids.push(...store.sessions.listSessions({ parentId: ids[i], includeArchived: true, limit: 10_000 }).map((s) => s.id))
   return ids
 }
 
@@ -95,17 +95,17 @@ export const TERMINAL = new Set(['completed', 'failed', 'aborted'])
 
 /** What is still running or waiting anywhere in a store: every list must be empty once a case has settled. */
 export function leftovers(store: Store, rootIds: string[]): Record<string, string[]> {
-  const sessions = rootIds.flatMap((r) => storedTree(store, r).map((id) => store.getSession(id)!))
+  const sessions = rootIds.flatMap((r) => storedTree(store, r).map((id) => store.sessions.getSession(id)!))
   const busy = sessions.filter((s) => !['idle', 'aborted', 'error'].includes(s.status)).map((s) => `${s.id} ${s.status}`)
-  const openParts = store.listOpenToolParts().filter((p) => sessions.some((s) => s.id === p.sessionId)).map((p) => `${p.id} ${p.type} ${p.toolState}`)
-  const jobs = store.listJobs({ status: 'running' }).filter((j) => rootIds.includes(j.rootSessionId)).map((j) => `${j.id} ${j.agentType}`)
-  const queued = sessions.flatMap((s) => store.listQueue(s.id, 'queued')).map((q) => `${q.id} ${q.text}`)
+  const openParts = store.transcript.listOpenToolParts().filter((p) => sessions.some((s) => s.id === p.sessionId)).map((p) => `${p.id} ${p.type} ${p.toolState}`)
+  const jobs = store.queue.listJobs({ status: 'running' }).filter((j) => rootIds.includes(j.rootSessionId)).map((j) => `${j.id} ${j.agentType}`)
+  const queued = sessions.flatMap((s) => store.queue.listQueue(s.id, 'queued')).map((q) => `${q.id} ${q.text}`)
   const cards = rootIds.flatMap((r) => storedCards(store, r)).filter((c) => !TERMINAL.has(c.status)).map((c) => `${c.taskId} ${c.agentType} ${c.status}`)
   const nestedOpen = rootIds
     .flatMap((r) => storedCards(store, r))
     .flatMap((c) => (c.transcript ?? []).flatMap((m) => m.parts))
     .filter((p) => p.toolState === 'input-streaming' || p.toolState === 'input-available' || p.toolState === 'approval-requested')
     .map((p) => `${p.id} ${p.type} ${p.toolState}`)
-  const approvals = store.listApprovals({ status: 'pending' }).filter((a) => rootIds.includes(a.rootSessionId)).map((a) => a.id)
+  const approvals = store.approvals.listApprovals({ status: 'pending' }).filter((a) => rootIds.includes(a.rootSessionId)).map((a) => a.id)
   return { busy, openParts, nestedOpen, jobs, queued, cards, approvals }
 }
