@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TaskCard } from '../../src-shared'
-import { startScriptedAnthropicServer, type AnthropicRequest, type ScriptedAnthropicServer } from '../models/testing/scripted-anthropic-server'
+import { startScriptedAnthropicServer, type AnthropicRequest, type ScriptedAnthropicServer } from '../models/testing'
 import { createHarness, toolParts, type Harness } from '../testing/harness'
 
 /**
