@@ -276,6 +276,8 @@ export const BridgeCalls = {
       permissionErrors: z.array(z.object({ file: z.string(), reason: z.string() })),
       configIssues: z.array(z.object({ file: z.string(), path: z.string(), reason: z.string() })),
       defaultModel: z.string(),
+      /** the helper agents' model (title, summary, compaction); null: they use the session's model */
+      smallModel: z.string().nullable(),
       subagents: SubagentLimits,
       providers: z.array(ProviderSummary),
       /** the person's sandbox settings, and how bash runs with them on this machine (for the workspace given) */
@@ -286,6 +288,8 @@ export const BridgeCalls = {
     input: z
       .object({
         model: text(200).regex(/^[^/\s]+\/\S+$/).optional(),
+        /** null removes it (helpers go back to the session's model) */
+        smallModel: text(200).regex(/^[^/\s]+\/\S+$/).nullable().optional(),
         subagents: SubagentLimits.partial().optional(),
         sandbox: SandboxSettings.partial().optional(),
       })

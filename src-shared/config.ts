@@ -82,6 +82,8 @@ export type ModelsConfig = z.infer<typeof ModelsConfig>
 export const Config = z
   .object({
     model: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
+    /** the model of the helper agents (title, summary, compaction); without it they use the session's model */
+    smallModel: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
     providers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/), ProviderConfig).default({}),
     subagents: SubagentLimits.default(SubagentLimits.parse({})),
     timeouts: ModelTimeouts.default(ModelTimeouts.parse({})),

@@ -28,6 +28,8 @@ export const SubagentMeta = z.object({
   depth: z.number().int(),
   background: z.boolean(),
   inspectable: z.boolean(),
+  /** agent names from the root down to this child (its ancestors' rules bound it however it is reached) */
+  agentPath: z.array(z.string()).optional(),
 })
 export type SubagentMeta = z.infer<typeof SubagentMeta>
 

@@ -185,7 +185,8 @@ export function createCalls(d: CallDeps): HostApi {
         endedAt: j.endedAt,
       })),
     }),
-    'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.abortBackground({ taskId }, 'aborted by user') > 0 }),
+    // The person stops one child from the tasks panel: like Stop, for that child and everything below it.
+    'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.isRunning(taskId) && d.runner.abort(taskId) }),
     ...settingsCalls(d),
     ...trustCalls(d),
   }

@@ -183,7 +183,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       async stop() {
         if (stopped) return
         stopped = true
-        subagents.abortBackground({ all: true }, 'host stopping')
+        subagents.stopAll()
         await runner.stop('host stopping')
         await subagents.settle()
         for (const dispose of disposers.reverse()) await dispose()

@@ -1,4 +1,4 @@
-import type { LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider'
+import type { JSONValue, LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider'
 import type { MessageWithParts, PartRecord } from '../../src-shared'
 
 export const TOOL_PART_PREFIX = 'tool-'
@@ -58,7 +58,15 @@ function toModelMessages(message: MessageWithParts): LanguageModelV4Message[] {
   for (const part of message.parts) {
     if (part.type === 'text' && part.data.text) assistant.content.push({ type: 'text', text: String(part.data.text) })
     else if (part.type === 'reasoning' && part.data.text) assistant.content.push({ type: 'reasoning', text: String(part.data.text) })
-    else if (isToolPart(part) && part.toolCallId) {
+    else if (isToolPart(part) && part.toolCallId && part.data.providerExecuted) {
+      // A provider tool (native web search) ran at the provider: call and result go back in the assistant message,
+      // as the provider expects them. One cut short (a restart) had no result to replay: it is left out whole.
+      if (!('result' in part.data)) continue
+      const toolName = toolNameOf(part)
+      assistant.content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName, input: part.data.input ?? {}, providerExecuted: true })
+      const value = (part.data.result ?? null) as JSONValue
+      assistant.content.push({ type: 'tool-result', toolCallId: part.toolCallId, toolName, output: part.toolState === 'output-error' ? { type: 'error-json', value } : { type: 'json', value } })
+    } else if (isToolPart(part) && part.toolCallId) {
       const toolName = toolNameOf(part)
       assistant.content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName, input: part.data.input ?? {} })
       const result = toolResultText(part)

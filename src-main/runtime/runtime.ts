@@ -10,7 +10,7 @@ import type { ToolContext, ToolDef } from '../tools'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel } from './level'
-import { toolsForRun } from './tool-set'
+import { offeredNativeTools, toolsForRun } from './tool-set'
 
 export interface RuntimeDeps {
   approvals: Approvals
@@ -47,12 +47,14 @@ export class Runtime {
 
   prepare(level: RunLevel, transcript: Transcript, o: PrepareOptions = {}): RunContext {
     const tools = toolsForRun(level.agent, level.chain, o.tools ?? [])
-    const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools, model: level.modelRef })
+    const native = offeredNativeTools(level, this.deps.rules)
+    const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef })
     return {
       agent: level.agent,
       model: this.deps.resolveModel(level.modelRef, level.agent.name, level.settings.config),
       transcript,
       tools,
+      providerTools: native.map((t) => t.spec),
       system,
       signal: level.signal,
       maxSteps: level.agent.maxSteps,

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { z } from 'zod'
 import { describeZodIssues, problemsLine } from '../../src-shared'
-import type { ToolContext, ToolDef, ToolResult } from './tool'
+import { ToolError, type ToolContext, type ToolDef, type ToolResult } from './tool'
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from './truncate'
 
 export interface ToolRunResult {
@@ -51,6 +51,13 @@ function errorMessage(e: unknown): string {
   return msg.length > MAX_ERROR_CHARS ? `${msg.slice(0, MAX_ERROR_CHARS)}… [error message truncated]` : msg
 }
 
+/** "by the user" for the person's Stop; otherwise the real reason (a subagent's timeout, its parent's abort). */
+function abortedBy(signal: AbortSignal): string {
+  const r: unknown = signal.reason
+  const reason = typeof r === 'string' ? r : r instanceof Error && r.name !== 'AbortError' ? r.message : undefined
+  return reason === undefined || reason === 'aborted by user' ? 'by the user' : `(${reason})`
+}
+
 const ABORTED = Symbol('aborted')
 
 /** Resolves to ABORTED once `signal` fires and the grace period passes; never rejects. */
@@ -86,7 +93,7 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
     ...(metadata ? { metadata } : {}),
     durationMs: Math.round(performance.now() - started),
   })
-  const aborted = () => done(false, `Aborted: ${def.name} was cancelled by the user.`, { aborted: true })
+  const aborted = () => done(false, `Aborted: ${def.name} was cancelled ${abortedBy(ctx.signal)}.`, { aborted: true })
 
   if (ctx.signal.aborted) return aborted()
 
@@ -112,7 +119,7 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
   try {
     result = await Promise.race([def.execute(input, ctx), abortWait.promise])
   } catch (e) {
-    if (ctx.signal.aborted) return aborted()
+    if (ctx.signal.aborted && !(ToolError.isInstance(e) && e.describesAbort)) return aborted()
     return done(false, errorMessage(e))
   } finally {
     abortWait.dispose()

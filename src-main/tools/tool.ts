@@ -100,6 +100,15 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
  */
 export class ToolError extends Error {
   override readonly name = 'ToolError'
+  /**
+   * The message already says how an abort ended the call (the `task` tool's `<task_error …>aborted: …`, with the
+   * child's id so the model can resume it): runTool shows it instead of its generic "Aborted" text.
+   */
+  readonly describesAbort: boolean
+  constructor(message: string, options: { describesAbort?: boolean } = {}) {
+    super(message)
+    this.describesAbort = options.describesAbort === true
+  }
   static isInstance(e: unknown): e is ToolError {
     return e instanceof Error && e.name === 'ToolError'
   }
