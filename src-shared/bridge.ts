@@ -76,7 +76,7 @@ export const ProviderSummary = z.object({
 
 /** One thing a workspace file changes; `needsTrust`: it takes effect only if the person trusts the workspace. */
 export const TrustChange = z.object({
-  kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'problem']),
+  kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'mcp_server', 'problem']),
   text: z.string(),
   needsTrust: z.boolean(),
 })
