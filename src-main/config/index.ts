@@ -5,6 +5,6 @@ export { formatConfigIssues } from './format-issues'
 export { writeConfigValue, type ConfigPatch } from './write-config'
 // Shared with other loaders of user-written YAML (agent manifests) so every file reports
 // problems the same way: file, dotted path, plain-words reason.
-export { describeZodIssues, formatPath, type FieldProblem } from './zod-issues'
+export { describeZodIssues, formatPath, isPlainObject, type FieldProblem } from './zod-issues'
 export { parseYamlText, type YamlResult, type YamlSyntaxError } from './yaml-text'
 export { MCP_JSON_FILE, mergeMcpLayers, parseMcpSection, parseServerDefinition, readMcpJson, type McpFileProblem, type McpLayer, type McpServerEntry } from './mcp-servers'
