@@ -7,4 +7,4 @@ export { writeConfigValue, type ConfigPatch } from './write-config'
 // problems the same way: file, dotted path, plain-words reason.
 export { describeZodIssues, formatPath, isPlainObject, type FieldProblem } from './zod-issues'
 export { parseYamlText, type YamlResult, type YamlSyntaxError } from './yaml-text'
-export { MCP_JSON_FILE, mergeMcpLayers, parseMcpSection, parseServerDefinition, readMcpJson, type McpFileProblem, type McpLayer, type McpServerEntry } from './mcp-servers'
+export { describeServerTarget, MCP_JSON_FILE, mergeMcpLayers, parseMcpSection, parseServerDefinition, readMcpJson, type McpFileProblem, type McpLayer, type McpServerEntry } from './mcp-servers'

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser'
-import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpHttpServer, McpStdioServer, type McpServerConfig, type McpServerSource } from '../../src-shared'
+import { isStdioServer, MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpHttpServer, McpStdioServer, type McpServerConfig, type McpServerSource } from '../../src-shared'
 import { describeZodIssues, formatPath, isPlainObject, type FieldProblem } from './zod-issues'
 
 /** Claude Code's project file of MCP servers, read from the workspace root. */
@@ -136,4 +136,10 @@ export function mergeMcpLayers(layers: McpLayer[]): McpLayer {
     }
   }
   return { entries: [...byName.values()], problems }
+}
+
+/** What a server runs (its command line, quoted only where needed) or the URL it connects to, in one line. */
+export function describeServerTarget(config: McpServerConfig): string {
+  if (!isStdioServer(config)) return config.url
+  return [config.command, ...(config.args ?? [])].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ')
 }

@@ -1,4 +1,5 @@
 import { isStdioServer, type McpServerConfig } from '../../src-shared'
+import { describeServerTarget } from '../config'
 
 /**
  * One line saying exactly what a server definition would run or where it would connect, with the environment
@@ -7,16 +8,10 @@ import { isStdioServer, type McpServerConfig } from '../../src-shared'
 export function describeMcpServer(name: string, config: McpServerConfig): string {
   const off = config.disabled ? ' (disabled in the file)' : ''
   if (isStdioServer(config)) {
-    const line = [config.command, ...(config.args ?? [])].map(shellWord).join(' ')
     const env = Object.entries(config.env ?? {}).map(([k, v]) => `${k}=${v}`)
     const cwd = config.cwd ? ` in ${config.cwd}` : ''
-    return `starts MCP server ${name}: runs \`${line}\`${cwd}${env.length ? ` with ${env.join(', ')}` : ''}${off}`
+    return `starts MCP server ${name}: runs \`${describeServerTarget(config)}\`${cwd}${env.length ? ` with ${env.join(', ')}` : ''}${off}`
   }
   const headers = Object.entries(config.headers ?? {}).map(([k, v]) => `${k}: ${v}`)
   return `connects MCP server ${name} to ${config.url}${headers.length ? ` sending ${headers.join(', ')}` : ''}${off}`
-}
-
-/** Quoted only where needed, so the line reads like what a person would type. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 }
