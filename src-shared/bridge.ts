@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { SubagentLimits } from './config'
 import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
+import { McpAction, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
 import { MessageWithParts, SessionRecord, SessionStatus } from './session'
 import type { SequencedEvent } from './events'
@@ -313,6 +314,20 @@ export const BridgeCalls = {
       })
       .strict(),
     output: z.object({ trust: WorkspaceTrust }),
+  },
+  'mcp.list': {
+    /** default: the host's default workspace */
+    input: z.object({ workspaceRoot: text(4096).min(1).optional() }).strict(),
+    output: z.object({
+      workspaceRoot: z.string(),
+      servers: z.array(McpServerInfo),
+      /** MCP files that could not be used at all (a .mcp.json that is not JSON): file, path, reason */
+      problems: z.array(z.object({ file: z.string(), path: z.string(), reason: z.string() })),
+    }),
+  },
+  'mcp.control': {
+    input: z.object({ workspaceRoot: text(4096).min(1), name: id, action: McpAction }).strict(),
+    output: z.object({ server: McpServerInfo }),
   },
 } as const
 

@@ -2,6 +2,7 @@ import type { AgentInfo, AgentMode, Config, ModelRef, SandboxState, SessionRecor
 import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
+import type { McpPool } from '../mcp'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
@@ -9,6 +10,7 @@ import type { Store } from '../store'
 import type { Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
 import { HostError, type HostApi, type HostCalls } from './api'
+import { mcpCalls } from './mcp-calls'
 import { settingsCalls } from './settings-calls'
 import { trustCalls } from './trust-calls'
 import type { Workspaces } from './workspaces'
@@ -30,6 +32,7 @@ export interface CallDeps {
   dataDir: string
   workspaces: Workspaces
   sandboxStatus(workdir: string): Promise<SandboxState>
+  mcp: McpPool
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
@@ -176,6 +179,7 @@ export function createCalls(d: CallDeps): HostApi {
     'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.abortBackground({ taskId }, 'aborted by user') > 0 }),
     ...settingsCalls(d),
     ...trustCalls(d),
+    ...mcpCalls(d),
   }
   return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage) }
 }

@@ -5,6 +5,7 @@ import { AgentRegistry, resolveAgentModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
+import { McpPool } from '../mcp'
 import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason, type Ruleset } from '../permissions'
 import { networkAllowed, Runtime } from '../runtime'
@@ -47,6 +48,8 @@ export interface Host {
   readonly registry: AgentRegistry
   readonly approvals: Approvals
   readonly hub: EventHub
+  /** the workspaces' MCP servers (started on first need, stopped with the host) */
+  readonly mcp: McpPool
   readonly reconcileReport: ReconcileReport
   config(workdir?: string): LoadedConfig
   /** the static rules of a workspace as trust layers them, with every rules file that could not be used */
@@ -90,6 +93,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
     const grants = options.grants ?? { yes: false, rules: [] }
 
+    // MCP servers start when a run first needs them and stop with the host (before the store closes).
+    const mcp = new McpPool({ dataDir, env })
+    disposers.push(() => mcp.dispose())
+
     const approvals = new Approvals(store)
     const runtimeRules = (rootSessionId: string | undefined, workdir: string): Ruleset => [
       ...store.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
@@ -119,6 +126,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       },
       // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
       sandboxSettings: () => config().config.sandbox,
+      mcp,
       onPlanApproved: (level) => {
         const session = store.getSession(level.sessionId)
         if (session) store.updateSession(session.id, { metadata: { ...session.metadata, activeAgent: 'build' } })
@@ -153,7 +161,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: runtimeRules(undefined, workdir) }])
       return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
     }
-    const api = createCalls({ store, runner, subagents, approvals, registry, config, agentModel, staticRules, trust: settings.trust, hub, keys, env, dataDir, workspaces, sandboxStatus })
+    const api = createCalls({ store, runner, subagents, approvals, registry, config, agentModel, staticRules, trust: settings.trust, hub, keys, env, dataDir, workspaces, sandboxStatus, mcp })
     runner.resumeQueues()
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })
@@ -176,6 +184,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       registry,
       approvals,
       hub,
+      mcp,
       reconcileReport,
       config,
       staticRules,

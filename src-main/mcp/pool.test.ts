@@ -117,7 +117,7 @@ describe('starting', () => {
   })
 
   it('${VAR} in env: set → passed; missing → that server only is unavailable, naming the variable', async () => {
-    const env = { ...process.env, AGENTRY_TEST_GREETING: 'hello from env' }
+    const env: NodeJS.ProcessEnv = { ...process.env, AGENTRY_TEST_GREETING: 'hello from env' }
     delete env.AGENTRY_TEST_MISSING
     const getEnv = entry('env', { ...EVERYTHING, env: { GREETING: '${AGENTRY_TEST_GREETING}', OTHER: '${AGENTRY_TEST_MISSING:-fallback}' } })
     const broken = entry('broken', { ...EVERYTHING, env: { TOKEN: '${AGENTRY_TEST_MISSING}' } })

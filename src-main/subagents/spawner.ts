@@ -74,7 +74,7 @@ export class Subagents {
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
     const child = { ...this.childLevel(level, agent, childId, transcript, level.signal), emit: () => {} }
     this.writeUserMessage(child, prompt)
-    return runTurn(this.deps.runtime.prepare(child, transcript))
+    return runTurn(await this.deps.runtime.prepare(child, transcript))
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
@@ -176,7 +176,7 @@ export class Subagents {
       this.setChildStatus(child, 'busy')
       const pricing = this.deps.pricing(child.modelRef)
       this.writeUserMessage(child, prompt)
-      const run = this.deps.runtime.prepare(child, child.transcript, {
+      const run = await this.deps.runtime.prepare(child, child.transcript, {
         onStep: ({ usage: u }) => {
           addUsage(usage, u)
           card.steps++
