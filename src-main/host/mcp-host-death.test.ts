@@ -40,7 +40,7 @@ it.runIf(process.platform === 'linux')('kill -9 of the host leaves no MCP server
     await child.kill()
     const end = Date.now() + 15_000
     while (processesWith(marker).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
-    expect({ before: before.length, after: processesWith(marker) }).toEqual({ before: 2, after: [] })
+    expect({ started: before.length >= 2, after: processesWith(marker) }).toEqual({ started: true, after: [] })
   } finally {
     f.remove()
   }
