@@ -317,7 +317,13 @@ export const BridgeCalls = {
   },
   'mcp.list': {
     /** default: the host's default workspace */
-    input: z.object({ workspaceRoot: text(4096).min(1).optional() }).strict(),
+    input: z
+      .object({
+        workspaceRoot: text(4096).min(1).optional(),
+        /** connect to every server that may start and is not running first (a health check, as `agentry mcp list` does) */
+        start: z.boolean().optional(),
+      })
+      .strict(),
     output: z.object({
       workspaceRoot: z.string(),
       servers: z.array(McpServerInfo),

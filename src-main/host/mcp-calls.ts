@@ -14,9 +14,10 @@ export function mcpCalls(d: CallDeps): Pick<HostCalls, 'mcp.list' | 'mcp.control
     return { servers: [...loaded.mcp, ...own], problems: loaded.mcpProblems }
   }
   return {
-    'mcp.list': async ({ workspaceRoot }) => {
+    'mcp.list': async ({ workspaceRoot, start }) => {
       const root = d.workspaces.realFolder(workspaceRoot ?? d.workspaces.defaultRoot)
       const { servers, problems } = entries(root)
+      if (start) await pool.startAll(root, servers)
       return { workspaceRoot: root, servers: pool.list(root, servers), problems }
     },
     'mcp.control': async ({ workspaceRoot, name, action }) => {

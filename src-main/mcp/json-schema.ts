@@ -8,7 +8,8 @@ let drafts: Promise<Drafts> | undefined
 /** ajv loads on first use (a run that calls no MCP tool never pays for it); one instance per JSON Schema draft. */
 function loadDrafts(): Promise<Drafts> {
   drafts ??= (async () => {
-    const [{ Ajv }, { Ajv2019 }, { Ajv2020 }] = await Promise.all([import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js')])
+    // `default`: ajv is CommonJS; Node and the bundler both give its module.exports (the class) as the default export.
+    const [{ default: Ajv }, { default: Ajv2019 }, { default: Ajv2020 }] = await Promise.all([import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js')])
     // strict: false — servers use keywords of their own and formats ajv does not know; those are annotations, not errors.
     const options = { strict: false, allErrors: true, validateFormats: false, logger: false } as const
     return { draft7: new Ajv(options), draft2019: new Ajv2019(options), draft2020: new Ajv2020(options) }

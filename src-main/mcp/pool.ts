@@ -93,6 +93,20 @@ export class McpPool {
     return server
   }
 
+  /** Starts every usable server that is not running (as `agentry mcp list` checks them); failures are in their state. */
+  async startAll(workdir: string, entries: readonly McpServerEntry[]): Promise<void> {
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (whyUnusable(entry, workdir)) return
+        await this.serverFor(workdir, entry)
+          .ensureStarted({ wait: false })
+          .catch((err: unknown) => {
+            if (!(err instanceof ServerUnavailable)) throw err
+          })
+      }),
+    )
+  }
+
   /** Every server configured for the workspace, as Settings and `agentry mcp list` show it. */
   list(workdir: string, entries: readonly McpServerEntry[]): McpServerInfo[] {
     return entries.map((entry) => {
