@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import { isStdioServer, type McpServerConfig } from '../../src-shared'
-import { ProcessTransport } from './process-transport'
+import type { ProcessTransport } from './process-transport'
 import type { ServerLog } from './server-log'
 
 /** The client's name and version in `initialize`. */
@@ -56,6 +56,7 @@ export async function createConnection(o: ConnectOptions): Promise<Connection> {
       // A shell function exported through the environment is code, not a value.
       if (value !== undefined && !value.startsWith('()')) env[key] = value
     }
+    const { ProcessTransport } = await import('./process-transport')
     const transport = new ProcessTransport({
       command: config.command,
       args: config.args ?? [],
