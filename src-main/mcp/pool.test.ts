@@ -91,11 +91,22 @@ describe('MCP servers from the npm registry, over stdio', () => {
     const p = pool()
     const e = entry('odd', BAD_SCHEMA_SERVER)
     const { tools } = await p.toolsFor(workdir, [e])
-    expect(tools.map((t) => t.name)).toEqual(['mcp__odd__fine', 'mcp__odd__fails'])
+    expect(tools.map((t) => t.name)).toEqual(['mcp__odd__grow', 'mcp__odd__fine', 'mcp__odd__fails'])
     expect(p.list(workdir, [e])[0].problems).toEqual([expect.stringMatching(/^tool broken skipped: its input schema is not valid JSON Schema \(.*type.*\)/)])
     expect((await call(tools, 'mcp__odd__fine', { n: 3 })).output).toBe('fine: {"n":3}')
     expect(await call(tools, 'mcp__odd__fails', {})).toMatchObject({ ok: false, output: 'the database is locked' })
   })
+})
+
+it('tools/list_changed: the new list is read and the next run is offered the new tool', async () => {
+  const p = pool()
+  const e = entry('odd', BAD_SCHEMA_SERVER)
+  const { tools } = await p.toolsFor(workdir, [e])
+  expect(tools.map((t) => t.name)).not.toContain('mcp__odd__extra')
+  expect((await call(tools, 'mcp__odd__grow', {})).output).toBe('grown')
+  const end = Date.now() + 10_000
+  while (!p.list(workdir, [e])[0].tools.some((t) => t.name === 'extra') && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
+  expect((await p.toolsFor(workdir, [e])).tools.map((t) => t.name)).toContain('mcp__odd__extra')
 })
 
 describe('starting', () => {
