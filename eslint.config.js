@@ -1,8 +1,77 @@
-// Lint: TypeScript rules plus the import boundaries from docs/architecture (who may import what).
+// Lint: TypeScript rules plus the import boundaries of docs/architecture.md — which folder may import which.
+// The layer map below is the rule; `src-main/layers.test.ts` shows that a violation fails `npm run lint`.
 import tseslint from 'typescript-eslint'
 
 const nodeBuiltins = ['fs', 'path', 'os', 'child_process', 'http', 'net', 'crypto', 'url', 'util', 'stream', 'events', 'worker_threads']
 const nodeImports = nodeBuiltins.flatMap((m) => [m, `node:${m}`])
+
+/**
+ * Every folder of src-main and the folders it may import (besides itself and src-shared, which every folder may use).
+ * Dependencies point one way: leaves → services → loop → runtime → subagents → sessions → host; the bridge knows only
+ * the contract; transports (daemon, local-socket, electron) and the CLI sit on top. A folder missing here fails lint
+ * until it is placed: see "Where new things go" in docs/architecture.md.
+ */
+export const LAYERS = {
+  // leaves: no other folder of src-main, except config (YAML reading, the data dir, the loaded configuration)
+  config: [],
+  store: [],
+  models: ['config'],
+  permissions: [],
+  // tools run bash in the sandbox and judge what a command line writes with the shell parser (permissions)
+  tools: ['sandbox', 'permissions'],
+  'renderer-files': [],
+  // the OS sandbox bash commands run in (bubblewrap, Seatbelt)
+  sandbox: [],
+  agents: ['config', 'permissions'],
+  // trust decides how a workspace's files layer over the person's: beside permissions and config
+  trust: ['config', 'permissions'],
+  // MCP servers as tools (the SDK client, server processes, their tool lists): a tool family beside tools, reading
+  // server definitions from config and running stdio servers under the sandbox folder's parent-death watchdog
+  mcp: ['tools', 'config', 'sandbox'],
+  // services over the store
+  events: ['store'],
+  approvals: ['store'],
+  // the agent machinery, each layer over the ones before it
+  loop: ['models', 'store', 'tools'],
+  runtime: ['loop', 'tools', 'mcp', 'permissions', 'trust', 'agents', 'sandbox', 'approvals', 'models', 'config', 'store'],
+  subagents: ['runtime', 'loop', 'tools', 'permissions', 'store'],
+  sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store'],
+  host: ['sessions', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
+  // the contract's transport-independent core: never the host itself
+  bridge: [],
+  // transports and entry points
+  daemon: ['bridge', 'renderer-files'],
+  'local-socket': ['bridge'],
+  electron: ['bridge', 'local-socket', 'renderer-files', 'host', 'config', 'models', 'store'],
+  cli: ['bridge', 'local-socket', 'daemon', 'host', 'config'],
+}
+const FOLDERS = Object.keys(LAYERS)
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** Test support is for tests: product code never imports a `testing/` folder. */
+const TESTING = { regex: '(^|/)testing(/|$)', message: 'Test helpers (testing/ folders) are for tests only; product code must not import them.' }
+const RENDERER = { regex: '(^|/)src-renderer(/|$)', message: 'src-main never imports the renderer; share code through src-shared.' }
+
+/** The no-restricted-imports options for the product files of src-main/<folder>. */
+function layerRule(folder) {
+  const allowed = new Set([folder, ...LAYERS[folder]])
+  const forbidden = FOLDERS.filter((f) => !allowed.has(f))
+  const patterns = [TESTING, RENDERER]
+  if (forbidden.length) {
+    patterns.push({
+      // `../store`, `../../store/x` …: a folder beside this one (src-main has no nested product folders).
+      regex: `^(\\.\\./)+(${forbidden.map(escape).join('|')})(/|$)`,
+      message: `src-main/${folder} may import only ${[...allowed].filter((f) => f !== folder).join(', ') || 'src-shared'} (and src-shared): see the layer map in eslint.config.js and docs/architecture.md.`,
+    })
+  }
+  // The preload's channel names and types are shared with the Electron shell only.
+  if (folder !== 'electron') patterns.push({ regex: '(^|/)src-preload(/|$)', message: 'Only the Electron shell talks to the preload.' })
+  const paths = folder === 'electron' ? [] : [{ name: 'electron', message: 'Only src-main/electron may import Electron.' }]
+  return ['error', { paths, patterns }]
+}
+
+/** Tests and test support may import anything; the layer rules are for product code. */
+const NOT_PRODUCT = ['**/*.test.ts', '**/testing/**']
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'e2e/artifacts/**', 'docs/**', 'dist/**', '**/*.snap'] },
@@ -18,18 +87,31 @@ export default tseslint.config(
   {
     files: ['src-shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [...nodeImports, 'electron', 'react'], patterns: ['../src-main/*', '../src-renderer/*', '../../src-main/*', '../../src-renderer/*'] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [...nodeImports, 'electron', 'react'], patterns: [{ regex: '^\\.\\./', message: 'src-shared is the contract: it imports nothing but itself and zod.' }] },
+      ],
     },
   },
+  // A folder of src-main that is not in the layer map is an error until it is placed.
   {
     files: ['src-main/**/*.ts'],
-    ignores: ['src-main/electron/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['**/src-renderer/**'] }] },
+    ignores: [...NOT_PRODUCT, ...FOLDERS.map((f) => `src-main/${f}/**`)],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '.', message: 'This folder is not in the layer map: add it to LAYERS in eslint.config.js (see docs/architecture.md).' }] }] },
   },
+  ...FOLDERS.map((folder) => ({ files: [`src-main/${folder}/**/*.ts`], ignores: NOT_PRODUCT, rules: { 'no-restricted-imports': layerRule(folder) } })),
   {
     files: ['src-renderer/**/*.ts', 'src-renderer/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [...nodeImports, 'electron', 'better-sqlite3'], patterns: ['**/src-main/**', '**/src-preload/**'] }],
+      'no-restricted-imports': ['error', { paths: [...nodeImports, 'electron', 'better-sqlite3'], patterns: ['**/src-main/**'] }],
+      // The page's `window.agentry` type is the preload's own; nothing else of the preload reaches the page.
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/src-preload/**'], allowTypeImports: true }] }],
+    },
+  },
+  {
+    files: ['src-preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(src-main|src-renderer)(/|$)', message: 'The preload imports only the contract (src-shared) and electron.' }] }],
     },
   },
 )

@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Upper bounds for a hang, with room for a machine at load 8 on 2 cores (tests assert order, not speed).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
   },
 })

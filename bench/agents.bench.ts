@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AgentRegistry } from '../src-main/agents'
-import { agentry, buildCli, tempDir } from '../src-main/cli/cli-process'
+import { agentry, buildCli, tempDir } from '../src-main/cli/testing/cli-process'
 import { median, round, runIfMain } from './stats'
 
 const FILES = 500

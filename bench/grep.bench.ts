@@ -9,7 +9,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { grepTool } from '../src-main/tools/grep'
 import { runTool } from '../src-main/tools/run-tool'
-import { makeContext } from '../src-main/tools/test-context'
+import { makeContext } from '../src-main/tools/testing/test-context'
 import { median, round, runIfMain } from './stats'
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')

@@ -13,7 +13,7 @@ import { BASH_LINES, RULE_SETS } from '../src-main/runtime/testing/bash-lines'
 import { DEFAULT_SANDBOX_POLICY } from '../src-main/sandbox'
 import { bashWriteAsks } from '../src-main/tools/bash-writes'
 import { BUILTIN_TOOLS, runTool } from '../src-main/tools'
-import { makeContext } from '../src-main/tools/test-context'
+import { makeContext } from '../src-main/tools/testing/test-context'
 import { median, percentile, round, runIfMain } from './stats'
 
 const here = path.dirname(fileURLToPath(import.meta.url))

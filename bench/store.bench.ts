@@ -36,22 +36,22 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 function benchChunks(store: Store): Record<string, unknown> {
-  const session = store.createSession({ agent: 'build', workspaceRoot: '/bench/chunks' })
+  const session = store.sessions.createSession({ agent: 'build', workspaceRoot: '/bench/chunks' })
   let part: PartRecord | undefined
   let text = ''
   const cpuStart = process.cpuUsage()
   const started = performance.now()
   for (let i = 0; i < CHUNKS; i++) {
     if (i % CHUNKS_PER_PART === 0) {
-      const message = store.createMessage({ sessionId: session.id, role: 'assistant' })
+      const message = store.transcript.createMessage({ sessionId: session.id, role: 'assistant' })
       text = ''
       part = textPart(message.id, session.id, 0, '')
     }
     const p = part as PartRecord
     const delta = 'abcd'
     text += delta
-    store.upsertPart({ ...p, data: { text } })
-    store.appendEvent({
+    store.transcript.upsertPart({ ...p, data: { text } })
+    store.eventLog.appendEvent({
       seq: i + 1,
       stream: session.id,
       event: {
@@ -69,7 +69,7 @@ function benchChunks(store: Store): Record<string, unknown> {
   store.flush()
   const ms = performance.now() - started
   const cpu = cpuMs(cpuStart)
-  const stored = store.lastSeq(session.id)
+  const stored = store.eventLog.lastSeq(session.id)
   if (stored !== CHUNKS) throw new Error(`bench: expected ${CHUNKS} events, found ${stored}`)
   return {
     chunks: CHUNKS,
@@ -90,7 +90,7 @@ function buildListData(store: Store): { parts: number; buildMs: number; reduced:
   store.transaction(() => {
     for (let i = 0; i < SESSIONS; i++) {
       const agent = i % 3 === 0 ? 'plan' : 'build'
-      sessions.push(store.createSession({ agent, workspaceRoot: '/bench/list', title: `Session ${i}` }).id)
+      sessions.push(store.sessions.createSession({ agent, workspaceRoot: '/bench/list', title: `Session ${i}` }).id)
     }
   })
   const partsPerMessage = 10
@@ -104,12 +104,12 @@ function buildListData(store: Store): { parts: number; buildMs: number; reduced:
     const messages = store.transaction(() =>
       Array.from({ length: 1_000 }, () => {
         const sessionId = sessions[Math.floor(messageCount++ / 10) % SESSIONS]
-        return store.createMessage({ sessionId, role: 'assistant' })
+        return store.transcript.createMessage({ sessionId, role: 'assistant' })
       }),
     )
     for (const { id: messageId, sessionId } of messages) {
       for (let k = 0; k < partsPerMessage && parts < target; k++) {
-        store.upsertPart(textPart(messageId, sessionId, k, text))
+        store.transcript.upsertPart(textPart(messageId, sessionId, k, text))
         parts++
       }
     }
@@ -133,7 +133,7 @@ function benchList(store: Store): Record<string, unknown> {
   for (let q = 0; q < QUERIES; q++) {
     const c = process.cpuUsage()
     const t = performance.now()
-    rows = store.listSessions({ workspaceRoot: '/bench/list', parentId: null }).length
+    rows = store.sessions.listSessions({ workspaceRoot: '/bench/list', parentId: null }).length
     times.push(performance.now() - t)
     cpuTimes.push(cpuMs(c))
   }

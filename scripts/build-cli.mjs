@@ -30,7 +30,7 @@ await build({
   platform: 'node',
   // jsonc-parser's UMD build requires its files dynamically; its ESM build bundles cleanly.
   mainFields: ['module', 'main'],
-  target: 'node20',
+  target: 'node22',
   outExtension: { '.js': '.mjs' },
   external: ['better-sqlite3', 'electron'],
   banner: { js: "import { createRequire as __agentryRequire } from 'node:module'; const require = __agentryRequire(import.meta.url);" },

@@ -1,9 +1,22 @@
 import type { BridgeCallName, CallInput, CallOutput, CallResult, SubscribeInput, SubscriptionMessage } from '../src-shared'
-// Type only: the page's declared expectation of `window.agentry`, which this object must meet exactly.
-import type { AgentryApi, AppCommand } from '../src-renderer/bridge/preload-api'
 import { APP_COMMAND_CHANNEL, EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, callChannel } from './channels'
 
-export type { AgentryApi, AppCommand }
+/**
+ * Things the native shell tells the page: a folder was opened from File › Open Folder…, or the user clicked an OS
+ * notification about a root session (show it).
+ */
+export type AppCommand = { type: 'workspace-opened'; root: string } | { type: 'open-session'; sessionId: string }
+
+/** `sessions.list` → `sessionsList` */
+export type CallMethodName<N extends string> = N extends `${infer A}.${infer B}` ? `${A}${Capitalize<B>}` : N
+
+/** One named method per bridge call, with the contract's types. */
+export type AgentryCallMethods = {
+  [N in BridgeCallName as CallMethodName<N>]: (input: CallInput<N>) => Promise<CallResult<CallOutput<N>>>
+}
+
+/** What the page sees as `window.agentry` in the desktop app: exactly what this preload exposes. */
+export type AgentryApi = ReturnType<typeof createPreloadApi>
 
 /** The part of Electron's `ipcRenderer` the preload uses; declared here so this file has no Electron import. */
 export interface IpcRendererLike {
@@ -71,6 +84,6 @@ export function createPreloadApi(ipc: IpcRendererLike) {
       return () => void ipc.removeListener(APP_COMMAND_CHANNEL, listener)
     },
   }
-  // Compile-time proof that every bridge call has its method, with the contract's types, as the page expects.
-  return api satisfies AgentryApi
+  // Compile-time proof that every bridge call has its method, with the contract's types.
+  return api satisfies AgentryCallMethods
 }

@@ -109,6 +109,19 @@ export type WorkspaceTrust = z.infer<typeof WorkspaceTrust>
 
 const Ok = z.object({ ok: z.literal(true) })
 
+/**
+ * A prompt whose run no one can answer (`agentry run`): `ask` means deny, except what the grants allow — `yes`
+ * allows whatever would ask, `allow` adds allow rules. Grants are a runtime layer: they never lift a deny. They hold
+ * for this prompt's turn and the turns its background children start.
+ */
+export const HeadlessRun = z
+  .object({
+    yes: z.boolean(),
+    allow: z.array(z.object({ tool: id, pattern: text(1000).min(1) }).strict()).max(100),
+  })
+  .strict()
+export type HeadlessRun = z.infer<typeof HeadlessRun>
+
 /** name → { input, output } */
 export const BridgeCalls = {
   'workspaces.list': {
@@ -203,7 +216,7 @@ export const BridgeCalls = {
   },
   'messages.prompt': {
     input: z
-      .object({ sessionId: id, requestId: id, text: text(200_000).min(1), agent: id.optional() })
+      .object({ sessionId: id, requestId: id, text: text(200_000).min(1), agent: id.optional(), headless: HeadlessRun.optional() })
       .strict(),
     output: z.object({ queueId: z.string(), duplicate: z.boolean(), queued: z.boolean() }),
   },

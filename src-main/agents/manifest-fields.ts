@@ -1,5 +1,4 @@
-import { CompactPermission, parseMcpToolName, type AgentFormat, type AgentMcpServer, type AgentWarning } from '../../src-shared'
-import { describeZodIssues } from '../config'
+import { CompactPermission, describeZodIssues, parseMcpToolName, type AgentFormat, type AgentMcpServer, type AgentWarning } from '../../src-shared'
 import { readMcpServersField } from './mcp-servers-field'
 import { PermissionBuilder } from './permission-builder'
 import { AGENTRY_TOOLS, lookupClaudeTool, lookupOpencodeTool, NOT_NEEDED, type ToolLookup } from './tool-names'

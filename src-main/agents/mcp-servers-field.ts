@@ -1,5 +1,5 @@
-import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, type AgentMcpServer } from '../../src-shared'
-import { formatPath, isPlainObject, parseServerDefinition } from '../config'
+import { formatPath, isPlainObject, MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, type AgentMcpServer } from '../../src-shared'
+import { parseServerDefinition } from '../config'
 
 type Warn = (field: string, reason: string) => void
 

@@ -1,6 +1,6 @@
 import path from 'node:path'
-import { AGENT_NAME_RE, AgentFrontmatter, type AgentFormat, type AgentInfo, type AgentLoadError, type AgentWarning } from '../../src-shared'
-import { describeZodIssues, parseYamlText } from '../config'
+import { AGENT_NAME_RE, AgentFrontmatter, describeZodIssues, type AgentFormat, type AgentInfo, type AgentLoadError, type AgentWarning } from '../../src-shared'
+import { parseYamlText } from '../config'
 import { splitFrontmatter } from './frontmatter'
 import { mapFields } from './manifest-fields'
 

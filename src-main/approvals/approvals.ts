@@ -1,5 +1,5 @@
 import type { AgentEvent, AlwaysSuggestion, ApprovalRecord, RuleScope } from '../../src-shared'
-import type { Store } from '../store'
+import type { ApprovalsRepository } from '../store'
 
 export type ApprovalKind = ApprovalRecord['kind']
 
@@ -37,6 +37,10 @@ export interface AnswerInput {
   feedback?: string
 }
 
+/**
+ * A port of the session layer, passed with an answer: an approval whose run is gone (a host restart) may still be
+ * resumable from stored state — only the session runner can tell, and continue the run.
+ */
 export interface ResumeHook {
   /** an approval with no live run: can its session go on from stored state? (then: where it runs) */
   resumable(approval: ApprovalRecord): { workspaceRoot: string } | undefined
@@ -56,13 +60,12 @@ interface Waiting {
 export class Approvals {
   private readonly waiting = new Map<string, Waiting>()
   private readonly listeners = new Set<(rootSessionId: string) => void>()
-  private resumeHook: ResumeHook | undefined
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly records: ApprovalsRepository) {}
 
   /** Persist a pending approval, announce it, and wait for the answer (or for the run's abort). */
   request(req: ApprovalRequest): Promise<ApprovalAnswer> {
-    const row = this.store.createApproval({
+    const row = this.records.createApproval({
       sessionId: req.sessionId,
       rootSessionId: req.rootSessionId,
       messageId: req.messageId,
@@ -104,8 +107,9 @@ export class Approvals {
     })
   }
 
-  answer(input: AnswerInput): { approval: ApprovalRecord; alsoResolved: string[] } {
-    const row = this.store.getApproval(input.approvalId)
+  /** `resume`: how to go on when the run that asked is gone (without one, such an approval expires). */
+  answer(input: AnswerInput, resume?: ResumeHook): { approval: ApprovalRecord; alsoResolved: string[] } {
+    const row = this.records.getApproval(input.approvalId)
     if (!row) throw new ApprovalError('not_found', `No approval ${input.approvalId}. It may have been answered already; reload the session.`)
     if (row.status !== 'pending') {
       throw new ApprovalError('conflict', `Approval ${input.approvalId} is already ${row.status}.`)
@@ -118,17 +122,17 @@ export class Approvals {
     if (!waiting) {
       // The run that asked is gone (host restart). A root session's call can go on from stored state; any other
       // is closed as expired, since nothing could act on the answer.
-      const resume = this.resumeHook?.resumable(row)
-      if (!resume) {
-        this.store.resolveApproval(row.id, 'expired', { decision: input.decision })
+      const target = resume?.resumable(row)
+      if (!resume || !target) {
+        this.records.resolveApproval(row.id, 'expired', { decision: input.decision })
         throw new ApprovalError('conflict', `The run that asked for this approval is no longer active (expired). Send the prompt again to retry.`)
       }
-      if (input.decision === 'allow_always') this.addAlwaysRules(row, input, resume.workspaceRoot)
+      if (input.decision === 'allow_always') this.addAlwaysRules(row, input, target.workspaceRoot)
       const status = input.decision === 'deny' ? 'denied' : 'approved'
-      const resolved = this.store.resolveApproval(row.id, status, { outcome: status, feedback })
-      this.resumeHook!.resumed(resolved ?? this.store.getApproval(row.id)!)
+      const resolved = this.records.resolveApproval(row.id, status, { outcome: status, feedback })
+      resume.resumed(resolved ?? this.records.getApproval(row.id)!)
       this.changed(row.rootSessionId)
-      return { approval: this.store.getApproval(row.id)!, alsoResolved: [] }
+      return { approval: this.records.getApproval(row.id)!, alsoResolved: [] }
     }
     const alsoResolved: string[] = []
     if (input.decision === 'deny') {
@@ -138,12 +142,7 @@ export class Approvals {
       this.finish(row.id, 'approved', { outcome: 'approved', feedback })
       if (input.decision === 'allow_always') alsoResolved.push(...this.recheckPending(row.rootSessionId))
     }
-    return { approval: this.store.getApproval(row.id)!, alsoResolved }
-  }
-
-  /** How approvals left pending by a previous host process are resumed (set by the host). */
-  setResumeHook(hook: ResumeHook): void {
-    this.resumeHook = hook
+    return { approval: this.records.getApproval(row.id)!, alsoResolved }
   }
 
   /** "Always allow": runtime rules for the suggested (or edited) patterns; they can never lift a deny. */
@@ -151,11 +150,11 @@ export class Approvals {
     const patterns = input.patterns?.length ? input.patterns : row.alwaysPatterns.length ? row.alwaysPatterns : row.patterns
     const scope = input.scope ?? 'session'
     const scopeKey = scope === 'session' ? row.rootSessionId : workspaceRoot
-    for (const pattern of patterns) this.store.addRule({ scope, scopeKey, tool: row.toolName, pattern, action: 'allow' })
+    for (const pattern of patterns) this.records.addRule({ scope, scopeKey, tool: row.toolName, pattern, action: 'allow' })
   }
 
   pending(rootSessionId?: string): ApprovalRecord[] {
-    return this.store.listApprovals({ rootSessionId, status: 'pending' })
+    return this.records.listApprovals({ rootSessionId, status: 'pending' })
   }
 
   /** Notified whenever the set of pending approvals of a root session changes (for status and notifications). */
@@ -179,7 +178,7 @@ export class Approvals {
     const w = this.waiting.get(id)
     if (!w) return
     this.waiting.delete(id)
-    this.store.resolveApproval(id, status, answer)
+    this.records.resolveApproval(id, status, answer)
     w.request.emit({
       type: 'tool_approval_resolved',
       sessionId: w.request.sessionId,

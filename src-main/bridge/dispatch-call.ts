@@ -1,16 +1,14 @@
-import { BridgeCalls, type BridgeCallName, type BridgeError, type CallResult } from '../../src-shared'
-import { HostError, type HostApi } from '../host/api'
-import { clip, describeIssues } from './describe-issues'
+import { BridgeCalls, clip, HostError, type BridgeCallName, type BridgeError, type CallResult, type HostApi } from '../../src-shared'
+import { describeIssues } from './describe-issues'
 
 export interface DispatchOptions {
   /**
-   * Parse the host's output against the contract before returning it. Off in production (it costs time on
-   * every call and the host is ours); on under vitest so a host that drifts from the contract fails tests.
+   * Parse the host's output against the contract before returning it. Off by default (it costs time on every
+   * call and the host is ours); the tests and `--debug` turn it on, so a host that drifts from the contract fails
+   * there — through this same code path.
    */
   validateOutput?: boolean
 }
-
-const validateByDefault = process.env.VITEST === 'true' || process.env.AGENTRY_VALIDATE_OUTPUT === '1'
 
 export function isBridgeCallName(name: unknown): name is BridgeCallName {
   // Own keys only: `toString` or `__proto__` must not look like calls.
@@ -33,7 +31,7 @@ export async function dispatchCall(
   }
   const spec = BridgeCalls[name]
   const parsed = spec.input.safeParse(input)
-  if (!parsed.success) return fail('invalid_request', describeIssues(`Invalid input for "${name}"`, parsed.error.issues))
+  if (!parsed.success) return fail('invalid_request', describeIssues(`Invalid input for "${name}"`, parsed.error.issues, input, spec.input))
 
   let data: unknown
   try {
@@ -45,10 +43,10 @@ export async function dispatchCall(
     return fromThrown(name, err)
   }
 
-  if (options.validateOutput ?? validateByDefault) {
+  if (options.validateOutput) {
     const checked = spec.output.safeParse(data)
     if (!checked.success) {
-      const message = describeIssues(`Output of "${name}" does not match the contract`, checked.error.issues, 'output')
+      const message = describeIssues(`Output of "${name}" does not match the contract`, checked.error.issues, data, spec.output, 'output')
       console.error(`[agentry] ${message}`)
       return fail('internal', message)
     }

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { AgentEvent, CallResult, SubscriptionMessage } from '../../src-shared'
-import { createConnectionPair, type MemoryConnection } from './memory-connection'
-import { createMemoryHostApi } from './memory-host-api'
+import { createConnectionPair, createMemoryHostApi, type MemoryConnection } from './testing'
 import type { ClientMessage } from './protocol'
 import { serveConnection } from './serve-connection'
 

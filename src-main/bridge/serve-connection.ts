@@ -1,4 +1,4 @@
-import type { HostApi } from '../host/api'
+import type { HostApi } from '../../src-shared'
 import { dispatchCall, type DispatchOptions } from './dispatch-call'
 import { describeIssues } from './describe-issues'
 import { ClientMessage, type BridgeConnection, type HostMessage } from './protocol'
@@ -23,7 +23,7 @@ export function serveConnection(api: HostApi, conn: BridgeConnection<HostMessage
     const parsed = ClientMessage.safeParse(raw)
     if (!parsed.success) {
       const id = idOf(raw)
-      const message = describeIssues('Malformed bridge message', parsed.error.issues)
+      const message = describeIssues('Malformed bridge message', parsed.error.issues, raw, ClientMessage, 'message')
       // With an id the client can be told; without one there is nobody to answer, so it is logged.
       if (id !== undefined) conn.send({ t: 'result', id, result: { ok: false, error: { code: 'invalid_request', message } } })
       else log(`[agentry] dropped a bridge message without a usable id: ${message}`)

@@ -1,5 +1,4 @@
-import { SubscribeInput, type BridgeError, type CallResult, type SubscriptionMessage } from '../../src-shared'
-import { HostError, type HostApi } from '../host/api'
+import { SubscribeInput, type BridgeError, type CallResult, type SubscriptionMessage, HostError, type HostApi } from '../../src-shared'
 import { describeIssues } from './describe-issues'
 
 const MAX_SUBSCRIPTIONS = 256
@@ -24,7 +23,7 @@ export class SubscriptionSet<Id extends string | number = string | number> {
       return refuse('invalid_request', `Too many subscriptions on one connection (limit ${MAX_SUBSCRIPTIONS}); unsubscribe unused ones.`)
     }
     const parsed = SubscribeInput.safeParse(input)
-    if (!parsed.success) return refuse('invalid_request', describeIssues('Invalid input for "subscribe"', parsed.error.issues))
+    if (!parsed.success) return refuse('invalid_request', describeIssues('Invalid input for "subscribe"', parsed.error.issues, input, SubscribeInput))
 
     // Placeholder first: the host may deliver (and the client may unsubscribe) before subscribe() returns.
     let disposed = false

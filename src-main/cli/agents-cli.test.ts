@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { aliasBomb } from '../config/testing/yaml-bombs'
-import { agentry, buildCli, tempDir, writeFiles } from './cli-process'
+import { agentry, buildCli, tempDir, writeFiles } from './testing/cli-process'
 
 beforeAll(() => buildCli(), 60_000)
 const made: string[] = []

@@ -15,6 +15,7 @@ export const USAGE = `Usage:
 
 Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
 serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open tabs reconnect.
+--debug (any command, or AGENTRY_DEBUG=1) checks every host answer against the bridge contract and prints stack traces.
 --allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.
 trust shows what a workspace's .agents/permissions.jsonc and config.yaml change, then trusts them as they are
 (untrusted, a workspace may only tighten your rules, its providers get none of your keys and its MCP servers do not start).
@@ -39,6 +40,9 @@ const COMMANDS: Record<string, Spec> = {
   mcp: { workdir: { type: 'string' }, json: { type: 'boolean' }, cached: { type: 'boolean' } },
 }
 
+/** Every command: `--debug` checks each host answer against the bridge contract and prints stack traces. */
+const COMMON: Spec = { help: { type: 'boolean', short: 'h' }, debug: { type: 'boolean' } }
+
 export interface ParsedArgs {
   command: string
   values: Record<string, string | boolean | string[] | undefined>
@@ -51,13 +55,18 @@ export function parseCli(argv: string[]): ParsedArgs {
   const options = COMMANDS[command]
   if (!options) throw new UsageError(`Unknown command "${command}".\n${USAGE}`)
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
+    const { values, positionals } = parseArgs({ args: rest, options: { ...options, ...COMMON }, allowPositionals: true, strict: true })
     if ((values as Record<string, unknown>).help) throw new UsageError(USAGE)
     return { command, values: values as ParsedArgs['values'], positionals }
   } catch (err) {
     if (err instanceof UsageError) throw err
     throw new UsageError(`${(err as Error).message}\n${USAGE}`)
   }
+}
+
+/** `--debug` or AGENTRY_DEBUG: contract checks on every host answer, stack traces on unexpected errors. */
+export function debugEnabled(args: ParsedArgs | undefined, io: { env: NodeJS.ProcessEnv }): boolean {
+  return Boolean(args?.values.debug) || Boolean(io.env.AGENTRY_DEBUG)
 }
 
 /** `--allow TOOL` or `--allow TOOL:PATTERN` → an allow rule (runtime layer: it can never lift a deny). */

@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SequencedEvent } from '../../src-shared'
-import { DEMO_LABEL, startScriptedChatServer, type ChatServerScript, type ScriptedChatServer } from '../models'
-import { AGENTRY_BIN, agentry, buildCli, cliEnv, tempDir, writeFiles, type CliRun } from './cli-process'
+import { DEMO_LABEL } from '../models'
+import { startScriptedChatServer, type ChatServerScript, type ScriptedChatServer } from '../models/testing'
+import { AGENTRY_BIN, agentry, buildCli, cliEnv, tempDir, writeFiles, type CliRun } from './testing/cli-process'
 
 /** The built `agentry` command in real processes, each with a temp AGENTRY_HOME and workdir. */
 

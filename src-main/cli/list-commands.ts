@@ -1,50 +1,61 @@
 import path from 'node:path'
-import type { AgentFolderInfo, AgentListEntry, AgentLoadError, SessionRecord } from '../../src-shared'
-import { AgentRegistry, listAgents } from '../agents'
-import { formatConfigIssues } from '../config'
-import { openStore } from '../store'
-import { loadWorkspaceSettings, TrustList } from '../trust'
-import type { ParsedArgs } from './args'
+import type { AgentFolderInfo, AgentListEntry, AgentLoadError, SessionSummary } from '../../src-shared'
+import { formatConfigIssues } from '../config/format-issues'
+import type { RemoteHost } from '../bridge/client'
+import { debugEnabled, type ParsedArgs } from './args'
+import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import type { CliIO } from './run'
+
+/** Runs `fn` on the data dir's host (attached, or one of this process's own), then lets it go. */
+export async function withHost<T>(args: ParsedArgs, io: CliIO, workdir: string, fn: (api: RemoteHost) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const host = await connectHost(io, { workdir, debug: debugEnabled(args, io) })
+    try {
+      return await fn(host.api)
+    } catch (err) {
+      if (attempt < ATTEMPTS && hostWentAway(host, err)) continue
+      throw err
+    } finally {
+      await host.release()
+    }
+  }
+}
 
 /**
  * `agentry agents`: every agent with its source file, mode, effective model (and how it was resolved), offered
- * tools, permission rules and warnings; then shadowed folders and the files that could not be loaded.
- * A bad config.yaml is reported and exits 2 (the listing still shows what it can).
+ * tools, permission rules and warnings; then shadowed folders and the files that could not be loaded — what
+ * Settings › Agents shows, through the same calls. A bad config.yaml is reported and exits 2.
  */
 export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
-  const registry = new AgentRegistry({ dataDir: io.dataDir, watch: false })
-  try {
-    const workspace = loadWorkspaceSettings(io.dataDir, workdir, new TrustList(io.dataDir))
-    const loaded = workspace.config
-    const { agents, errors, folders, disabled } = listAgents(registry.resolve(workdir), loaded.config)
-    // Agents act under the rules: a rules file that cannot be used (every call then asks) is reported here too.
-    const ruleErrors = workspace.rules.errors
-    if (args.values.json) {
-      for (const a of agents) {
-        const { prompt: _prompt, permission: _permission, resolvedModel, offeredTools, permissionRules, ...rest } = a
-        io.stdout.write(`${JSON.stringify({ type: 'agent', ...rest, model: resolvedModel, tools: offeredTools, permission: permissionRules })}\n`)
-      }
-      for (const f of folders) io.stdout.write(`${JSON.stringify({ type: 'folder', ...f })}\n`)
-      for (const d of disabled) io.stdout.write(`${JSON.stringify({ type: 'disabled', ...d })}\n`)
-      for (const e of errors) io.stdout.write(`${JSON.stringify({ type: 'error', ...e })}\n`)
-      for (const e of ruleErrors) io.stdout.write(`${JSON.stringify({ type: 'rules_error', ...e })}\n`)
-    } else {
-      writeAgentsText(io, agents, folders, disabled, errors)
-      if (ruleErrors.length) {
-        io.stdout.write(`\n${ruleErrors.length} permission rules file(s) cannot be used; until fixed every tool call asks:\n`)
-        for (const e of ruleErrors) io.stdout.write(`  ✗ ${e.file}: ${e.reason}\n`)
-      }
+  const { listed, settings } = await withHost(args, io, workdir, async (api) => ({
+    listed: await api.calls['agents.list']({ workspaceRoot: workdir }),
+    settings: await api.calls['settings.get']({ workspaceRoot: workdir }),
+  }))
+  const { agents, errors, folders, disabled } = listed
+  // Agents act under the rules: a rules file that cannot be used (every call then asks) is reported here too.
+  const ruleErrors = settings.permissionErrors
+  if (args.values.json) {
+    for (const a of agents) {
+      const { prompt: _prompt, permission: _permission, resolvedModel, offeredTools, permissionRules, ...rest } = a
+      io.stdout.write(`${JSON.stringify({ type: 'agent', ...rest, model: resolvedModel, tools: offeredTools, permission: permissionRules })}\n`)
     }
-    if (loaded.issues.length) {
-      io.stderr.write(`${formatConfigIssues(loaded.issues)}\n`)
-      return 2
+    for (const f of folders) io.stdout.write(`${JSON.stringify({ type: 'folder', ...f })}\n`)
+    for (const d of disabled) io.stdout.write(`${JSON.stringify({ type: 'disabled', ...d })}\n`)
+    for (const e of errors) io.stdout.write(`${JSON.stringify({ type: 'error', ...e })}\n`)
+    for (const e of ruleErrors) io.stdout.write(`${JSON.stringify({ type: 'rules_error', ...e })}\n`)
+  } else {
+    writeAgentsText(io, agents, folders, disabled, errors)
+    if (ruleErrors.length) {
+      io.stdout.write(`\n${ruleErrors.length} permission rules file(s) cannot be used; until fixed every tool call asks:\n`)
+      for (const e of ruleErrors) io.stdout.write(`  ✗ ${e.file}: ${e.reason}\n`)
     }
-    return 0
-  } finally {
-    registry.dispose()
   }
+  if (settings.configIssues.length) {
+    io.stderr.write(`${formatConfigIssues(settings.configIssues)}\n`)
+    return 2
+  }
+  return 0
 }
 
 function writeAgentsText(io: CliIO, agents: AgentListEntry[], folders: AgentFolderInfo[], disabled: { name: string; file: string }[], errors: AgentLoadError[]): void {
@@ -72,23 +83,21 @@ function writeAgentsText(io: CliIO, agents: AgentListEntry[], folders: AgentFold
 
 /** `agentry sessions`: the session tree, newest first, inspectable children nested under their parents. */
 export async function sessionsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const store = openStore(path.join(io.dataDir, 'agentry.db'))
-  try {
-    const includeArchived = Boolean(args.values.all)
-    const roots = store.listSessions({ parentId: null, includeArchived, limit: 10_000 })
-    const walk = (s: SessionRecord, depth: number) => {
+  const includeArchived = Boolean(args.values.all)
+  await withHost(args, io, process.cwd(), async (api) => {
+    const list = async (parentId: string | null) => (await api.calls['sessions.list']({ parentId, includeArchived, limit: 10_000 })).sessions
+    const walk = async (s: SessionSummary, depth: number): Promise<void> => {
       if (args.values.json) io.stdout.write(`${JSON.stringify({ ...s, depth })}\n`)
       else {
         const when = new Date(s.updatedAt).toISOString().replace('T', ' ').slice(0, 16)
         const archived = s.archivedAt ? ' [archived]' : ''
         io.stdout.write(`${'  '.repeat(depth)}${depth ? '└ ' : ''}${s.id}  ${s.agent.padEnd(10)} ${s.status.padEnd(8)} ${when}  ${s.title || '(untitled)'}${archived}\n`)
       }
-      for (const child of store.listSessions({ parentId: s.id, includeArchived, limit: 10_000 })) walk(child, depth + 1)
+      if (s.childCount > 0) for (const child of await list(s.id)) await walk(child, depth + 1)
     }
-    for (const root of roots) walk(root, 0)
+    const roots = await list(null)
+    for (const root of roots) await walk(root, 0)
     if (!roots.length && !args.values.json) io.stdout.write('No sessions yet. Start one with: agentry run "your prompt"\n')
-    return 0
-  } finally {
-    store.close()
-  }
+  })
+  return 0
 }

@@ -1,6 +1,6 @@
-import { resolveDataDir } from '../config'
+import { resolveDataDir } from '../config/data-dir'
 import { agentsCommand, sessionsCommand } from './list-commands'
-import { parseCli, UsageError } from './args'
+import { debugEnabled, parseCli, UsageError, type ParsedArgs } from './args'
 import { runCommand, type CliIO } from './run'
 import { showCommand } from './show'
 import { serveCommand } from './serve'
@@ -12,8 +12,9 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
   const env = io.env ?? process.env
   if (!io.stdout) ignoreClosedPipe(process.stdout)
   const full: CliIO = { stdout: io.stdout ?? process.stdout, stderr: io.stderr ?? process.stderr, env, dataDir: io.dataDir ?? resolveDataDir(env) }
+  let args: ParsedArgs | undefined
   try {
-    const args = parseCli(argv)
+    args = parseCli(argv)
     switch (args.command) {
       case 'run':
         return await runCommand(args, full)
@@ -33,7 +34,7 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         throw new UsageError(`Unknown command ${args.command}`)
     }
   } catch (err) {
-    return reportError(err, full)
+    return reportError(err, full, debugEnabled(args, full))
   }
 }
 
@@ -49,14 +50,17 @@ function ignoreClosedPipe(stream: NodeJS.WriteStream): void {
 }
 
 const CONFIG_ERRORS = new Set(['UsageError', 'ModelConfigError', 'HostLockError', 'StoreError', 'HostError'])
+/** A host that went away or failed inside is a failed run (1), not something the user's input or setup caused. */
+const FAILED_HOST = new Set(['unavailable', 'internal'])
 
-function reportError(err: unknown, io: CliIO): number {
+function reportError(err: unknown, io: CliIO, debug: boolean): number {
   const e = err instanceof Error ? err : new Error(String(err))
   if (e.name === 'UsageError') {
     io.stderr.write(`${e.message}\n`)
     return 2
   }
   io.stderr.write(`agentry: ${e.message}\n`)
-  if (!CONFIG_ERRORS.has(e.name) && e.name !== 'ModelAuthError' && io.env.AGENTRY_DEBUG) io.stderr.write(`${e.stack}\n`)
-  return CONFIG_ERRORS.has(e.name) ? 2 : 1
+  const configError = CONFIG_ERRORS.has(e.name) && !FAILED_HOST.has(String((e as { code?: unknown }).code))
+  if (!configError && e.name !== 'ModelAuthError' && debug) io.stderr.write(`${e.stack}\n`)
+  return configError ? 2 : 1
 }

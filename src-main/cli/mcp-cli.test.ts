@@ -7,7 +7,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CallOutput } from '../../src-shared'
 import { EVERYTHING } from '../mcp/testing/servers'
-import { agentry, buildCli, tempDir, writeFiles } from './cli-process'
+import { agentry, buildCli, tempDir, writeFiles } from './testing/cli-process'
 
 beforeAll(() => buildCli(), 60_000)
 const made: string[] = []

@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CallOutput, McpServerInfo } from '../../src-shared'
-import { createHost } from '../host'
 import { UsageError, type ParsedArgs } from './args'
+import { withHost } from './list-commands'
 import type { CliIO } from './run'
 
 const MARK: Record<McpServerInfo['status'], string> = {
@@ -19,22 +19,19 @@ const MARK: Record<McpServerInfo['status'], string> = {
 /**
  * `agentry mcp list`: the MCP servers a workspace would use — where each is configured, what it runs, its status,
  * tools and last error. Servers that may start are connected first (a health check, like `claude mcp list`);
- * `--cached` shows only what is known without starting anything. Servers of an untrusted workspace never start.
+ * `--cached` shows only what is known without starting anything. Servers of an untrusted workspace never start. A
+ * command's own host stops the servers it started when it exits; attached to the app or `agentry serve`, they run on.
  */
 export async function mcpCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [sub, ...extra] = args.positionals
   if (sub !== 'list' || extra.length) throw new UsageError(`agentry mcp takes one subcommand: list (got ${args.positionals.join(' ') || 'nothing'})`)
   const given = path.resolve(String(args.values.workdir ?? process.cwd()))
   if (!fs.existsSync(given) || !fs.statSync(given).isDirectory()) throw new UsageError(`--workdir ${given}: not a folder`)
-  const host = await createHost({ dataDir: io.dataDir, defaultWorkspace: given, env: io.env, headless: true })
-  try {
-    const list = await host.api.calls['mcp.list']({ workspaceRoot: given, start: !args.values.cached })
-    if (args.values.json) io.stdout.write(`${JSON.stringify(list)}\n`)
-    else io.stdout.write(render(list))
-    return 0
-  } finally {
-    await host.stop()
-  }
+  // The same call as Settings › MCP servers, on the running host when there is one (its servers, as they run).
+  const list = await withHost(args, io, given, (api) => api.calls['mcp.list']({ workspaceRoot: given, start: !args.values.cached }))
+  if (args.values.json) io.stdout.write(`${JSON.stringify(list)}\n`)
+  else io.stdout.write(render(list))
+  return 0
 }
 
 function render(list: CallOutput<'mcp.list'>): string {

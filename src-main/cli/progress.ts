@@ -1,5 +1,5 @@
 import type { AgentEvent, SequencedEvent } from '../../src-shared'
-import { formatDuration } from '../subagents'
+import { formatDuration } from '../../src-shared/duration'
 
 const COLORS = { DIM: '\x1b[2m', RESET: '\x1b[0m', GREEN: '\x1b[32m', RED: '\x1b[31m', CYAN: '\x1b[36m' }
 const PLAIN = { DIM: '', RESET: '', GREEN: '', RED: '', CYAN: '' }

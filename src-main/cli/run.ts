@@ -1,11 +1,13 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { formatConfigIssues } from '../config'
-import { createHost } from '../host'
-import { createFileKeyStore, defaultModelRef, parseModelRef, resolveModel } from '../models'
-import { describeSandbox } from '../sandbox'
-import { parseAllow, UsageError, USAGE, type ParsedArgs } from './args'
+import type { RemoteHost } from '../bridge/client'
+import { formatConfigIssues } from '../config/format-issues'
+import { debugEnabled, parseAllow, UsageError, USAGE, type ParsedArgs } from './args'
+import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import { ProgressView } from './progress'
+import { describeSandbox } from './sandbox-note'
+import { watchRun } from './run-watch'
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean }
@@ -14,7 +16,13 @@ export interface CliIO {
   dataDir: string
 }
 
-/** `agentry run`: one user turn, headless (ask = deny unless --yes / --allow), waiting for background children too. */
+/** Exit code after Ctrl-C stopped the run (128 + SIGINT, as shells report it). */
+const INTERRUPTED = 130
+
+/**
+ * `agentry run`: one user turn, headless (ask = deny unless --yes / --allow), waiting for background children too —
+ * on the running host when there is one, else on a host of its own. Ctrl-C aborts the run (a second one exits).
+ */
 export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const prompt = args.positionals.join(' ').trim()
   if (!prompt) throw new UsageError(`agentry run needs a PROMPT, e.g. agentry run "summarize this project"\n${USAGE}`)
@@ -23,50 +31,69 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const yes = Boolean(args.values.yes)
   const allow = ((args.values.allow as string[] | undefined) ?? []).map(parseAllow)
   if (yes && allow.length) throw new UsageError('use either --yes or --allow, not both')
-
-  const host = await createHost({ dataDir: io.dataDir, headless: true, grants: { yes, rules: allow }, defaultWorkspace: workdir, env: io.env })
-  try {
-    const loaded = host.config(workdir)
-    if (loaded.issues.length) {
-      io.stderr.write(`${formatConfigIssues(loaded.issues)}\n`)
-      return 2
+  for (let attempt = 1; ; attempt++) {
+    const host = await connectHost(io, { workdir, debug: debugEnabled(args, io) })
+    const state = { prompted: false }
+    try {
+      return await runOn(host.api, args, io, { workdir, prompt, headless: { yes, allow: allow.map(({ tool, pattern }) => ({ tool, pattern })) } }, state)
+    } catch (err) {
+      // The host stopped before it took the prompt: start over on the next one (never run a prompt twice).
+      if (!state.prompted && attempt < ATTEMPTS && hostWentAway(host, err)) continue
+      throw err
+    } finally {
+      await host.release()
     }
-    // A rules file that cannot be used is not fatal (every call then asks, so headless denies), but say so once.
-    for (const e of host.staticRules(workdir).errors) io.stderr.write(`agentry: ${e.file}: ${e.reason}\n`)
-    // Resolve the model before a session exists: an unknown provider or bad ref is a config error (exit 2) with
-    // one line, not a failed run that leaves an empty session behind. Resolution is lazy, so nothing is loaded.
-    const modelArg = args.values.model as string | undefined
-    const modelRef = modelArg ? parseModelRef(modelArg) : defaultModelRef(loaded.config)
-    resolveModel(modelRef, { config: loaded.config, configDir: io.dataDir, keys: createFileKeyStore(io.dataDir), env: io.env, agentName: String(args.values.agent ?? 'build'), keyLimits: loaded.keyLimits })
-    const created = await host.api.calls['sessions.create']({
-      workspaceRoot: workdir,
-      agent: args.values.agent as string | undefined,
-      model: modelArg,
-    })
-    const sessionId = created.session.id
-    const json = Boolean(args.values.json)
-    const sandbox = await host.sandboxStatus(workdir)
-    // --json: the sandbox state is the first line (`{"type":"sandbox",…}`), before the `{seq, stream, event}` lines.
-    if (json) io.stdout.write(`${JSON.stringify({ type: 'sandbox', sandbox })}\n`)
-    const progress = json ? undefined : new ProgressView(io.stderr, Boolean(io.stderr.isTTY) && !io.env.NO_COLOR, describeSandbox(sandbox))
-    let final: { text: string; finishReason: string } | undefined
-    let lastError: { code: string; message: string } | undefined
-    const unsubscribe = host.api.subscribe({ sessionId, afterSeq: 0 }, (m) => {
-      if (m.kind !== 'event') return
-      if (json) io.stdout.write(`${JSON.stringify(m.event)}\n`)
-      progress?.onEvent(m.event)
-      const e = m.event.event
-      if (e.type === 'turn_complete' && e.sessionId === sessionId) final = { text: e.text, finishReason: e.finishReason }
-      if (e.type === 'error' && e.sessionId === sessionId) lastError = { code: e.code, message: e.message }
-    })
-    await host.api.calls['messages.prompt']({ sessionId, requestId: `cli-${Date.now()}`, text: prompt })
-    // A background child's result starts another parent turn: wait until nothing is running at all.
-    do {
-      await host.runner.idle()
-      await host.subagents.settle()
-    } while (host.runner.isRunning(sessionId))
-    host.store.flush()
-    unsubscribe()
+  }
+}
+
+async function runOn(
+  api: RemoteHost,
+  args: ParsedArgs,
+  io: CliIO,
+  o: { workdir: string; prompt: string; headless: { yes: boolean; allow: { tool: string; pattern: string }[] } },
+  state: { prompted: boolean },
+): Promise<number> {
+  const settings = await api.calls['settings.get']({ workspaceRoot: o.workdir })
+  if (settings.configIssues.length) {
+    io.stderr.write(`${formatConfigIssues(settings.configIssues)}\n`)
+    return 2
+  }
+  // A rules file that cannot be used is not fatal (every call then asks, so headless denies), but say so once.
+  for (const e of settings.permissionErrors) io.stderr.write(`agentry: ${e.file}: ${e.reason}\n`)
+  // The host checks the session's model (--model, else the agent's own, else the default) when it creates it: an
+  // unknown provider or a bad ref is a configuration error (exit 2) with one line, and no empty session is left.
+  const { session } = await api.calls['sessions.create']({
+    workspaceRoot: o.workdir,
+    agent: args.values.agent as string | undefined,
+    model: args.values.model as string | undefined,
+  })
+  const sessionId = session.id
+  const json = Boolean(args.values.json)
+  const sandbox = settings.sandbox.state
+  // --json: the sandbox state is the first line (`{"type":"sandbox",…}`), before the `{seq, stream, event}` lines.
+  if (json) io.stdout.write(`${JSON.stringify({ type: 'sandbox', sandbox })}\n`)
+  const progress = json ? undefined : new ProgressView(io.stderr, Boolean(io.stderr.isTTY) && !io.env.NO_COLOR, describeSandbox(sandbox))
+  const watch = watchRun(api, sessionId, (e) => {
+    if (json) io.stdout.write(`${JSON.stringify(e)}\n`)
+    progress?.onEvent(e)
+  })
+
+  let interrupted = false
+  const onInterrupt = (): void => {
+    if (interrupted) process.exit(INTERRUPTED) // a second Ctrl-C: leave now
+    interrupted = true
+    io.stderr.write('\nagentry: aborting the run (Ctrl-C again to quit at once)…\n')
+    api.calls['messages.abort']({ sessionId }).catch((err: unknown) => io.stderr.write(`agentry: could not abort: ${(err as Error).message}\n`))
+  }
+  process.on('SIGINT', onInterrupt)
+  try {
+    state.prompted = true
+    await api.calls['messages.prompt']({ sessionId, requestId: `cli-${crypto.randomUUID()}`, text: o.prompt, headless: o.headless })
+    const { final, lastError } = await watch.done
+    if (interrupted) {
+      io.stderr.write(`agentry: run aborted; session ${sessionId} (agentry show ${sessionId})\n`)
+      return INTERRUPTED
+    }
     if (!final || final.finishReason === 'error' || final.finishReason === 'aborted') {
       if (final?.text && !json) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)
       io.stderr.write(`agentry: ${lastError?.message ?? `the run ${final?.finishReason ?? 'ended without an answer'}`}\n`)
@@ -78,6 +105,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     if (!json) io.stderr.write(`session ${sessionId} (agentry show ${sessionId})\n`)
     return 0
   } finally {
-    await host.stop()
+    process.off('SIGINT', onInterrupt)
+    watch.dispose()
   }
 }

@@ -1,21 +1,24 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createHost } from '../host'
-import { UsageError, type ParsedArgs } from './args'
+import { debugEnabled, UsageError, type ParsedArgs } from './args'
 import type { CliIO } from './run'
 
-/** `agentry serve`: the daemon — the UI and its WebSocket bridge on 127.0.0.1, until Ctrl+C. */
+/** `agentry serve`: the daemon — the UI and its WebSocket bridge on 127.0.0.1, until Ctrl+C — and the local socket. */
 export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const port = args.values.port === undefined ? 0 : Number(args.values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${args.values.port}: expected a port number (0 = random)`)
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
-  const { startDaemon } = await import('../daemon')
+  const debug = debugEnabled(args, io)
+  const [{ startDaemon }, { createHost }, { serveLocalSocket }] = await Promise.all([import('../daemon'), import('../host'), import('../local-socket')])
   const host = await createHost({ dataDir: io.dataDir, defaultWorkspace: workdir, env: io.env })
   const rendererDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'renderer')
   let daemon: Awaited<ReturnType<typeof startDaemon>>
+  let local: Awaited<ReturnType<typeof serveLocalSocket>>
   try {
     const token = (args.values.token as string | undefined) ?? (io.env.AGENTRY_TOKEN || undefined)
-    daemon = await startDaemon({ api: host.api, port, rendererDir, token })
+    daemon = await startDaemon({ api: host.api, port, rendererDir, token, validateOutput: debug, protectPort: (p) => host.protectLocalPort(p) })
+    // `agentry run` and the other commands attach here instead of being refused while the daemon holds the data dir.
+    local = await serveLocalSocket({ api: host.api, dataDir: io.dataDir, validateOutput: debug })
   } catch (err) {
     await host.stop()
     if (err instanceof Error && err.message.startsWith('--token')) throw new UsageError(err.message)
@@ -27,6 +30,7 @@ export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number>
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
+  await local.close()
   await daemon.close()
   await host.stop()
   return 0

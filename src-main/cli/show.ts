@@ -1,27 +1,26 @@
-import path from 'node:path'
 import type { MessageWithParts, PartRecord, SessionRecord, TaskCard } from '../../src-shared'
-import { openStore, type Store } from '../store'
-import { formatDuration } from '../subagents'
+import { formatDuration } from '../../src-shared/duration'
+import { HostError } from '../../src-shared/host-api'
+import type { RemoteHost } from '../bridge/client'
 import { UsageError, type ParsedArgs } from './args'
+import { withHost } from './list-commands'
 import type { CliIO } from './run'
 
 /** `agentry show SESSION`: the transcript, opaque children nested in place, inspectable children after it. */
 export async function showCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const id = args.positionals[0]
   if (!id) throw new UsageError('agentry show needs a SESSION id (see agentry sessions)')
-  const store = openStore(path.join(io.dataDir, 'agentry.db'))
+  let shown: SessionTree
   try {
-    const session = store.getSession(id)
-    if (!session) {
-      io.stderr.write(`agentry: no session ${id}. List them with: agentry sessions --all\n`)
-      return 1
-    }
-    if (args.values.json) io.stdout.write(`${JSON.stringify(tree(store, session))}\n`)
-    else printSession(store, session, 0, io.stdout)
-    return 0
-  } finally {
-    store.close()
+    shown = await withHost(args, io, process.cwd(), (api) => tree(api, id))
+  } catch (err) {
+    if (!(HostError.isInstance(err) && err.code === 'not_found')) throw err
+    io.stderr.write(`agentry: no session ${id}. List them with: agentry sessions --all\n`)
+    return 1
   }
+  if (args.values.json) io.stdout.write(`${JSON.stringify(shown)}\n`)
+  else printSession(shown, 0, io.stdout)
+  return 0
 }
 
 interface SessionTree {
@@ -30,20 +29,23 @@ interface SessionTree {
   children: SessionTree[]
 }
 
-function tree(store: Store, session: SessionRecord): SessionTree {
-  const children = store.listSessions({ parentId: session.id, includeArchived: true, limit: 10_000 }).reverse()
-  return { session, messages: store.listMessages(session.id), children: children.map((c) => tree(store, c)) }
+/** The session and its inspectable children, oldest child first, through the same call the UI opens a session with. */
+async function tree(api: RemoteHost, sessionId: string): Promise<SessionTree> {
+  const { session, messages, children } = await api.calls['sessions.get']({ sessionId })
+  const nested: SessionTree[] = []
+  for (const child of [...children].reverse()) nested.push(await tree(api, child.id))
+  return { session, messages, children: nested }
 }
 
-function printSession(store: Store, session: SessionRecord, depth: number, out: NodeJS.WritableStream): void {
+function printSession({ session, messages, children }: SessionTree, depth: number, out: NodeJS.WritableStream): void {
   const pad = '  '.repeat(depth)
   const cost = session.costUsd ? ` · $${session.costUsd.toFixed(4)}` : ''
   out.write(`${pad}━━ ${session.id} · ${session.agent} · ${session.status} · ${session.title || '(untitled)'}\n`)
   out.write(`${pad}   tokens ${session.usage.prompt} in / ${session.usage.completion} out${cost}\n`)
-  printMessages(store.listMessages(session.id), session.agent, depth, out)
-  for (const child of store.listSessions({ parentId: session.id, includeArchived: true, limit: 10_000 }).reverse()) {
+  printMessages(messages, session.agent, depth, out)
+  for (const child of children) {
     out.write('\n')
-    printSession(store, child, depth + 1, out)
+    printSession(child, depth + 1, out)
   }
 }
 

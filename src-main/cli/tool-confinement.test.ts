@@ -3,7 +3,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentry, buildCli, tempDir, writeFiles } from './cli-process'
+import { agentry, buildCli, tempDir, writeFiles } from './testing/cli-process'
 
 // The file-tool and web_fetch escapes of issues 8 and 9, through the built `agentry run` with the default rules: a
 // scripted model calls the tools, marker files and a loopback server show what got through.

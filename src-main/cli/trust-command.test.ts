@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startScriptedChatServer, type ScriptedChatServer } from '../models'
-import { agentry, buildCli, tempDir, writeFiles } from './cli-process'
+import { startScriptedChatServer, type ScriptedChatServer } from '../models/testing'
+import { agentry, buildCli, tempDir, writeFiles } from './testing/cli-process'
 
 /** `agentry trust` and what trust changes, through the real CLI: loosening, keys, pinning, revoking; rules-file reports. */
 

@@ -4,8 +4,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startScriptedChatServer } from '../models'
-import { agentry, buildCli, tempDir, writeFiles } from './cli-process'
+import { startScriptedChatServer } from '../models/testing'
+import { agentry, buildCli, tempDir, writeFiles } from './testing/cli-process'
 
 /**
  * The escapes of issue 8 ("the agent and the workspace can change the rules", "a cloned repository overrides

@@ -1,9 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { WorkspaceTrust } from '../../src-shared'
-import { AgentRegistry } from '../agents'
-import { describeWorkspace, TrustList } from '../trust'
 import { UsageError, type ParsedArgs } from './args'
+import { withHost } from './list-commands'
 import type { CliIO } from './run'
 
 /**
@@ -16,31 +15,27 @@ export async function trustCommand(args: ParsedArgs, io: CliIO): Promise<number>
   const given = path.resolve(String(args.values.workdir ?? process.cwd()))
   if (!fs.existsSync(given) || !fs.statSync(given).isDirectory()) throw new UsageError(`--workdir ${given}: not a folder`)
   const root = fs.realpathSync(given)
-  const trust = new TrustList(io.dataDir)
-  const registry = new AgentRegistry({ dataDir: io.dataDir })
-  try {
-    const describe = () => describeWorkspace(io.dataDir, root, trust, registry.resolve(root).agents)
-    const before = describe()
-    let action: 'shown' | 'trusted' | 'revoked' | 'not_trusted'
-    if (args.values.show) action = 'shown'
-    else if (args.values.revoke) action = trust.revoke(root) ? 'revoked' : 'not_trusted'
-    else {
-      // Exactly what was described above is what gets pinned: a file changed in between fails instead.
-      trust.trust(root, before.files.map((f) => ({ path: f.path, sha256: f.sha256 })))
-      action = 'trusted'
+  // The same calls as Settings › Trust, on the running host when there is one.
+  const { before, after, action } = await withHost(args, io, root, async (api) => {
+    const before = (await api.calls['trust.get']({ workspaceRoot: root })).trust
+    if (args.values.show) return { before, after: before, action: 'shown' as const }
+    if (args.values.revoke) {
+      const after = (await api.calls['trust.set']({ workspaceRoot: root, trusted: false })).trust
+      return { before, after, action: before.status === 'untrusted' ? ('not_trusted' as const) : ('revoked' as const) }
     }
-    const after = action === 'shown' ? before : describe()
-    if (args.values.json) {
-      io.stdout.write(`${JSON.stringify({ action, ...after })}\n`)
-      return 0
-    }
-    io.stdout.write(render(before))
-    io.stdout.write(`${OUTCOME[action](root)}\n`)
-    if (after.problem) io.stderr.write(`agentry: ${after.problem}\n`)
+    // Exactly what was described above is what gets pinned: a file changed in between fails instead.
+    const files = before.files.map((f) => ({ path: f.path, sha256: f.sha256 }))
+    const after = (await api.calls['trust.set']({ workspaceRoot: root, trusted: true, files })).trust
+    return { before, after, action: 'trusted' as const }
+  })
+  if (args.values.json) {
+    io.stdout.write(`${JSON.stringify({ action, ...after })}\n`)
     return 0
-  } finally {
-    registry.dispose()
   }
+  io.stdout.write(render(before))
+  io.stdout.write(`${OUTCOME[action](root)}\n`)
+  if (after.problem) io.stderr.write(`agentry: ${after.problem}\n`)
+  return 0
 }
 
 const OUTCOME: Record<'shown' | 'trusted' | 'revoked' | 'not_trusted', (root: string) => string> = {

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { describeZodIssues, isPlainObject, valueAt, type FieldProblem } from './zod-issues'
+import { describeZodIssues, isPlainObject, valueAt, type FieldProblem } from '../../src-shared'
 
 type Path = readonly PropertyKey[]
 
@@ -15,7 +15,7 @@ const MAX_PASSES = 10
 export function dropInvalid(raw: unknown, schema: z.ZodType): { clean: Record<string, unknown>; problems: FieldProblem[] } {
   if (raw === undefined || raw === null) return { clean: {}, problems: [] }
   if (!isPlainObject(raw)) {
-    return { clean: {}, problems: [{ path: '', reason: 'must be a mapping of settings (key: value), not a list or a single value' }] }
+    return { clean: {}, problems: [{ path: '', segments: [], reason: 'must be a mapping of settings (key: value), not a list or a single value' }] }
   }
   const clean: Record<string, unknown> = structuredClone(raw)
   let problems: FieldProblem[] | undefined

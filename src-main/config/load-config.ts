@@ -1,8 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { Config } from '../../src-shared'
+import { Config, isPlainObject } from '../../src-shared'
 import { dropInvalid } from './drop-invalid'
-import { isPlainObject } from './zod-issues'
 import { parseYamlText } from './yaml-text'
 import { limitWorkspaceProviders, type KeyLimit, type WorkspaceProvider } from './workspace-layer'
 import { mergeMcpLayers, parseMcpSection, readMcpJson, type McpFileProblem, type McpServerEntry } from './mcp-servers'
@@ -104,7 +103,7 @@ export function readConfigLayer(file: string): { read: boolean; clean: Record<st
   const { mcp, rest } = splitMcp(parsed.value)
   const { clean, problems } = dropInvalid(rest, Config)
   resolveScriptPaths(clean, path.dirname(file))
-  return { read: true, clean, issues: problems.map((p) => ({ file, ...p })), mcp }
+  return { read: true, clean, issues: problems.map((p) => ({ file, path: p.path, reason: p.reason })), mcp }
 }
 
 function splitMcp(value: unknown): { mcp?: unknown; rest: unknown } {

@@ -1,8 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser'
-import { isStdioServer, MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpHttpServer, McpStdioServer, type McpServerConfig, type McpServerSource } from '../../src-shared'
-import { describeZodIssues, formatPath, isPlainObject, type FieldProblem } from './zod-issues'
+import { describeZodIssues, formatPath, isPlainObject, isStdioServer, MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpHttpServer, McpStdioServer, type McpServerConfig, type McpServerSource } from '../../src-shared'
+
+/** A problem in one server definition: dotted path and reason. */
+export interface DefinitionProblem {
+  path: string
+  reason: string
+}
 
 /** Claude Code's project file of MCP servers, read from the workspace root. */
 export const MCP_JSON_FILE = '.mcp.json'
@@ -44,7 +49,7 @@ export function parseMcpSection(raw: unknown, o: { file: string; where: string; 
   }
   const entries = Object.entries(raw).map(([name, value]) => {
     const checked = parseServerDefinition(name, value, formatPath([o.where, name]))
-    const at = (p: FieldProblem) => `${o.file}: ${p.path}: ${p.reason}`
+    const at = (p: DefinitionProblem) => `${o.file}: ${p.path}: ${p.reason}`
     return {
       name,
       config: checked.config,
@@ -61,9 +66,9 @@ export function parseMcpSection(raw: unknown, o: { file: string; where: string; 
  * One server definition. A definition with `command` is a stdio server, one with `url` an HTTP server. Unknown keys
  * (other clients' settings such as `autoApprove`) are ignored with a note; any other mistake makes it unusable.
  */
-export function parseServerDefinition(name: string, value: unknown, where: string): { config: McpServerConfig | null; errors: FieldProblem[]; notes: FieldProblem[] } {
-  const errors: FieldProblem[] = []
-  const notes: FieldProblem[] = []
+export function parseServerDefinition(name: string, value: unknown, where: string): { config: McpServerConfig | null; errors: DefinitionProblem[]; notes: DefinitionProblem[] } {
+  const errors: DefinitionProblem[] = []
+  const notes: DefinitionProblem[] = []
   if (!MCP_SERVER_NAME_RE.test(name)) errors.push({ path: where, reason: `invalid server name ${JSON.stringify(name)}: ${MCP_SERVER_NAME_HINT}` })
   if (!isPlainObject(value)) {
     errors.push({ path: where, reason: 'must be a mapping with command (a program to start, with args and env) or url (a server to connect to, with headers)' })

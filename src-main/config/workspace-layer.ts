@@ -1,4 +1,4 @@
-import { isPlainObject } from './zod-issues'
+import { isPlainObject } from '../../src-shared'
 
 /** Which of the person's keys a provider may be given (see limitWorkspaceProviders). */
 export interface KeyLimit {

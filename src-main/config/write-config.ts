@@ -1,10 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { isMap, parseDocument, type Document } from 'yaml'
-import { Config, type ProviderConfig, type SandboxSettings, type SubagentLimits } from '../../src-shared'
+import { Config, describeZodIssues, type ProviderConfig, type SandboxSettings, type SubagentLimits } from '../../src-shared'
 import { isErrno, userConfigPath } from './load-config'
 import { parseYamlText } from './yaml-text'
-import { describeZodIssues } from './zod-issues'
 
 /**
  * A settings change. `Partial<Config>` fits; additionally `null` removes a setting

@@ -4,7 +4,6 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { AgentEvent, SequencedEvent } from '../../src-shared'
-// eslint-disable-next-line no-restricted-imports -- the renderer's real client is what a browser runs; tested against the real daemon
 import { createWsBridgeClient, type WebSocketCtor } from '../../src-renderer/bridge/ws-client'
 import { createHarness, waitFor, type Harness } from '../testing/harness'
 import { startDaemon, type Daemon } from './start-daemon'
@@ -41,7 +40,7 @@ describe('agentry serve with the real host', () => {
   it('a browser client creates a session, prompts, and a dropped socket mid-stream resumes with no gap and no duplicate', async () => {
     const words = Array.from({ length: 120 }, (_, i) => `w${i}`).join(' ')
     h = await createHarness({ script: { agents: { build: [{ text: words, chunkDelayMs: 2 }], title: [{ text: 't', repeat: true }] } } })
-    daemon = await startDaemon({ api: h.host.api, rendererDir })
+    daemon = await startDaemon({ api: h.host.api, rendererDir, validateOutput: true })
     const { client, drop, sockets } = await connect()
     const created = await client.call('sessions.create', { workspaceRoot: h.workdir })
     if (!created.ok) throw new Error(created.error.message)
@@ -65,7 +64,7 @@ describe('agentry serve with the real host', () => {
 
   it('refuses a wrong token and answers calls with the right one', async () => {
     h = await createHarness()
-    daemon = await startDaemon({ api: h.host.api, rendererDir })
+    daemon = await startDaemon({ api: h.host.api, rendererDir, validateOutput: true })
     const refused = await new Promise<number>((resolve) => {
       const ws = new WebSocket(`ws://127.0.0.1:${daemon!.port}/bridge?token=wrong`)
       ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))

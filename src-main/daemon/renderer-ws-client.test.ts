@@ -4,9 +4,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { AgentEvent, BridgeError, SubscriptionMessage } from '../../src-shared'
-// eslint-disable-next-line no-restricted-imports -- integration test: the browser's bridge client against the real daemon
 import { createWsBridgeClient, type WebSocketCtor, type WsBridgeClient } from '../../src-renderer/bridge/ws-client'
-import { createMemoryHostApi, type MemoryHostApi } from '../bridge'
+import { createMemoryHostApi, type MemoryHostApi } from '../bridge/testing'
 import { startDaemon, type Daemon } from './start-daemon'
 
 /**
@@ -31,7 +30,7 @@ async function until(cond: () => boolean, what: string, ms = 3000): Promise<void
 const delta = (n: number): AgentEvent => ({ type: 'content_delta', sessionId: 's1', at: n, messageId: 'm', partId: 'p', partType: 'text', delta: `d${n}` })
 
 async function setup(api: MemoryHostApi = createMemoryHostApi({ calls: { 'workspaces.list': async () => ({ recent: [], defaultRoot: '/r' }) } }), token?: string) {
-  const daemon: Daemon = await startDaemon({ api, rendererDir })
+  const daemon: Daemon = await startDaemon({ api, rendererDir, validateOutput: true })
   cleanups.push(() => daemon.close())
   const sockets: WebSocket[] = []
   class TrackedWebSocket extends WebSocket {

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { createMemoryHostApi, type MemoryHostApi } from '../bridge'
+import { createMemoryHostApi, type MemoryHostApi } from '../bridge/testing'
 import { startDaemon, type Daemon } from './start-daemon'
 
 let root: string
@@ -26,7 +26,7 @@ afterEach(async () => {
 })
 
 async function start(api: MemoryHostApi = hostWithList()): Promise<Daemon> {
-  const d = await startDaemon({ api, rendererDir })
+  const d = await startDaemon({ api, rendererDir, validateOutput: true })
   open.push(d)
   return d
 }

@@ -2,15 +2,16 @@ import fs from 'node:fs'
 import http from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { serveConnection } from '../bridge'
-import type { HostApi } from '../host/api'
-import { protectLocalPort } from '../tools'
+import { serveConnection, type DispatchOptions } from '../bridge'
+import type { HostApi } from '../../src-shared'
 import { checkOrigin, createToken, tokenFrom, tokenMatches, type Refusal } from './access-check'
-import { resolveStatic, sendFile } from './static-files'
+import { resolveStatic, sendFile } from '../renderer-files'
 import { wsConnection } from './ws-connection'
 
-export interface DaemonOptions {
+export interface DaemonOptions extends DispatchOptions {
   api: HostApi
+  /** Called with the port as soon as it is known, before anything is served (the host keeps its tools off it). */
+  protectPort?(port: number): void
   /** 0 or omitted: a random free port. */
   port?: number
   /** The built renderer (`out/renderer`). */
@@ -80,7 +81,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       ws.on('close', () => sockets.delete(ws))
       ws.on('error', (err) => console.error(`[agentry] bridge socket error: ${err.message}`))
       keepAlive(ws)
-      serveConnection(options.api, wsConnection(ws))
+      serveConnection(options.api, wsConnection(ws), { validateOutput: options.validateOutput })
     })
   })
 
@@ -88,8 +89,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('The daemon did not get a TCP port.')
   port = address.port
-  // No tool call (web_fetch) may reach this server, whatever its permission rules allow.
-  protectLocalPort(port)
+  // No tool call (web_fetch) may reach this server, whatever its permission rules allow: the host is told at once.
+  options.protectPort?.(port)
 
   let closing: Promise<void> | undefined
   return {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
 import type { CallResult } from '../../src-shared'
-import { createMemoryHostApi } from '../bridge'
+import { createMemoryHostApi } from '../bridge/testing'
 import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL } from '../../src-preload/channels'
 import { isTrustedSender, type FrameLike } from './app-origin'
 import { registerIpcBridge, type IpcEventLike, type IpcMainLike } from './ipc-bridge'
@@ -41,7 +41,7 @@ const appFrame: FrameLike = { url: 'app://agentry/index.html', parent: null }
 function setup() {
   const api = createMemoryHostApi({ calls: { 'workspaces.list': async () => ({ recent: [], defaultRoot: '/r' }) } })
   const ipc = new FakeIpcMain()
-  const dispose = registerIpcBridge(ipc, api, (f) => isTrustedSender(f))
+  const dispose = registerIpcBridge(ipc, api, (f) => isTrustedSender(f), { validateOutput: true })
   const wc = new FakeWebContents(1)
   const ev = (frame: FrameLike | null = appFrame): IpcEventLike => ({ senderFrame: frame, sender: wc })
   return { api, ipc, dispose, wc, ev }

@@ -1,6 +1,5 @@
-import { BridgeCalls, type BridgeCallName, type CallResult, type SubscriptionMessage } from '../../src-shared'
-import { dispatchCall, SubscriptionSet } from '../bridge'
-import type { HostApi } from '../host/api'
+import { BridgeCalls, type BridgeCallName, type CallResult, type SubscriptionMessage, type HostApi } from '../../src-shared'
+import { dispatchCall, SubscriptionSet, type DispatchOptions } from '../bridge'
 import { EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, callChannel } from '../../src-preload/channels'
 import type { FrameLike } from './app-origin'
 
@@ -30,7 +29,12 @@ const refused: CallResult<never> = {
  * belong to one webContents and end when it is destroyed, crashes or navigates (reload): the runs go on, the page
  * catches up with `afterSeq`. Returns a disposer that removes the handlers and detaches every subscription.
  */
-export function registerIpcBridge(ipcMain: IpcMainLike, api: HostApi, isTrusted: (frame: FrameLike | null) => boolean): () => void {
+export function registerIpcBridge(
+  ipcMain: IpcMainLike,
+  api: HostApi,
+  isTrusted: (frame: FrameLike | null) => boolean,
+  options: DispatchOptions = {},
+): () => void {
   const perContents = new Map<number, SubscriptionSet<string>>()
   const channels: string[] = []
   const handle = (channel: string, fn: (event: IpcEventLike, ...args: unknown[]) => unknown): void => {
@@ -45,7 +49,7 @@ export function registerIpcBridge(ipcMain: IpcMainLike, api: HostApi, isTrusted:
   }
 
   for (const name of Object.keys(BridgeCalls) as BridgeCallName[]) {
-    handle(callChannel(name), (_event, input) => dispatchCall(api, name, input))
+    handle(callChannel(name), (_event, input) => dispatchCall(api, name, input, options))
   }
 
   handle(SUBSCRIBE_CHANNEL, (event, id, input): CallResult<null> => {

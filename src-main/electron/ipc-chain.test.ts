@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent, BridgeError, SubscriptionMessage } from '../../src-shared'
-import { createMemoryHostApi, type MemoryHostApi } from '../bridge'
+import { createMemoryHostApi, type MemoryHostApi } from '../bridge/testing'
 import { createPreloadApi, type IpcRendererLike } from '../../src-preload/api'
 import { createIpcBridgeClient } from '../../src-renderer/bridge/ipc-client'
 import type { FrameLike } from './app-origin'
@@ -37,7 +37,7 @@ function chain(api: MemoryHostApi, frameUrl = 'app://agentry/index.html') {
     on: (channel, listener) => toRenderer.on(channel, listener),
     removeListener: (channel, listener) => toRenderer.removeListener(channel, listener),
   }
-  registerIpcBridge(ipcMain, api, (f) => isTrustedSender(f))
+  registerIpcBridge(ipcMain, api, (f) => isTrustedSender(f), { validateOutput: true })
   return { client: createIpcBridgeClient(createPreloadApi(ipcRenderer)), webContents }
 }
 const tick = () => new Promise((r) => setTimeout(r, 5))

@@ -1,7 +1,9 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, safeStorage, session } from 'electron'
+import { resolveDataDir } from '../config'
 import { createHost, type Host } from '../host'
+import { serveLocalSocket } from '../local-socket'
 import { createFileKeyStore } from '../models'
 import { APP_COMMAND_CHANNEL } from '../../src-preload/channels'
 import type { AppCommand } from '../../src-preload/api'
@@ -43,15 +45,20 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
-  const dataDir = process.env.AGENTRY_HOME ?? app.getPath('userData')
+  // The same data dir as the CLI and the daemon, so `agentry` commands attach to the app's host.
+  const dataDir = resolveDataDir(process.env)
   const keys = createSafeStorageKeyStore(dataDir, safeStorage, createFileKeyStore(dataDir))
   host = await createHost({ dataDir, keys, defaultWorkspace: app.getPath('home') })
   const api = host.api
+  // `--debug` (or AGENTRY_DEBUG=1): every host answer is checked against the bridge contract, as in the tests.
+  const debug = process.argv.includes('--debug') || Boolean(process.env.AGENTRY_DEBUG)
+  const local = await serveLocalSocket({ api, dataDir, validateOutput: debug })
+  disposers.push(() => void local.close())
 
   // The page gets no browser permissions (camera, geolocation, notifications …): the OS notifications come from here.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
   if (!devServerUrl) serveRenderer(rendererDir)
-  disposers.push(registerIpcBridge(ipcMain, api, (frame) => isTrustedSender(frame, devServerUrl)))
+  disposers.push(registerIpcBridge(ipcMain, api, (frame) => isTrustedSender(frame, devServerUrl), { validateOutput: debug }))
 
   const tell = (command: AppCommand): void => {
     if (win && !win.isDestroyed()) win.webContents.send(APP_COMMAND_CHANNEL, command)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../src-shared'
-import { createMemoryHostApi } from '../bridge'
+import { createMemoryHostApi } from '../bridge/testing'
 import { notificationFor, watchForNotifications, type NotificationText } from './notifications'
 
 const done = (finishReason: 'stop' | 'error', text = 'All tests pass.'): AgentEvent => ({

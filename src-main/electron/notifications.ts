@@ -1,5 +1,4 @@
-import type { AgentEvent, SubscriptionMessage } from '../../src-shared'
-import type { HostApi } from '../host/api'
+import type { AgentEvent, SubscriptionMessage, HostApi } from '../../src-shared'
 
 export interface NotificationText {
   title: string

@@ -1,6 +1,6 @@
 import { dialog, type BrowserWindow } from 'electron'
 import { dispatchCall } from '../bridge'
-import type { HostApi } from '../host/api'
+import type { HostApi } from '../../src-shared'
 import type { AppCommand } from '../../src-preload/api'
 
 /** File › Open Folder…: the native picker, then `workspaces.open`, then tell the page which folder is now open. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { net, protocol } from 'electron'
-import { resolveStatic } from '../daemon'
+import { resolveStatic } from '../renderer-files'
 import { APP_HOST, APP_SCHEME } from './app-origin'
 
 /** No remote code, no inline scripts, no plugins, no framing; the page talks to the host over IPC only. */

@@ -11,7 +11,7 @@ afterEach(() => store?.close())
 
 function setup(file = ':memory:'): EventHub {
   store = openStore(file)
-  return new EventHub(store, () => ({ runs: [], approvals: [] }))
+  return new EventHub(store.eventLog)
 }
 
 const delta = (i: number): AgentEvent => ({ type: 'content_delta', sessionId: 's', at: i, messageId: 'm', partId: 'p', partType: 'text', delta: `d${i}` })
@@ -38,7 +38,7 @@ describe('event hub: seq, replay and catch-up', () => {
     await tick()
     expect(sub.got[0].kind).toBe('snapshot')
     expect(sub.seqs()).toEqual([1])
-    expect(store!.eventsAfter('s', 0).map((e) => e.seq)).toEqual([1])
+    expect(store!.eventLog.eventsAfter('s', 0).map((e) => e.seq)).toEqual([1])
   })
 
   it('a client that reconnects from any cut point gets exactly the missing events, no gap, no duplicate', async () => {
@@ -78,7 +78,7 @@ describe('event hub: seq, replay and catch-up', () => {
     expect(sub.got[0]).toMatchObject({ kind: 'snapshot', lastSeq: 50 })
     expect(sub.seqs()).toEqual([41, 42, 43, 44, 45, 46, 47, 48, 49, 50])
     expect(hub.publish('s', delta(51)).seq).toBe(51)
-    store!.pruneEvents('s', 5)
+    store!.eventLog.pruneEvents('s', 5)
     const old = collect(hub, 3)
     expect(old.got.map((m) => m.kind)).toEqual(['snapshot', 'resync'])
   })

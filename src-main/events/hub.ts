@@ -1,10 +1,12 @@
 import type { AgentEvent, SequencedEvent, SubscribeInput, SubscriptionMessage } from '../../src-shared'
-import type { Store } from '../store'
+import type { EventLogRepository } from '../store'
 
 /** Active state sent to a subscriber before any replay: runs in flight, pending approvals. */
 export type SnapshotSource = (stream: string | 'all') => Omit<Extract<SubscriptionMessage, { kind: 'snapshot' }>, 'kind' | 'stream' | 'lastSeq'>
 
 type Listener = (m: SubscriptionMessage) => void
+
+const NOTHING_ACTIVE: SnapshotSource = () => ({ runs: [], approvals: [] })
 
 const RING_SIZE = 4096
 const DB_KEEP = 50_000
@@ -25,11 +27,8 @@ export class EventHub {
   private readonly sincePrune = new Map<string, number>()
   private readonly disposeFlush: () => void
 
-  constructor(
-    private readonly store: Store,
-    private readonly snapshot: SnapshotSource,
-  ) {
-    this.disposeFlush = store.onFlush(() => this.deliver())
+  constructor(private readonly log: EventLogRepository) {
+    this.disposeFlush = log.onFlush(() => this.deliver())
   }
 
   publish(stream: string, event: AgentEvent): SequencedEvent {
@@ -37,23 +36,24 @@ export class EventHub {
     const sequenced: SequencedEvent = { seq, stream, event }
     // Queue before appending: an append that fills the store's buffer flushes (and delivers) synchronously.
     this.pending.push(sequenced)
-    this.store.appendEvent(sequenced)
+    this.log.appendEvent(sequenced)
     return sequenced
   }
 
   lastSeq(stream: string): number {
-    return this.seqs.get(stream) ?? this.store.lastSeq(stream)
+    return this.seqs.get(stream) ?? this.log.lastSeq(stream)
   }
 
-  subscribe(input: SubscribeInput, listener: Listener): () => void {
+  /** `snapshot`: the active state sent first (the host knows the runs in flight; the hub does not). */
+  subscribe(input: SubscribeInput, listener: Listener, snapshot: SnapshotSource = NOTHING_ACTIVE): () => void {
     if (input.sessionId === 'all') {
-      listener({ kind: 'snapshot', stream: 'all', lastSeq: 0, ...this.snapshot('all') })
+      listener({ kind: 'snapshot', stream: 'all', lastSeq: 0, ...snapshot('all') })
       this.allListeners.add(listener)
       return () => this.allListeners.delete(listener)
     }
     const stream = input.sessionId
     const upTo = this.deliveredSeq(stream)
-    listener({ kind: 'snapshot', stream, lastSeq: upTo, ...this.snapshot(stream) })
+    listener({ kind: 'snapshot', stream, lastSeq: upTo, ...snapshot(stream) })
     if (input.afterSeq < upTo) {
       const missed = this.replay(stream, input.afterSeq, upTo)
       if (!missed) {
@@ -98,9 +98,9 @@ export class EventHub {
     if (ring && ring.length > 0 && ring[0].seq <= afterSeq + 1) {
       return ring.filter((e) => e.seq > afterSeq && e.seq <= upTo)
     }
-    const oldest = this.store.oldestSeq(stream)
+    const oldest = this.log.oldestSeq(stream)
     if (oldest === undefined || oldest > afterSeq + 1) return undefined
-    return this.store.eventsAfter(stream, afterSeq).filter((e) => e.seq <= upTo)
+    return this.log.eventsAfter(stream, afterSeq).filter((e) => e.seq <= upTo)
   }
 
   private deliver(): void {
@@ -121,7 +121,7 @@ export class EventHub {
       this.sincePrune.set(e.stream, n)
       if (n >= PRUNE_EVERY) {
         this.sincePrune.set(e.stream, 0)
-        this.store.pruneEvents(e.stream, DB_KEEP)
+        this.log.pruneEvents(e.stream, DB_KEEP)
       }
     }
   }

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CallOutput } from '../../src-shared'
 import { dispatchCall } from '../bridge/dispatch-call'
-import { startScriptedChatServer } from '../models'
+import { startScriptedChatServer } from '../models/testing'
 import { aliasBomb } from '../config/testing/yaml-bombs'
 import { createHarness, type Harness } from '../testing/harness'
 
@@ -31,7 +31,7 @@ describe('an agent file\'s model', () => {
   it('is what a primary session opened with the agent runs on (alias through models.aliases)', async () => {
     h = await createHarness({ config: aliases, agents: { lead: { mode: 'primary', model: 'sonnet' } } })
     const r = await h.run('hello', { agent: 'lead' })
-    expect(h.host.store.getSession(r.sessionId)?.model).toEqual(SONNET)
+    expect(h.host.store.sessions.getSession(r.sessionId)?.model).toEqual(SONNET)
     expect(modelsOf(r.messages)).toEqual([SONNET])
   })
 
@@ -51,7 +51,7 @@ describe('an agent file\'s model', () => {
     await h.host.api.calls['messages.prompt']({ sessionId: first.sessionId, requestId: 'r2', text: 'review it', agent: 'reviewer' })
     await h.host.runner.idle()
     h.host.store.flush()
-    expect(modelsOf(h.host.store.listMessages(first.sessionId))).toEqual([{ provider: 'script', model: 'test' }, SONNET])
+    expect(modelsOf(h.host.store.transcript.listMessages(first.sessionId))).toEqual([{ provider: 'script', model: 'test' }, SONNET])
   })
 
   it('reaches the provider: an opencode agent\'s model alias, temperature and top_p in the HTTP request', async () => {
@@ -79,8 +79,8 @@ describe('an agent file\'s model', () => {
     const r = await h.run('fan out')
     const cards = r.messages.flatMap((m) => m.parts.filter((p) => p.type === 'tool-task')).map((p) => p.data.subagent as { taskId: string; transcript?: never[] })
     expect(modelsOf(cards[0].transcript ?? [])).toEqual([SONNET])
-    expect(h.host.store.getSession(cards[1].taskId)?.model).toEqual(SONNET)
-    expect(modelsOf(h.host.store.listMessages(cards[1].taskId))).toEqual([SONNET])
+    expect(h.host.store.sessions.getSession(cards[1].taskId)?.model).toEqual(SONNET)
+    expect(modelsOf(h.host.store.transcript.listMessages(cards[1].taskId))).toEqual([SONNET])
   })
 })
 

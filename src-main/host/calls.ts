@@ -1,4 +1,4 @@
-import type { AgentInfo, AgentMode, Config, ModelRef, SandboxState, SessionRecord } from '../../src-shared'
+import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
 import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
@@ -6,22 +6,28 @@ import type { McpPool } from '../mcp'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
-import type { Store } from '../store'
+import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import type { Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
-import { HostError, type HostApi, type HostCalls } from './api'
 import { mcpCalls } from './mcp-calls'
 import { settingsCalls } from './settings-calls'
+import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
 import type { Workspaces } from './workspaces'
 
 export interface CallDeps {
-  store: Store
+  sessions: SessionsRepository
+  transcript: TranscriptRepository
+  queue: QueueRepository
+  /** runtime rules (settings); pending approvals come from the approvals service */
+  rules: Pick<ApprovalsRepository, 'listRules' | 'revokeRule'>
   runner: SessionRunner
   subagents: Subagents
   approvals: Approvals
   registry: AgentRegistry
   config(workdir?: string): LoadedConfig
+  /** throws ModelConfigError when a model cannot be used here (unknown provider, missing script …) */
+  checkModel(ref: ModelRef, agentName: string, workdir: string): void
   staticRules(workdir: string): StaticLayers
   trust: TrustList
   /** the model an agent's file names, resolved with the given config; undefined = inherit */
@@ -37,13 +43,13 @@ export interface CallDeps {
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
 export function createCalls(d: CallDeps): HostApi {
-  const { store } = d
+  const { sessions: rows } = d
   const requireSession = (id: string): SessionRecord => {
-    const s = store.getSession(id)
+    const s = rows.getSession(id)
     if (!s) throw new HostError('not_found', `No session ${id}. It may have been deleted; reload the session list.`)
     return s
   }
-  const publishUpdate = (s: SessionRecord) => emitterFor(d.hub, store, s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s })
+  const publishUpdate = (s: SessionRecord) => emitterFor(d.hub, rows, s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s })
   const agentsWithMode = (workdir: string | undefined, mode: AgentMode): string[] =>
     d.registry
       .resolve(workdir ?? d.workspaces.defaultRoot)
@@ -66,7 +72,7 @@ export function createCalls(d: CallDeps): HostApi {
       const modeAgents = f.mode ? agentsWithMode(f.workspaceRoot, f.mode) : undefined
       const agents = f.agent ? (modeAgents ? modeAgents.filter((a) => a === f.agent) : [f.agent]) : modeAgents
       if (agents && agents.length === 0) return { sessions: [] }
-      const sessions = store.listSessions({
+      const sessions = rows.listSessions({
         workspaceRoot: f.workspaceRoot,
         agents,
         parentId: f.parentId !== undefined ? f.parentId : f.includeChildren ? undefined : null,
@@ -75,19 +81,19 @@ export function createCalls(d: CallDeps): HostApi {
         limit: f.limit,
         offset: f.offset,
       })
-      const counts = store.sessionCounts(sessions.map((s) => s.id))
+      const counts = rows.sessionCounts(sessions.map((s) => s.id))
       return { sessions: sessions.map((s) => ({ ...s, ...counts[s.id] })) }
     },
     'sessions.get': async ({ sessionId }) => {
       const session = requireSession(sessionId)
-      const ancestors = ancestorsOf(store, session)
+      const ancestors = ancestorsOf(rows, session)
       const root = ancestors[0]?.id ?? session.id
       return {
         session,
-        messages: store.listMessages(sessionId),
-        children: store.listSessions({ parentId: sessionId, includeArchived: true, limit: 1000 }),
-        queue: store.listQueue(sessionId),
-        approvals: store.listApprovals({ rootSessionId: root, status: 'pending' }),
+        messages: d.transcript.listMessages(sessionId),
+        children: rows.listSessions({ parentId: sessionId, includeArchived: true, limit: 1000 }),
+        queue: d.queue.listQueue(sessionId),
+        approvals: d.approvals.pending(root),
         ancestors: ancestors.map((a) => ({ id: a.id, title: a.title, agent: a.agent })),
         lastSeq: d.hub.lastSeq(root),
       }
@@ -99,26 +105,32 @@ export function createCalls(d: CallDeps): HostApi {
       const agent = agents.find((a) => a.name === agentName)
       if (!agent) throw new HostError('not_found', `No agent "${agentName}" in ${root}. Available: ${agents.map((a) => a.name).join(', ')}.`)
       if (agent.mode === 'subagent') throw new HostError('invalid_request', `Agent "${agentName}" is a subagent (mode: subagent); only primary agents open sessions. Pick another agent.`)
-      let model
+      let model: ModelRef
       try {
         // The person's pick, else the model the agent's file names, else the configured default.
         model = input.model ? parseModelRef(input.model) : (d.agentModel(agent, d.config(root).config) ?? defaultModelRef(d.config(root).config))
       } catch (err) {
         throw new HostError('invalid_request', (err as Error).message)
       }
-      const session = store.createSession({ agent: agent.name, title: input.title ?? '', workspaceRoot: root, model })
-      emitterFor(d.hub, store, session).emit({ type: 'session_created', sessionId: session.id, at: Date.now(), session })
+      // The session's model must be usable: refused now, with the reason, rather than at its first prompt.
+      try {
+        d.checkModel(model, agent.name, root)
+      } catch (err) {
+        throw new HostError('config_error', (err as Error).message)
+      }
+      const session = rows.createSession({ agent: agent.name, title: input.title ?? '', workspaceRoot: root, model })
+      emitterFor(d.hub, rows, session).emit({ type: 'session_created', sessionId: session.id, at: Date.now(), session })
       return { session }
     },
     'sessions.rename': async ({ sessionId, title }) => {
       requireSession(sessionId)
-      const session = store.updateSession(sessionId, { title })
+      const session = rows.updateSession(sessionId, { title })
       publishUpdate(session)
       return { session }
     },
     'sessions.archive': async ({ sessionId, archived }) => {
       requireSession(sessionId)
-      const session = store.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
+      const session = rows.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
       publishUpdate(session)
       return { session }
     },
@@ -134,7 +146,7 @@ export function createCalls(d: CallDeps): HostApi {
     'sessions.delete': async ({ sessionId }) => {
       requireSession(sessionId)
       if (d.runner.isRunning(sessionId)) throw new HostError('conflict', 'This session is running. Stop it first, then delete it.')
-      store.deleteSession(sessionId)
+      rows.deleteSession(sessionId)
       return { ok: true as const }
     },
     'messages.prompt': async (input) => {
@@ -150,23 +162,23 @@ export function createCalls(d: CallDeps): HostApi {
       requireSession(sessionId)
       return { aborted: d.runner.abort(sessionId) }
     },
-    'queue.list': async ({ sessionId }) => ({ entries: store.listQueue(sessionId) }),
+    'queue.list': async ({ sessionId }) => ({ entries: d.queue.listQueue(sessionId) }),
     'queue.cancel': async ({ queueId }) => {
-      const entry = store.getQueueEntry(queueId)
+      const entry = d.queue.getQueueEntry(queueId)
       if (!entry) throw new HostError('not_found', `No queued message ${queueId}.`)
       return { cancelled: entry.status === 'queued' && d.runner.cancelQueued(queueId, entry.sessionId) }
     },
-    'approvals.list': async ({ rootSessionId }) => ({ approvals: store.listApprovals({ rootSessionId, status: 'pending' }) }),
+    'approvals.list': async ({ rootSessionId }) => ({ approvals: d.approvals.pending(rootSessionId) }),
     'approvals.answer': async (input) => {
       try {
-        return d.approvals.answer(input)
+        return d.approvals.answer(input, d.runner)
       } catch (err) {
         if (err instanceof ApprovalError) throw new HostError(err.code, err.message)
         throw err
       }
     },
     'tasks.list': async ({ rootSessionId }) => ({
-      tasks: store.listJobs({ rootSessionId }).map((j) => ({
+      tasks: d.queue.listJobs({ rootSessionId }).map((j) => ({
         taskId: j.id,
         parentSessionId: j.parentSessionId,
         agentType: j.agentType,
@@ -181,6 +193,7 @@ export function createCalls(d: CallDeps): HostApi {
     ...trustCalls(d),
     ...mcpCalls(d),
   }
-  return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage) }
+  const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)
+  return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage, snapshot) }
 }
 

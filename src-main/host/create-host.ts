@@ -1,25 +1,23 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AgentInfo, Config, ModelRef, SandboxState } from '../../src-shared'
+import type { AgentEvent, AgentInfo, Config, HostApi, ModelRef, SessionRecord } from '../../src-shared'
 import { AgentRegistry, resolveAgentModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { McpPool } from '../mcp'
 import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
-import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason, type Ruleset } from '../permissions'
-import { networkAllowed, Runtime } from '../runtime'
+import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason } from '../permissions'
+import { networkAllowed, Runtime, type RuleSources } from '../runtime'
 import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
-import type { StaticLayers } from '../trust'
-import type { HostApi } from './api'
+import { protectLocalPort } from '../tools'
 import { createCalls } from './calls'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
 import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
-import { snapshotFor } from './snapshot'
 import { Workspaces } from './workspaces'
 import { createSettingsSource } from './workspace-settings'
 
@@ -27,10 +25,8 @@ export interface HostOptions {
   dataDir: string
   /** the folder a new session opens in when none is given (CLI cwd, daemon start dir) */
   defaultWorkspace?: string
-  /** no one can answer approvals: ask = deny unless a grant allows it (CLI) */
+  /** no one can ever answer approvals on this host: ask = deny for every run (a prompt can also ask for this alone) */
   headless?: boolean
-  /** headless grants: `--yes` (every ask) and `--allow PATTERN` rules */
-  grants?: { yes: boolean; rules: Ruleset }
   keys?: KeyStore
   env?: NodeJS.ProcessEnv
   /** take the single-writer lock on the data dir (default true) */
@@ -41,26 +37,28 @@ export interface HostOptions {
 
 export interface Host {
   readonly dataDir: string
+  /** what every transport and the CLI use: the bridge calls and subscriptions */
   readonly api: HostApi
+  /** for tests and benches that inspect what was persisted */
   readonly store: Store
   readonly runner: SessionRunner
   readonly subagents: Subagents
-  readonly registry: AgentRegistry
-  readonly approvals: Approvals
   readonly hub: EventHub
   /** the workspaces' MCP servers (started on first need, stopped with the host) */
   readonly mcp: McpPool
   readonly reconcileReport: ReconcileReport
-  config(workdir?: string): LoadedConfig
-  /** the static rules of a workspace as trust layers them, with every rules file that could not be used */
-  staticRules(workdir: string): StaticLayers
-  agents(workdir: string): AgentInfo[]
-  /** how bash commands in `workdir` run: sandbox kind (or why none) and whether `network` rules open the network */
-  sandboxStatus(workdir: string): Promise<SandboxState>
+  /** A port this process serves on loopback (the daemon's): no tool call may reach it, whatever the rules say. */
+  protectLocalPort(port: number): void
   stop(): Promise<void>
 }
 
-/** Composes store, runtime, subagents, sessions and the bridge API. Restart recovery runs before anything else. */
+/**
+ * The composition root: the one place the host is assembled, in dependency order (store → event hub → restart
+ * reconciliation → agents, settings (config, rules, trust) → approvals → runtime → subagents → session runner → bridge calls). Each
+ * module gets the repositories and ports it needs, once; nothing is bound later. The callbacks that go back up a
+ * layer are ports the lower layer declares and the higher one implements: a run level carries the runner as its
+ * `BackgroundSink`; an approval answer carries it as the `ResumeHook`; a subscription carries the snapshot source.
+ */
 export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir)
   fs.mkdirSync(dataDir, { recursive: true })
@@ -71,15 +69,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
   try {
     const store = openStore(path.join(dataDir, 'agentry.db'))
     disposers.push(() => store.close())
-    // runner and subagents are created after the runtime that calls back into them.
-    const late: { runner?: SessionRunner; subagents?: Subagents } = {}
-    const hub = new EventHub(store, (stream) => snapshotFor(store, late.runner, stream))
+    const { sessions } = store
+    const hub = new EventHub(store.eventLog)
     disposers.push(() => hub.dispose())
+    const publish = (session: SessionRecord | undefined, event: AgentEvent) => {
+      if (session) emitterFor(hub, sessions, session).emit(event)
+    }
     // Before any run, and through the hub: a viewer resuming from its last seq sees what reconciliation closed.
-    const reconcileReport = reconcileAfterRestart(store, (sessionId, event) => {
-      const session = store.getSession(sessionId)
-      if (session) emitterFor(hub, store, session).emit(event)
-    })
+    const reconcileReport = reconcileAfterRestart(store, (sessionId, event) => publish(sessions.getSession(sessionId), event))
     ensureDefaultPermissionsFile(dataDir)
 
     const env = options.env ?? process.env
@@ -91,105 +88,107 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
-    const grants = options.grants ?? { yes: false, rules: [] }
-
     // MCP servers start when a run first needs them and stop with the host (before the store closes).
     const mcp = new McpPool({ dataDir, env })
     disposers.push(() => mcp.dispose())
+    const rules: RuleSources = {
+      protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
+      runtimeRules: (rootSessionId, workdir) =>
+        [
+          ...store.approvals.listRules({ scope: 'workspace', scopeKey: workdir }),
+          ...(rootSessionId ? store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId }) : []),
+        ].map(({ tool, pattern, action }) => ({ tool, pattern, action })),
+    }
+    const pricing = (ref: ModelRef) => pricingFor(ref, config().config)
 
-    const approvals = new Approvals(store)
-    const runtimeRules = (rootSessionId: string | undefined, workdir: string): Ruleset => [
-      ...store.listRules({ scope: 'workspace', scopeKey: workdir }).map(({ tool, pattern, action }) => ({ tool, pattern, action })),
-      ...(rootSessionId ? store.listRules({ scope: 'session', scopeKey: rootSessionId }).map(({ tool, pattern, action }) => ({ tool, pattern, action })) : []),
-      ...grants.rules,
-      // Headless --yes: whatever would still ask is allowed; runtime rules can never lift a deny.
-      ...(grants.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
-    ]
-
+    const approvals = new Approvals(store.approvals)
+    const modelFor = (ref: ModelRef, agentName: string, loaded: LoadedConfig) =>
+      resolveModel(ref, { config: loaded.config, configDir: dataDir, keys, env, agentName, keyLimits: loaded.keyLimits })
     const runtime = new Runtime({
-      store,
       approvals,
       dataDir,
+      rules,
+      sessions,
       retryDelayMs: options.retryDelayMs,
-      rules: {
-        protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
-        runtimeRules,
-      },
-      resolveModel: (ref: ModelRef, agentName: string, loaded: LoadedConfig) =>
-        resolveModel(ref, { config: loaded.config, configDir: dataDir, keys, env, agentName, keyLimits: loaded.keyLimits }),
-      extraTools: (level) => {
-        const task = late.subagents?.toolFor(level)
-        return task ? [task] : []
-      },
-      setTodos: (level, todos) => {
-        if (store.getSession(level.sessionId)) store.updateSession(level.sessionId, { metadata: { ...store.getSession(level.sessionId)!.metadata, todos } })
-      },
+      resolveModel: modelFor,
       // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
       sandboxSettings: () => config().config.sandbox,
       mcp,
-      onPlanApproved: (level) => {
-        const session = store.getSession(level.sessionId)
-        if (session) store.updateSession(session.id, { metadata: { ...session.metadata, activeAgent: 'build' } })
-      },
     })
     const subagents = new Subagents({
       runtime,
-      store,
+      rules,
+      sessions,
+      transcript: store.transcript,
+      jobs: store.queue,
       agentModel,
-      pricing: (ref) => pricingFor(ref, config().config),
-      onBackgroundDone: (parent) => {
-        if (parent.depth === 0 || store.getSession(parent.sessionId)) late.runner?.wake(parent.sessionId)
-      },
+      pricing,
     })
     const runner = new SessionRunner({
-      store,
+      sessions,
+      transcript: store.transcript,
+      queue: store.queue,
+      approvalRecords: store.approvals,
       hub,
-      runtime,
       subagents,
       agents,
       settings: (workdir) => settings.forRun(workdir),
       agentModel,
       contextWindow: (ref) => contextWindowFor(ref, config().config),
-      pricing: (ref) => pricingFor(ref, config().config),
+      pricing,
       headless: options.headless ?? false,
     })
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
-    late.runner = runner
-    late.subagents = subagents
     const sandboxStatus = async (workdir: string) => {
       const layers = staticRules(workdir)
-      const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: runtimeRules(undefined, workdir) }])
+      const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: rules.runtimeRules(undefined, workdir) }])
       return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
     }
-    const api = createCalls({ store, runner, subagents, approvals, registry, config, agentModel, staticRules, trust: settings.trust, hub, keys, env, dataDir, workspaces, sandboxStatus, mcp })
-    runner.resumeQueues()
+    const api = createCalls({
+      sessions,
+      transcript: store.transcript,
+      queue: store.queue,
+      rules: store.approvals,
+      runner,
+      subagents,
+      approvals,
+      registry,
+      config,
+      agentModel,
+      // Resolution is lazy: this checks the provider and its settings without loading or calling anything.
+      checkModel: (ref, agentName, workdir) => void modelFor(ref, agentName, config(workdir)),
+      staticRules,
+      sandboxStatus,
+      trust: settings.trust,
+      hub,
+      keys,
+      env,
+      dataDir,
+      workspaces,
+      mcp,
+    })
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
-    approvals.setResumeHook({ resumable: (a) => runner.resumable(a), resumed: (a) => runner.resumed(a) })
     disposers.push(
-      startAutoArchive(store, () => config().config.subagents.archiveAfterMinutes, (ids) => {
+      startAutoArchive(sessions, () => config().config.subagents.archiveAfterMinutes, (ids) => {
         for (const id of ids) {
-          const session = store.getSession(id)
-          if (session) emitterFor(hub, store, session).emit({ type: 'session_updated', sessionId: id, at: Date.now(), session })
+          const session = sessions.getSession(id)
+          if (session) publish(session, { type: 'session_updated', sessionId: id, at: Date.now(), session })
         }
       }),
     )
+    runner.resumeQueues()
 
     let stopped = false
     return {
       dataDir,
       api,
       store,
-      runner: runner,
-      subagents: subagents,
-      registry,
-      approvals,
+      runner,
+      subagents,
       hub,
       mcp,
       reconcileReport,
-      config,
-      staticRules,
-      agents,
-      sandboxStatus,
+      protectLocalPort,
       async stop() {
         if (stopped) return
         stopped = true

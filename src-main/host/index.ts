@@ -1,6 +1,4 @@
 export { createHost } from './create-host'
 export type { Host, HostOptions } from './create-host'
-export { HostError } from './api'
-export type { HostApi, HostCalls } from './api'
 export { HostLockError } from './lock'
 export { RESTART_REASON } from './reconcile'

@@ -1,7 +1,7 @@
 import type { McpFileProblem, McpServerEntry } from '../config'
 import { ServerUnavailable } from '../mcp'
 import { agentOwnServers } from '../runtime'
-import { HostError, type HostCalls } from './api'
+import { HostError, type HostCalls } from '../../src-shared'
 import type { CallDeps } from './calls'
 
 /** MCP servers of a workspace as Settings and `agentry mcp list` show them; start, stop and restart. */

@@ -40,22 +40,22 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
     publish(owner, event)
   }
   const addMessage = (sessionId: string, metadata: Record<string, unknown>, text: string) => {
-    const message = store.createMessage({ sessionId, role: 'assistant', metadata })
+    const message = store.transcript.createMessage({ sessionId, role: 'assistant', metadata })
     const part = textPart(message.id, sessionId, text)
-    store.upsertPart(part)
+    store.transcript.upsertPart(part)
     publish(sessionId, { type: 'message_created', sessionId, at, message })
     partUpdated(part)
   }
 
   store.transaction(() => {
-    const open = store.listOpenToolParts()
+    const open = store.transcript.listOpenToolParts()
     // A tool call of a root session that was only waiting for the person can go on from stored state: its
     // approval stays pending and its part open; answering it resumes the run (see SessionRunner.resume).
     const resumable = new Set<string>()
     const waitingParts = new Set<string>()
-    for (const approval of store.listApprovals({ status: 'pending' })) {
+    for (const approval of store.approvals.listApprovals({ status: 'pending' })) {
       const part = open.find((p) => p.sessionId === approval.sessionId && p.toolCallId === approval.toolCallId)
-      if (approval.kind === 'tool' && approval.sessionId === approval.rootSessionId && part?.toolState === 'approval-requested' && store.getSession(approval.sessionId)) {
+      if (approval.kind === 'tool' && approval.sessionId === approval.rootSessionId && part?.toolState === 'approval-requested' && store.sessions.getSession(approval.sessionId)) {
         resumable.add(approval.id)
         waitingParts.add(part.id)
       }
@@ -65,28 +65,28 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
       if (waitingParts.has(part.id)) continue
       const nested: { path: NestedPath; part: PartRecord }[] = []
       const closed = closePart(part, [], nested)
-      store.upsertPart(closed)
+      store.transcript.upsertPart(closed)
       for (const n of nested) partUpdated(n.part, n.path, part.sessionId)
       partUpdated(closed)
       report.toolParts++
     }
-    for (const approval of store.listApprovals({ status: 'pending' })) {
+    for (const approval of store.approvals.listApprovals({ status: 'pending' })) {
       if (resumable.has(approval.id)) continue
-      store.resolveApproval(approval.id, 'expired', { reason: RESTART_REASON })
+      store.approvals.resolveApproval(approval.id, 'expired', { reason: RESTART_REASON })
       // The event has no "expired" outcome; "cancelled" is what makes every viewer drop the pending dialog.
       const event: AgentEvent = { type: 'tool_approval_resolved', sessionId: approval.sessionId, at, approvalId: approval.id, outcome: 'cancelled' }
-      publish(store.getSession(approval.sessionId) ? approval.sessionId : approval.rootSessionId, event)
+      publish(store.sessions.getSession(approval.sessionId) ? approval.sessionId : approval.rootSessionId, event)
       report.approvals++
     }
-    for (const job of store.listJobs({ status: 'running' })) {
-      store.updateJob(job.id, 'interrupted')
+    for (const job of store.queue.listJobs({ status: 'running' })) {
+      store.queue.updateJob(job.id, 'interrupted')
       report.backgroundJobs++
-      if (!store.getSession(job.parentSessionId)) continue
+      if (!store.sessions.getSession(job.parentSessionId)) continue
       const card = closeBackgroundCard(store, job.parentSessionId, job.toolCallId)
       if (card) partUpdated(card)
       addMessage(job.parentSessionId, { synthetic: true, agent: job.agentType }, taskError(job.agentType, job.id, CHILD_REASON))
     }
-    for (const session of store.listSessions({ statuses: ['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'], includeArchived: true, limit: 100_000 })) {
+    for (const session of store.sessions.listSessions({ statuses: ['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'], includeArchived: true, limit: 100_000 })) {
       addMessage(
         session.id,
         { notice: 'host_restart' },
@@ -94,7 +94,7 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
           ? 'The previous run was interrupted because Agentry stopped. A tool call is still waiting for your approval: answer it and the run continues. Calls that were already running are marked as failed and were not repeated.'
           : 'The previous run was interrupted because Agentry stopped. Tool calls that were in flight are marked as failed and were not repeated. Send a message to continue.',
       )
-      const updated = store.updateSession(session.id, { status: 'idle' })
+      const updated = store.sessions.updateSession(session.id, { status: 'idle' })
       publish(session.id, { type: 'status_change', sessionId: session.id, at, status: 'idle', reason: RESTART_REASON })
       publish(session.id, { type: 'session_updated', sessionId: session.id, at, session: updated })
       report.sessions++
@@ -124,12 +124,12 @@ function closePart(part: PartRecord, path: NestedPath, nested: { path: NestedPat
  * child ran: left alone it would show "running" forever for a child that no longer exists.
  */
 function closeBackgroundCard(store: Store, sessionId: string, toolCallId: string): PartRecord | undefined {
-  for (const message of store.listMessages(sessionId, { includeHidden: true })) {
+  for (const message of store.transcript.listMessages(sessionId, { includeHidden: true })) {
     const part = message.parts.find((p) => p.toolCallId === toolCallId)
     const card = part?.data.subagent as TaskCard | undefined
     if (!part || !card) continue
     const closed = { ...part, data: { ...part.data, subagent: closeCard(card, [], []) } }
-    store.upsertPart(closed)
+    store.transcript.upsertPart(closed)
     return closed
   }
   return undefined

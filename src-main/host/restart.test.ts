@@ -1,10 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { AgentEvent, MessageWithParts, PartRecord, SequencedEvent, TaskCard } from '../../src-shared'
-import { startScriptedChatServer, type ScriptedChatServer } from '../models'
+import { type AgentEvent, type MessageWithParts, type PartRecord, type SequencedEvent, type TaskCard, HostError } from '../../src-shared'
+import { startScriptedChatServer, type ScriptedChatServer } from '../models/testing'
 import { flatten, textOf, toolParts } from '../testing/harness'
-import { createHost, HostError, HostLockError, RESTART_REASON, type Host } from './index'
+import { createHost, HostLockError, RESTART_REASON, type Host } from './index'
 import { processesWith, waitUntil } from '../tools/testing/processes'
 import { bundleHostProcess, createFixture, startChildHost, type ChildHost, type Fixture } from './testing/child-host'
 
@@ -55,7 +55,7 @@ async function settle(h: Host): Promise<void> {
 async function promptAgain(h: Host, sessionId: string, text: string): Promise<MessageWithParts[]> {
   await h.api.calls['messages.prompt']({ sessionId, requestId: `again-${Math.random()}`, text })
   await settle(h)
-  return h.store.listMessages(sessionId)
+  return h.store.transcript.listMessages(sessionId)
 }
 
 function leaves(events: SequencedEvent[]): { path: string[]; event: AgentEvent; seq: number }[] {
@@ -71,16 +71,16 @@ function resumeFrom(h: Host, sessionId: string, seen: SequencedEvent[]): { path:
 }
 
 function allParts(h: Host): PartRecord[] {
-  return h.store
+  return h.store.sessions
     .listSessions({ includeArchived: true, limit: 10_000 })
-    .flatMap((s) => h.store.listMessages(s.id, { includeHidden: true }))
+    .flatMap((s) => h.store.transcript.listMessages(s.id, { includeHidden: true }))
     .flatMap((m) => m.parts)
 }
 
 function expectRestartNotice(h: Host, sessionId: string): void {
-  const session = h.store.getSession(sessionId)!
+  const session = h.store.sessions.getSession(sessionId)!
   expect(session.status).toBe('idle')
-  const notices = h.store.listMessages(sessionId).filter((m) => m.metadata.notice === 'host_restart')
+  const notices = h.store.transcript.listMessages(sessionId).filter((m) => m.metadata.notice === 'host_restart')
   expect(notices).toHaveLength(1)
   expect(String(notices[0].parts[0].data.text)).toMatch(/interrupted because Agentry stopped/)
 }
@@ -104,7 +104,7 @@ describe('host restart after kill -9', () => {
 
     const h = await restart()
     const sessionId = child.sessionId!
-    const assistant = h.store.listMessages(sessionId).find((m) => m.role === 'assistant' && !m.metadata.notice)!
+    const assistant = h.store.transcript.listMessages(sessionId).find((m) => m.role === 'assistant' && !m.metadata.notice)!
     const stored = String(assistant.parts.find((p) => p.type === 'text')!.data.text)
     expect(stored.startsWith(seenText)).toBe(true)
     // The kill really cut the stream short (otherwise this test would prove nothing about a mid-stream crash).
@@ -127,7 +127,7 @@ describe('host restart after kill -9', () => {
     fixture.setScript({ agents: { build: [{ text: 'Picking up again.' }], ...TITLE } })
     const after = await promptAgain(h, sessionId, 'continue')
     expect(textOf(after).at(-1)).toBe('Picking up again.')
-    expect(h.store.getSession(sessionId)!.status).toBe('idle')
+    expect(h.store.sessions.getSession(sessionId)!.status).toBe('idle')
   })
 
   it('tool executing: the call is closed as failed, never re-run, and the next prompt gives the provider a result for every call', async () => {
@@ -153,7 +153,7 @@ describe('host restart after kill -9', () => {
 
     const h = await restart()
     const sessionId = child.sessionId!
-    const [tool] = toolParts(h.store.listMessages(sessionId))
+    const [tool] = toolParts(h.store.transcript.listMessages(sessionId))
     expect(tool.type).toBe('tool-bash')
     expect(tool.toolState).toBe('output-error')
     expect(tool.data.error).toBe(RESTART_REASON)
@@ -197,10 +197,10 @@ describe('host restart after kill -9', () => {
 
     const h = await restart()
     const sessionId = child.sessionId!
-    const [job] = h.store.listJobs({ rootSessionId: sessionId })
+    const [job] = h.store.queue.listJobs({ rootSessionId: sessionId })
     expect(job.status).toBe('interrupted')
     expect(h.reconcileReport.backgroundJobs).toBe(1)
-    const messages = h.store.listMessages(sessionId)
+    const messages = h.store.transcript.listMessages(sessionId)
     const synthetic = messages.filter((m) => m.metadata.synthetic)
     expect(synthetic).toHaveLength(1)
     expect(textOf(synthetic)).toEqual([`<task_error agent="explore" task_id="${job.id}">${INTERRUPTED}</task_error>`])
@@ -213,7 +213,7 @@ describe('host restart after kill -9', () => {
     const cardUpdate = resumed.find((e) => e.type === 'part_updated' && e.part.id === part.id)
     expect(cardUpdate?.type === 'part_updated' && cardUpdate.part.data.subagent).toMatchObject({ status: 'failed' })
     expectRestartNotice(h, sessionId)
-    expect(h.store.listJobs({ rootSessionId: sessionId, status: 'running' })).toEqual([])
+    expect(h.store.queue.listJobs({ rootSessionId: sessionId, status: 'running' })).toEqual([])
 
     fixture.setScript({ agents: { build: [{ text: 'I will run it again later.' }], ...TITLE } })
     const after = await promptAgain(h, sessionId, 'what about the survey?')
@@ -231,13 +231,13 @@ describe('host restart after kill -9', () => {
     const h = await restart({ headless: false })
     const sessionId = child.sessionId!
     // the call was only waiting for the person: its approval survives, its part stays open, nothing ran
-    expect(h.store.getApproval(approvalId)!.status).toBe('pending')
+    expect(h.store.approvals.getApproval(approvalId)!.status).toBe('pending')
     expect(h.reconcileReport.approvals).toBe(0)
     expect((await h.api.calls['approvals.list']({ rootSessionId: sessionId })).approvals.map((a) => a.id)).toEqual([approvalId])
-    const [tool] = toolParts(h.store.listMessages(sessionId))
+    const [tool] = toolParts(h.store.transcript.listMessages(sessionId))
     expect(tool.toolState).toBe('approval-requested')
-    expect(h.store.getSession(sessionId)!.status).toBe('idle')
-    const notice = h.store.listMessages(sessionId).find((m) => m.metadata.notice)!
+    expect(h.store.sessions.getSession(sessionId)!.status).toBe('idle')
+    const notice = h.store.transcript.listMessages(sessionId).find((m) => m.metadata.notice)!
     expect(String(notice.parts[0].data.text)).toMatch(/still waiting for your approval/)
     expect(fs.existsSync(path.join(fixture.workdir, 'approved.txt'))).toBe(false)
     fixture.setScript({ agents: { build: [{ text: 'Done after the restart.' }], ...TITLE } })
@@ -249,28 +249,28 @@ describe('host restart after kill -9', () => {
     await h.api.calls['approvals.answer']({ approvalId, decision: 'allow_once' })
     await settle(h)
     expect(fs.readFileSync(path.join(fixture!.workdir, 'approved.txt'), 'utf8')).toBe('yes\n')
-    expect(h.store.getApproval(approvalId)!.status).toBe('approved')
-    const messages = h.store.listMessages(sessionId)
+    expect(h.store.approvals.getApproval(approvalId)!.status).toBe('approved')
+    const messages = h.store.transcript.listMessages(sessionId)
     expect(toolParts(messages).find((p) => p.id === toolId)!.toolState).toBe('output-available')
     expect(textOf(messages).at(-1)).toBe('Done after the restart.')
-    expect(h.store.getSession(sessionId)!.status).toBe('idle')
+    expect(h.store.sessions.getSession(sessionId)!.status).toBe('idle')
   })
 
   it('approval pending at the root: denying it after the restart gives the model the feedback', async () => {
     const { h, sessionId, approvalId, toolId } = await rootApprovalLeftWaiting()
     await h.api.calls['approvals.answer']({ approvalId, decision: 'deny', feedback: 'not that file' })
     await settle(h)
-    const denied = toolParts(h.store.listMessages(sessionId)).find((p) => p.id === toolId)!
+    const denied = toolParts(h.store.transcript.listMessages(sessionId)).find((p) => p.id === toolId)!
     expect(denied.toolState).toBe('output-error')
     expect(String(denied.data.error)).toContain('not that file')
     expect(fs.existsSync(path.join(fixture!.workdir, 'approved.txt'))).toBe(false)
-    expect(textOf(h.store.listMessages(sessionId)).at(-1)).toBe('Done after the restart.')
+    expect(textOf(h.store.transcript.listMessages(sessionId)).at(-1)).toBe('Done after the restart.')
   })
 
   it('approval pending at the root: a new message instead of an answer closes the waiting call', async () => {
     const { h, sessionId, approvalId, toolId } = await rootApprovalLeftWaiting()
     const after = await promptAgain(h, sessionId, 'forget that, just say hi')
-    expect(h.store.getApproval(approvalId)!.status).toBe('cancelled')
+    expect(h.store.approvals.getApproval(approvalId)!.status).toBe('cancelled')
     const closed = toolParts(after).find((p) => p.id === toolId)!
     expect(closed.toolState).toBe('output-error')
     expect(String(closed.data.error)).toMatch(/sent a new message instead/)
@@ -296,10 +296,10 @@ describe('host restart after kill -9', () => {
 
     const h = await restart({ headless: false })
     const sessionId = child.sessionId!
-    expect(h.store.getApproval(approvalId)!.status).toBe('expired')
+    expect(h.store.approvals.getApproval(approvalId)!.status).toBe('expired')
     expect(h.reconcileReport.approvals).toBe(1)
     expect((await h.api.calls['approvals.list']({ rootSessionId: sessionId })).approvals).toEqual([])
-    const [taskPart] = toolParts(h.store.listMessages(sessionId))
+    const [taskPart] = toolParts(h.store.transcript.listMessages(sessionId))
     const card = taskPart.data.subagent as TaskCard
     expect(card.status).toBe('failed')
     expect(toolParts(card.transcript!)[0].toolState).toBe('output-error')
@@ -352,14 +352,14 @@ describe('host restart after kill -9', () => {
 
     const h = await restart()
     const sessionId = child.sessionId!
-    const parts = toolParts(h.store.listMessages(sessionId))
+    const parts = toolParts(h.store.transcript.listMessages(sessionId))
     expect(parts.map((p) => [p.type, p.toolState, p.data.error])).toEqual([
       ['tool-task', 'output-error', RESTART_REASON],
       ['tool-task', 'output-error', RESTART_REASON],
     ])
     const [explore, worker] = parts.map((p) => p.data.subagent as TaskCard)
     for (const card of [explore, worker]) expect(card).toMatchObject({ status: 'failed', error: INTERRUPTED })
-    expect(h.store.getSession(explore.taskId)).toBeUndefined()
+    expect(h.store.sessions.getSession(explore.taskId)).toBeUndefined()
     const exploreText = textOf(explore.transcript!).join('')
     expect(exploreText.startsWith(committedText)).toBe(true)
     expect(committedText.length).toBeGreaterThan(0)
@@ -396,7 +396,7 @@ describe('single-writer lock on the data dir', () => {
     host = await createHost({ dataDir: fixture.dataDir, defaultWorkspace: fixture.workdir })
     expect(fs.readFileSync(path.join(fixture.dataDir, 'agentry.lock'), 'utf8')).toBe(String(process.pid))
     const { session } = await host.api.calls['sessions.create']({ workspaceRoot: fixture.workdir })
-    expect(host.store.getSession(session.id)).toBeDefined()
+    expect(host.store.sessions.getSession(session.id)).toBeDefined()
   })
 })
 
@@ -437,7 +437,7 @@ describe.each([
     expect(processesWith(sleep)).toEqual([])
 
     const h = await restart()
-    const [tool] = toolParts(h.store.listMessages(child.sessionId!))
+    const [tool] = toolParts(h.store.transcript.listMessages(child.sessionId!))
     expect(tool).toMatchObject({ type: 'tool-bash', toolState: 'output-error', data: { error: RESTART_REASON } })
   })
 })

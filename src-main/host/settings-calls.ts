@@ -1,9 +1,8 @@
 import path from 'node:path'
-import type { ProviderConfig } from '../../src-shared'
+import { type ProviderConfig, HostError, type HostCalls } from '../../src-shared'
 import { writeConfigValue, userConfigPath } from '../config'
 import { formatModelRef, defaultModelRef, lookupApiKey, keyRequired } from '../models'
 import { PERMISSIONS_FILE_NAME } from '../permissions'
-import { HostError, type HostCalls } from './api'
 import type { CallDeps } from './calls'
 
 type SettingsCallNames = 'settings.get' | 'settings.update' | 'providers.setKey' | 'providers.removeKey' | 'providers.test' | 'rules.list' | 'rules.revoke'
@@ -59,14 +58,14 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
     },
     'providers.test': async ({ provider }) => testProvider(provider, providerEntry(provider), d),
     'rules.list': async ({ workspaceRoot, sessionId }) => {
-      const rules = d.store.listRules()
+      const rules = d.rules.listRules()
       return {
         rules: rules.filter(
           (r) => (!workspaceRoot && !sessionId) || (workspaceRoot && r.scope === 'workspace' && r.scopeKey === workspaceRoot) || (sessionId && r.scope === 'session' && r.scopeKey === sessionId),
         ),
       }
     },
-    'rules.revoke': async ({ ruleId }) => ({ revoked: d.store.revokeRule(ruleId) }),
+    'rules.revoke': async ({ ruleId }) => ({ revoked: d.rules.revokeRule(ruleId) }),
   }
 }
 

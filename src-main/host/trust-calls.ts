@@ -1,5 +1,5 @@
 import { describeWorkspace, TrustError } from '../trust'
-import { HostError, type HostCalls } from './api'
+import { HostError, type HostCalls } from '../../src-shared'
 import type { CallDeps } from './calls'
 
 /** The person's trust in a workspace: what its files change, trust (pinned to the files shown) and revoke. */

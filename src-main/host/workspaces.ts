@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import { HostError } from './api'
+import { HostError } from '../../src-shared'
 
 const Recent = z.array(z.object({ root: z.string(), lastOpenedAt: z.number() }))
 const MAX_RECENT = 20

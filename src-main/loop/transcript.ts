@@ -1,5 +1,5 @@
 import type { AgentEvent, MessageRecord, MessageRole, MessageWithParts, PartRecord } from '../../src-shared'
-import { newId, type Store } from '../store'
+import { newId, type TranscriptRepository } from '../store'
 
 /**
  * Where a run's messages and parts live. The loop writes through this and never knows which kind it has:
@@ -15,24 +15,24 @@ export interface Transcript {
 
 export class StoredTranscript implements Transcript {
   constructor(
-    private readonly store: Store,
+    private readonly rows: TranscriptRepository,
     readonly sessionId: string,
   ) {}
 
   history(): MessageWithParts[] {
-    return this.store.listMessages(this.sessionId)
+    return this.rows.listMessages(this.sessionId)
   }
 
   createMessage(role: MessageRole, metadata: Record<string, unknown> = {}): MessageRecord {
-    return this.store.createMessage({ sessionId: this.sessionId, role, metadata })
+    return this.rows.createMessage({ sessionId: this.sessionId, role, metadata })
   }
 
   upsertPart(part: PartRecord): void {
-    this.store.upsertPart(part)
+    this.rows.upsertPart(part)
   }
 
   updateMessageMetadata(id: string, patch: Record<string, unknown>): void {
-    this.store.updateMessageMetadata(id, patch)
+    this.rows.updateMessageMetadata(id, patch)
   }
 }
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { McpServerConfig } from '../../src-shared'
 import type { McpServerEntry } from '../config'
 import { groupAlive, runTool, type ToolDef } from '../tools'
-import { makeContext, makeTempDir } from '../tools/test-context'
+import { makeContext, makeTempDir } from '../tools/testing/test-context'
 import { McpPool } from './index'
 import { BAD_SCHEMA_SERVER, EVERYTHING, EXITING_SERVER, filesystemServer, SILENT_SERVER, startHttpServer, type HttpServer } from './testing/servers'
 

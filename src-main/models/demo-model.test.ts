@@ -2,7 +2,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provid
 import { describe, expect, it } from 'vitest'
 import { Config } from '../../src-shared'
 import { createFileKeyStore, DEMO_LABEL, resolveModel } from './index'
-import { afterTools, readAll, tempDir, textOf, toolCallsOf, tools, userPrompt } from './test-support'
+import { afterTools, readAll, tempDir, textOf, toolCallsOf, tools, userPrompt } from './testing/test-support'
 
 function demo(agentName: string): LanguageModelV4 {
   const dir = tempDir()

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createFileKeyStore } from './index'
-import { tempDir } from './test-support'
+import { tempDir } from './testing/test-support'
 
 describe('file key store', () => {
   it('saves keys to keys.json with mode 0600 and shares them across instances', () => {
@@ -21,8 +21,8 @@ describe('file key store', () => {
 
   it('rejects empty keys and bad provider names', () => {
     const store = createFileKeyStore(tempDir())
-    expect(() => store.set('openai', '  ')).toThrow('the key for "openai" is empty')
-    expect(() => store.set('../x', 'k')).toThrow('invalid provider name "../x"')
+    expect(() => store.set('openai', '  ')).toThrow('The key for "openai" is empty')
+    expect(() => store.set('../x', 'k')).toThrow('Invalid provider name "../x"')
   })
 
   it('a corrupt file is reported by path without echoing its contents', () => {

@@ -5,12 +5,10 @@ import {
   ModelAuthError,
   ModelStreamError,
   resolveModel,
-  startScriptedChatServer,
   streamWithRetry,
-  type ChatServerScript,
-  type ScriptedChatServer,
 } from './index'
-import { readAll, tempDir, textOf, toolCallsOf, tools, userPrompt } from './test-support'
+import { startScriptedChatServer, type ChatServerScript, type ScriptedChatServer } from './testing'
+import { readAll, tempDir, textOf, toolCallsOf, tools, userPrompt } from './testing/test-support'
 
 /** The real openai-compatible provider against a loopback chat-completions server: no mocks. */
 
@@ -149,7 +147,7 @@ describe('openai-compatible provider over real HTTP', () => {
     })
     const error = await pending.then(() => undefined, (e: unknown) => e)
     expect((error as Error).name).toBe('AbortError')
-    expect(Date.now() - started).toBeLessThan(1_000)
+    expect(Date.now() - started).toBeLessThan(4_000) // the abort cut the 5 s backoff short
   })
 })
 

@@ -8,12 +8,11 @@ import {
   ModelAuthError,
   ModelConfigError,
   resolveModel,
-  startScriptedChatServer,
   type ResolveContext,
-  type ScriptedChatServer,
 } from './index'
+import { startScriptedChatServer, type ScriptedChatServer } from './testing'
 import { ollamaOpenAIBase } from './resolve-model'
-import { readAll, tempDir, textOf, userPrompt } from './test-support'
+import { readAll, tempDir, textOf, userPrompt } from './testing/test-support'
 
 function ctx(config: unknown, env: NodeJS.ProcessEnv = {}, agentName = 'build'): ResolveContext {
   const dir = tempDir()

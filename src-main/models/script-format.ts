@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { z } from 'zod'
+import { describeZodIssues, problemsLine } from '../../src-shared'
 import { parseYamlText } from '../config'
 import { ModelConfigError } from './errors'
 
@@ -53,16 +54,6 @@ export const ScriptFile = z
   .strict()
 export type ScriptFile = z.infer<typeof ScriptFile>
 
-/** agents.build[0].tools → "agents.build[0].tools" */
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = ''
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`
-    else out += out === '' ? String(key) : `.${String(key)}`
-  }
-  return out === '' ? '(top level)' : out
-}
-
 /** Scripts replay whole conversations, so they may be longer than config files. */
 const MAX_SCRIPT_CHARS = 8 * 1024 * 1024
 
@@ -73,8 +64,8 @@ export function parseScript(text: string, file: string): ScriptFile {
   if (!yaml.ok) throw new ModelConfigError(`script ${file}: ${yaml.errors[0].reason}`)
   const result = ScriptFile.safeParse(yaml.value)
   if (!result.success) {
-    const problems = result.error.issues.slice(0, 5).map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
-    throw new ModelConfigError(`script ${file}: ${problems.join('; ')}. See src-main/models/SCRIPT.md for the format.`)
+    const problems = problemsLine(describeZodIssues(result.error.issues, yaml.value, ScriptFile), { max: 5 })
+    throw new ModelConfigError(`script ${file}: ${problems}. See src-main/models/SCRIPT.md for the format.`)
   }
   return result.data
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { Config } from '../../src-shared'
 import { createFileKeyStore, ModelConfigError, ModelStreamError, parseScript, resolveModel, streamWithRetry } from './index'
 import { aliasBomb } from '../config/testing/yaml-bombs'
-import { readAll, tempDir, textOf, toolCallsOf, afterTools, userPrompt } from './test-support'
+import { readAll, tempDir, textOf, toolCallsOf, afterTools, userPrompt } from './testing/test-support'
 
 function writeScript(yaml: string): string {
   const file = path.join(tempDir(), 'script.yaml')
@@ -122,7 +122,7 @@ agents:
     const t1 = Date.now()
     const error = await model.doStream({ prompt: userPrompt('x'), abortSignal: controller.signal }).then(() => undefined, (e: unknown) => e)
     expect((error as Error).name).toBe('AbortError')
-    expect(Date.now() - t1).toBeLessThan(1_000)
+    expect(Date.now() - t1).toBeLessThan(8_000) // the abort cut the 10 s delay short
   })
 
   it('an abort between chunks errors the stream with an AbortError', async () => {
@@ -198,7 +198,7 @@ describe('bad script files', () => {
 
   it('rejects unknown fields (typos) by name', () => {
     const { message } = attempt(`agents: { build: [ { txt: "ok" } ] }`)
-    expect(message).toMatch(/agents\.build\[0\]: .*txt/)
+    expect(message).toMatch(/agents\.build\[0\]\.txt: unknown key/)
   })
 
   it('rejects a reply with nothing to say', () => {

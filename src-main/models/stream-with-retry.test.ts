@@ -1,7 +1,7 @@
 import { APICallError, type LanguageModelV4, type LanguageModelV4StreamPart } from '@ai-sdk/provider'
 import { describe, expect, it } from 'vitest'
 import { ModelAuthError, ModelStreamError, streamWithRetry } from './index'
-import { readAll, textOf, userPrompt } from './test-support'
+import { readAll, textOf, userPrompt } from './testing/test-support'
 
 /**
  * Edge cases of the stream contract that a real HTTP server cannot easily produce: error parts

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Config } from '../../src-shared'
 import { createHarness, type Harness } from '../testing/harness'
 import { createFileKeyStore, ModelStreamError, resolveModel, streamWithRetry } from './index'
-import { readAll, tempDir, textOf, userPrompt } from './test-support'
+import { readAll, tempDir, textOf, userPrompt } from './testing/test-support'
 
 /**
  * Servers that misbehave in time, over real HTTP with the real openai-compatible provider: one that never answers,
@@ -153,6 +153,6 @@ describe('model time limits over real HTTP', () => {
     expect(result.final?.finishReason).toBe('error')
     const error = result.events.find((e) => e.type === 'error')
     expect(error?.type === 'error' && error.message).toMatch(/^provider "slow" did not start answering within 0\.2 s \(timeouts\.firstByteSeconds in config\.yaml\), 4 attempts/)
-    expect(harness.host.store.getSession(result.sessionId)?.status).not.toBe('busy')
+    expect(harness.host.store.sessions.getSession(result.sessionId)?.status).not.toBe('busy')
   })
 })

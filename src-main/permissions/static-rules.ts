@@ -1,8 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { createScanner, findNodeAtLocation, parse, parseTree, printParseErrorCode, stripComments, type ParseError } from 'jsonc-parser'
-import type { z } from 'zod'
-import { CompactPermission } from '../../src-shared'
+import { CompactPermission, describeZodIssues } from '../../src-shared'
 import { DEFAULT_PERMISSIONS_JSONC } from './defaults'
 import { fromCompact, type RuleSource, type Ruleset } from './ruleset'
 
@@ -84,15 +83,16 @@ function loadOne(file: string): LoadResult {
   }
   const checked = CompactPermission.safeParse(value)
   if (!checked.success) {
-    const issue = deepestIssue(checked.error.issues[0], [])
-    const field = issue.path.length > 0 ? issue.path.join(' › ') : '(top level)'
-    const node = findNodeAtLocation(parseTree(text) ?? emptyNode(), issue.path)
+    const problem = describeZodIssues(checked.error.issues, value, CompactPermission)[0]
+    const keys = problem.segments.filter(isKey)
+    const field = keys.length > 0 ? keys.join(' › ') : '(top level)'
+    const node = findNodeAtLocation(parseTree(text) ?? emptyNode(), keys)
     const pos = node ? lineColumn(text, node.offset) : undefined
     const where = pos ? `line ${pos.line}, column ${pos.column}, ` : ''
     return {
       kind: 'error',
       reason:
-        `${where}field "${field}": ${issue.message}. Expected {"tool": "allow"|"deny"|"ask"} or ` +
+        `${where}field "${field}": ${problem.reason}. Expected {"tool": "allow"|"deny"|"ask"} or ` +
         `{"tool": {"pattern": "allow"|"deny"|"ask"}}; until fixed every tool call asks`,
     }
   }
@@ -133,22 +133,6 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   const line = before.split('\n').length
   const column = offset - (before.lastIndexOf('\n') + 1) + 1
   return { line, column }
-}
-
-/**
- * A union issue ("action or map of actions") only says "Invalid input" at the tool key; the
- * branch that got furthest names the real culprit (`read_file.*.env: expected allow|deny|ask`).
- */
-function deepestIssue(issue: z.core.$ZodIssue, base: (string | number)[]): { path: (string | number)[]; message: string } {
-  const path = [...base, ...issue.path.filter(isKey)]
-  if (issue.code !== 'invalid_union') return { path, message: issue.message }
-  let best: { path: (string | number)[]; message: string } | undefined
-  for (const inner of issue.errors.flat()) {
-    const candidate = deepestIssue(inner, path)
-    // Strictly longer only: on a tie the first branch (a bare action) gives the clearer message.
-    if (!best || candidate.path.length > best.path.length) best = candidate
-  }
-  return best ?? { path, message: issue.message }
 }
 
 function isKey(segment: PropertyKey): segment is string | number {

@@ -16,6 +16,7 @@ function level(staticRules: CompactPermission, agentRules: CompactPermission[] =
     chain: agentRules.map(fromCompact),
     agentPath: agentRules.map((_, i) => `a${i}`),
     settings: { rules: { static: fromCompact(staticRules), workspace: [], errors: [] } },
+    grants: [],
   } as unknown as RunLevel
 }
 function sources(runtime: Ruleset = []): RuleSources {

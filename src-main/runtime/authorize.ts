@@ -7,7 +7,7 @@ import type { RunLevel } from './level'
 import { findProtectedWrite, guardProtectedWrite, type GateDecision } from './protected-writes'
 
 export interface RuleSources {
-  /** "always" rules for this conversation and workspace, plus headless grants */
+  /** "always" rules for this conversation and workspace (a run's own grants come with its level) */
   runtimeRules(rootSessionId: string | undefined, workdir: string): Ruleset
   /** why writing this real path always needs the person (protected configuration), or null */
   protectedWrite(absTarget: string, workdir: string): string | null
@@ -16,7 +16,8 @@ export interface RuleSources {
 /** The layered rules of every level of a run: its static layers were read when the prompt started (level.settings). */
 export function chainFor(level: RunLevel, rules: Pick<RuleSources, 'runtimeRules'>): LayeredRules[] {
   const { static: staticRules, workspace } = level.settings.rules
-  const runtime = rules.runtimeRules(level.rootSessionId, level.workdir)
+  const stored = rules.runtimeRules(level.rootSessionId, level.workdir)
+  const runtime = level.grants.length ? [...stored, ...level.grants] : stored
   return level.chain.map((agent, i) => ({ agent, static: staticRules, workspace, runtime, agentName: level.agentPath[i] }))
 }
 
@@ -54,7 +55,8 @@ export function rulesSay(o: { level: RunLevel; rules: RuleSources; toolName: str
   if (reqs.length === 0) return 'allow'
   const action = decideAll(o.level, o.rules, reqs).action
   if (action !== 'allow' || !o.named) return action
-  const layers = [o.level.settings.rules.static, o.rules.runtimeRules(o.level.rootSessionId, o.level.workdir)]
+  // The run's own grants (`agentry run --allow`) are the person's too, like their "Always allow" answers.
+  const layers = [o.level.settings.rules.static, o.rules.runtimeRules(o.level.rootSessionId, o.level.workdir), o.level.grants]
   return reqs.every((req) => allowedByName(layers, req)) ? 'allow' : 'ask'
 }
 

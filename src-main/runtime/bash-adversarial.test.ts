@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Decision } from '../permissions'
 import { decideRequests, fromCompact, loadShellGrammar, type LayeredRules } from '../permissions'
 import { BUILTIN_TOOLS, runTool } from '../tools'
-import { makeContext } from '../tools/test-context'
+import { makeContext } from '../tools/testing/test-context'
 import { requestsFor } from './authorize'
 import { BASH_LINES, RULE_SETS, type RuleSetName } from './testing/bash-lines'
 

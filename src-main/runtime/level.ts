@@ -16,6 +16,15 @@ export interface RunSettings {
 }
 
 /**
+ * A port of the session layer, carried by every level: a background child finished and its result is in the
+ * parent's transcript, so the parent session may need a turn of its own. Declared here (the lower layer); the session
+ * runner implements it when it builds a root level, and every child level passes it on.
+ */
+export interface BackgroundSink {
+  backgroundDone(parentSessionId: string): void
+}
+
+/**
  * One run's place in the tree: the root session's run is level 0, each subagent one deeper. Everything that
  * differs between a parent's run and a child's run is here; the loop itself is the same for both.
  */
@@ -41,6 +50,9 @@ export interface RunLevel {
   transcript: Transcript
   /** headless runs cannot ask: `ask` becomes deny unless a grant covers it */
   headless: boolean
+  /** rules granted for this run only (`agentry run --allow`, `--yes`): a runtime layer, so never above a deny */
+  grants: Ruleset
+  background: BackgroundSink
   /** the configuration, rules and agents of this run (see RunSettings) */
   settings: RunSettings
 }

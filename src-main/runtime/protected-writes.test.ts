@@ -105,7 +105,7 @@ describe('protected writes on the real host (headless --yes: the most permissive
     const tool = c.tool ?? 'write_file'
     // edit_file needs a string that is there; write_file replaces the whole file.
     const input = (p: string) => (tool === 'edit_file' ? { path: p, old_string: fs.readFileSync(path.join(h!.workdir, p), 'utf8').slice(0, 3), new_string: 'PWNED' } : { path: p, content: 'PWNED\n' })
-    h = await createHarness({ headless: true, grants: { yes: true, rules: [] } })
+    h = await createHarness({ headlessRun: { yes: true, allow: [] } })
     const { workdir: work, dataDir: data } = h
     c.setup?.(work, data)
     if (c.permissions) fs.writeFileSync(path.join(data, 'permissions.jsonc'), c.permissions(data))
@@ -122,7 +122,7 @@ describe('protected writes on the real host (headless --yes: the most permissive
       expect(result).not.toMatch(/protected/)
       expect(fs.readFileSync(path.resolve(work, c.path(work, data)), 'utf8')).toContain('PWNED')
     }
-    expect(h.host.store.listApprovals({})).toEqual([])
+    expect(h.host.store.approvals.listApprovals({})).toEqual([])
   })
 })
 
@@ -133,15 +133,15 @@ describe('protected writes asked in the app', () => {
 
   it('ask with the reason, offer no "always", refuse allow_always, write once on allow_once — even under an "always allow" rule', async () => {
     h = await createHarness({ script: script([[{ name: 'write_file', input: { path: '.agents/permissions.jsonc', content: '{ "read_file": "deny" }' } }]]) })
-    h.host.store.addRule({ scope: 'workspace', scopeKey: h.workdir, tool: 'write_file', pattern: '**', action: 'allow' })
+    h.host.store.approvals.addRule({ scope: 'workspace', scopeKey: h.workdir, tool: 'write_file', pattern: '**', action: 'allow' })
     const { sessionId } = await h.run('go', { wait: false })
-    const approval = await waitFor(() => h!.host.store.listApprovals({ status: 'pending' })[0])
+    const approval = await waitFor(() => h!.host.store.approvals.listApprovals({ status: 'pending' })[0])
     expect(approval.arguments).toMatchObject({ protected: { path: '.agents/permissions.jsonc', reason: '.agents is protected configuration: this changes what agents may do' } })
     expect(approval.alwaysPatterns).toEqual([])
     await expect(h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_always', patterns: ['.agents/**'] })).rejects.toMatchObject({ code: 'invalid_request' })
-    expect(h.host.store.listRules().map((r) => r.pattern)).toEqual(['**'])
+    expect(h.host.store.approvals.listRules().map((r) => r.pattern)).toEqual(['**'])
     await h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_once' })
-    await waitFor(() => h!.host.store.getSession(sessionId)?.status === 'idle')
+    await waitFor(() => h!.host.store.sessions.getSession(sessionId)?.status === 'idle')
     expect(fs.readFileSync(path.join(h.workdir, '.agents/permissions.jsonc'), 'utf8')).toContain('read_file')
   })
 
@@ -157,14 +157,14 @@ describe('protected writes asked in the app', () => {
     const { sessionId } = await h.run('go', { wait: false })
     // The person approves both protected writes (one at a time).
     for (let i = 0; i < 2; i++) {
-      const a = await waitFor(() => h!.host.store.listApprovals({ status: 'pending' }).find((x) => x.toolName === 'write_file'))
+      const a = await waitFor(() => h!.host.store.approvals.listApprovals({ status: 'pending' }).find((x) => x.toolName === 'write_file'))
       await h.host.api.calls['approvals.answer']({ approvalId: a.id, decision: 'allow_once' })
     }
     // bash still asks (the old rules, and an untrusted workspace never loosens anyway): deny it.
-    const bashAsk = await waitFor(() => h!.host.store.listApprovals({ status: 'pending' }).find((x) => x.toolName === 'bash'))
+    const bashAsk = await waitFor(() => h!.host.store.approvals.listApprovals({ status: 'pending' }).find((x) => x.toolName === 'bash'))
     await h.host.api.calls['approvals.answer']({ approvalId: bashAsk.id, decision: 'deny' })
-    await waitFor(() => h!.host.store.getSession(sessionId)?.status === 'idle')
-    const parts = toolParts(h.host.store.listMessages(sessionId))
+    await waitFor(() => h!.host.store.sessions.getSession(sessionId)?.status === 'idle')
+    const parts = toolParts(h.host.store.transcript.listMessages(sessionId))
     const byTool = (t: string) => parts.filter((p) => p.data.toolName === t || p.type === `tool-${t}`)
     // Same run: read_file is still allowed (the new deny is not in force), the new agent does not exist yet.
     expect(byTool('read_file')[0].data.output).toContain('alpha')
@@ -176,7 +176,7 @@ describe('protected writes asked in the app', () => {
     const next = await h.run('again', { sessionId })
     const read = toolParts(next.messages).filter((p) => p.data.toolName === 'read_file' || p.type === 'tool-read_file').at(-1)
     expect(String(read?.data.error)).toMatch(/denied by the workspace's \.agents\/permissions\.jsonc rule read_file: deny/)
-    expect(h.host.agents(h.workdir).some((a) => a.name === 'newbie')).toBe(true)
+    expect((await h.host.api.calls['agents.list']({ workspaceRoot: h.workdir })).agents.some((a) => a.name === 'newbie')).toBe(true)
   })
 })
 
@@ -188,6 +188,7 @@ describe('asks for writes made by any tool (e.g. a bash redirect, judged as writ
       chain: [fromCompact({ '*': 'allow' })],
       agentPath: ['build'],
       settings: { rules: { static: fromCompact({ '*': 'allow', write_file: { '**': 'allow', '/DATA/**': 'allow' } }), workspace: [], errors: [] } },
+      grants: [],
     }) as unknown as RunLevel
   const rules = (data: string): RuleSources => ({
     runtimeRules: () => fromCompact({ '*': 'allow' }),

@@ -6,8 +6,8 @@ import type { LoadedConfig } from '../config'
 import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
 import { acceptsToolResultImages } from '../models'
-import type { Store } from '../store'
-import type { Todo, ToolContext, ToolDef } from '../tools'
+import type { SessionsRepository } from '../store'
+import type { ToolContext, ToolDef } from '../tools'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel } from './level'
@@ -15,17 +15,13 @@ import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type M
 import { toolsForRun } from './tool-set'
 
 export interface RuntimeDeps {
-  store: Store
   approvals: Approvals
   dataDir: string
   rules: RuleSources
   /** the run's model, from the configuration the run started with */
   resolveModel(ref: ModelRef, agentName: string, config: LoadedConfig): LanguageModelV4
-  /** tools that belong to higher layers (the subagents module's `task`) */
-  extraTools?(level: RunLevel): ToolDef[]
-  setTodos?(level: RunLevel, todos: Todo[]): void
-  /** plan_exit approved: the session's next turns run with `build` */
-  onPlanApproved?(level: RunLevel): void
+  /** a stored session's todos and active agent live in its metadata */
+  sessions: Pick<SessionsRepository, 'getSession' | 'updateSession'>
   /** the person's sandbox settings (their own config.yaml only); absent → sandbox on */
   sandboxSettings?(): SandboxSettings
   /** MCP servers' tools (the host's pool); absent → none */
@@ -43,6 +39,12 @@ export function isRunToolContext(ctx: ToolContext): ctx is RunToolContext {
   return 'level' in ctx && 'handle' in ctx
 }
 
+export interface PrepareOptions {
+  /** tools of higher layers offered to this run (the subagents module's `task`) */
+  tools?: ToolDef[]
+  onStep?(s: { index: number; usage: TokenUsage }): void
+}
+
 /** Builds the loop's RunContext for any level — root or subagent — so there is one way to run an agent. */
 export class Runtime {
   constructor(readonly deps: RuntimeDeps) {}
@@ -51,10 +53,10 @@ export class Runtime {
    * The loop's context for a level. Async for MCP: servers the run may see whose tools are not known yet start here
    * (once per server; later runs reuse their tool lists), each within its start timeout.
    */
-  async prepare(level: RunLevel, transcript: Transcript, o: { onStep?(s: { index: number; usage: TokenUsage }): void } = {}): Promise<RunContext> {
+  async prepare(level: RunLevel, transcript: Transcript, o: PrepareOptions = {}): Promise<RunContext> {
     const servers = visibleMcpServers(level).filter((e) => !serverDeniedOutright(level.chain, e.name))
     const mcp = servers.length && this.deps.mcp ? await this.deps.mcp.toolsFor(level.workdir, servers, level.signal) : undefined
-    const tools = toolsForRun(level.agent, level.chain, [...(this.deps.extraTools?.(level) ?? []), ...(mcp?.tools ?? [])])
+    const tools = toolsForRun(level.agent, level.chain, [...(o.tools ?? []), ...(mcp?.tools ?? [])])
     const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools, model: level.modelRef })
     return {
       agent: level.agent,
@@ -123,7 +125,7 @@ export class Runtime {
       authorize: (permissionAsk, display) => authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle }),
       checkRules: (permissionAsk, opts) =>
         rulesSay({ level, rules: (ownChecks ??= snapshotRules(level, rules)), toolName, ask: permissionAsk, named: opts?.named }),
-      setTodos: (todos) => this.deps.setTodos?.(level, todos),
+      setTodos: (todos) => this.patchMetadata(level, { todos }),
       askUser: async (question, options) => {
         if (level.headless) throw new Error('No one can answer questions in a headless run; continue with your best assumption and state it.')
         level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status: 'waiting_on_user' })
@@ -136,11 +138,18 @@ export class Runtime {
         if (level.headless) return { approved: false, feedback: 'plan_exit needs the user\'s approval and this run is headless.' }
         const answer = await ask('plan', { plan })
         if (answer.outcome === 'approved') {
-          this.deps.onPlanApproved?.(level)
+          // The session's next turns run with `build`.
+          this.patchMetadata(level, { activeAgent: 'build' })
           return { approved: true }
         }
         return { approved: false, feedback: answer.outcome === 'denied' ? answer.feedback : answer.reason }
       },
     }
+  }
+
+  /** Stored sessions keep todos and the active agent in their metadata; an opaque child has no row to patch. */
+  private patchMetadata(level: RunLevel, patch: Record<string, unknown>): void {
+    const session = this.deps.sessions.getSession(level.sessionId)
+    if (session) this.deps.sessions.updateSession(session.id, { metadata: { ...session.metadata, ...patch } })
   }
 }

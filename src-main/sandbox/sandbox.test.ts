@@ -7,7 +7,7 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { loadShellGrammar, protectedRoots } from '../permissions'
 import { BUILTIN_TOOLS, runTool } from '../tools'
-import { makeContext, makeTempDir, type TestContext } from '../tools/test-context'
+import { makeContext, makeTempDir, type TestContext } from '../tools/testing/test-context'
 import { detectSandbox, prepareCommand, seatbeltProfile, type SandboxPolicy } from './index'
 
 /**

@@ -1,13 +1,13 @@
 import type { AgentEvent, SessionRecord } from '../../src-shared'
 import type { EventHub } from '../events'
-import type { Store } from '../store'
+import type { SessionsRepository } from '../store'
 
 /** A session's ancestors, root first (empty for a root session). */
-export function ancestorsOf(store: Store, session: SessionRecord): SessionRecord[] {
+export function ancestorsOf(sessions: SessionsRepository, session: SessionRecord): SessionRecord[] {
   const chain: SessionRecord[] = []
   let parentId = session.parentId
   while (parentId) {
-    const parent = store.getSession(parentId)
+    const parent = sessions.getSession(parentId)
     if (!parent) break
     chain.unshift(parent)
     parentId = parent.parentId
@@ -19,8 +19,8 @@ export function ancestorsOf(store: Store, session: SessionRecord): SessionRecord
  * Events of any session go to its root's stream. A child session's events are wrapped once per ancestor in
  * `subagent_event`, exactly as they are while the child runs inside its parent's task call.
  */
-export function emitterFor(hub: EventHub, store: Store, session: SessionRecord): { stream: string; emit(e: AgentEvent): void } {
-  const ancestors = ancestorsOf(store, session)
+export function emitterFor(hub: EventHub, sessions: SessionsRepository, session: SessionRecord): { stream: string; emit(e: AgentEvent): void } {
+  const ancestors = ancestorsOf(sessions, session)
   const stream = ancestors[0]?.id ?? session.id
   const path = [...ancestors.slice(1), session]
   return {

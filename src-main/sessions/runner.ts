@@ -1,9 +1,11 @@
-import type { AgentInfo, ApprovalRecord, Config, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
 import { defaultModelRef } from '../models'
-import { agentRules, type Runtime, type RunLevel, type RunSettings } from '../runtime'
-import type { Store } from '../store'
+import type { Ruleset } from '../permissions'
+import { agentRules, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
+import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { costOf, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
@@ -12,9 +14,12 @@ import { generateTitle } from './title'
 import { settleWaitingCalls, waitingCalls } from './waiting-calls'
 
 export interface RunnerDeps {
-  store: Store
+  sessions: SessionsRepository
+  transcript: TranscriptRepository
+  queue: QueueRepository
+  /** approvals left waiting across a restart */
+  approvalRecords: ApprovalsRepository
   hub: EventHub
-  runtime: Runtime
   subagents: Subagents
   agents(workdir: string): AgentInfo[]
   /** configuration, rules and agents as on disk now: read once per prompt, kept for the whole run */
@@ -47,8 +52,12 @@ export class RunnerError extends Error {
  * One run per session at a time. Prompts go through a persistent queue (idempotent by request id) and start
  * when the session is idle; background completions start a turn of their own when the parent is idle.
  */
-export class SessionRunner {
+export class SessionRunner implements BackgroundSink, ResumeHook {
   private readonly active = new Map<string, ActiveRun>()
+  /** headless grants of prompts still queued (in memory: a restarted host runs them as ordinary prompts) */
+  private readonly promptGrants = new Map<string, Ruleset>()
+  /** per root session: the headless grants of the prompt being worked on, kept for the turns its children start */
+  private readonly runGrants = new Map<string, Ruleset>()
   private readonly wakeups = new Set<string>()
   /** sessions whose calls left waiting across a restart are all answered: the next turn runs them first */
   private readonly resumes = new Set<string>()
@@ -58,13 +67,14 @@ export class SessionRunner {
 
   constructor(private readonly deps: RunnerDeps) {}
 
-  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
+  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireSession(input.sessionId)
     if (input.agent && !this.deps.agents(session.workspaceRoot).some((a) => a.name === input.agent)) {
       throw new RunnerError('not_found', `No agent "${input.agent}" in ${session.workspaceRoot}. Pick one from the agent list.`)
     }
-    const { entry, duplicate } = this.deps.store.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
+    const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
+    if (input.headless) this.promptGrants.set(entry.id, grantRules(input.headless))
     const busy = this.active.has(input.sessionId)
     if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
     this.drain(input.sessionId)
@@ -72,10 +82,10 @@ export class SessionRunner {
   }
 
   cancelQueued(queueId: string, sessionId: string): boolean {
-    const entry = this.deps.store.listQueue(sessionId).find((e) => e.id === queueId)
+    const entry = this.deps.queue.listQueue(sessionId).find((e) => e.id === queueId)
     if (!entry) return false
-    this.deps.store.setQueueStatus(queueId, 'cancelled')
-    const session = this.deps.store.getSession(sessionId)
+    this.deps.queue.setQueueStatus(queueId, 'cancelled')
+    const session = this.deps.sessions.getSession(sessionId)
     if (session) this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId, text: entry.text, removed: true })
     return true
   }
@@ -95,14 +105,14 @@ export class SessionRunner {
     if (!text.trim()) throw new RunnerError('conflict', 'This session has no messages to summarize yet.')
     const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000))
     if (result.finishReason === 'error') throw new RunnerError('conflict', `The summary agent failed: ${result.error ?? 'unknown error'}`)
-    const updated = this.deps.store.updateSession(sessionId, { metadata: { ...this.requireSession(sessionId).metadata, summary: result.text } })
+    const updated = this.deps.sessions.updateSession(sessionId, { metadata: { ...this.requireSession(sessionId).metadata, summary: result.text } })
     this.emit(updated, { type: 'session_updated', sessionId, at: Date.now(), session: updated })
     return result.text
   }
 
   /** Pending approvals of a conversation changed: show the root as waiting (on an approval, or on an answer). */
   approvalsChanged(rootSessionId: string, pending: { kind: string }[]): void {
-    const session = this.deps.store.getSession(rootSessionId)
+    const session = this.deps.sessions.getSession(rootSessionId)
     if (!session || !this.active.has(rootSessionId)) return
     const status: SessionStatus = pending.some((p) => p.kind !== 'question') ? 'waiting_on_approval' : pending.length ? 'waiting_on_user' : 'busy'
     const waitingOrBusy = new Set<SessionStatus>(['busy', 'waiting_on_approval', 'waiting_on_user'])
@@ -111,9 +121,9 @@ export class SessionRunner {
 
   /** Approvals hook: a root session's call left waiting by a previous host can go on from stored state. */
   resumable(approval: ApprovalRecord): { workspaceRoot: string } | undefined {
-    const session = this.deps.store.getSession(approval.sessionId)
+    const session = this.deps.sessions.getSession(approval.sessionId)
     if (!session || approval.kind !== 'tool' || approval.sessionId !== approval.rootSessionId || this.active.has(session.id)) return undefined
-    const waiting = waitingCalls(this.deps.store, session.id).some((w) => w.part.toolCallId === approval.toolCallId)
+    const waiting = waitingCalls(this.deps, session.id).some((w) => w.part.toolCallId === approval.toolCallId)
     return waiting ? { workspaceRoot: session.workspaceRoot } : undefined
   }
 
@@ -122,13 +132,13 @@ export class SessionRunner {
     const session = this.requireSession(approval.sessionId)
     const outcome = approval.status === 'approved' ? 'approved' : 'denied'
     this.emit(session, { type: 'tool_approval_resolved', sessionId: session.id, at: Date.now(), approvalId: approval.id, outcome })
-    if (waitingCalls(this.deps.store, session.id).some((w) => w.approval?.status === 'pending')) return
+    if (waitingCalls(this.deps, session.id).some((w) => w.approval?.status === 'pending')) return
     this.resumes.add(session.id)
     this.drain(session.id)
   }
 
   /** A background child finished: let the parent react (now if idle, after its current run otherwise). */
-  wake(sessionId: string): void {
+  backgroundDone(sessionId: string): void {
     this.wakeups.add(sessionId)
     this.drain(sessionId)
   }
@@ -138,7 +148,7 @@ export class SessionRunner {
   }
 
   runs(): { sessionId: string; status: SessionStatus }[] {
-    return [...this.active.keys()].map((sessionId) => ({ sessionId, status: this.deps.store.getSession(sessionId)?.status ?? 'busy' }))
+    return [...this.active.keys()].map((sessionId) => ({ sessionId, status: this.deps.sessions.getSession(sessionId)?.status ?? 'busy' }))
   }
 
   /** Resolves when no run is active and nothing is queued (CLI and tests). */
@@ -167,12 +177,12 @@ export class SessionRunner {
 
   /** Start queued work for every session that has some (after a host restart). */
   resumeQueues(): void {
-    for (const sessionId of this.deps.store.sessionsWithQueuedPrompts()) this.drain(sessionId)
+    for (const sessionId of this.deps.queue.sessionsWithQueuedPrompts()) this.drain(sessionId)
   }
 
   private drain(sessionId: string): void {
     if (this.active.has(sessionId)) return
-    const next = this.deps.store.listQueue(sessionId, 'queued')[0]
+    const next = this.deps.queue.listQueue(sessionId, 'queued')[0]
     const wake = this.wakeups.has(sessionId) || this.resumes.has(sessionId)
     if (!next && !wake) {
       this.notifyIfIdle()
@@ -199,14 +209,20 @@ export class SessionRunner {
   }
 
   private async turn(sessionId: string, entry: QueueEntry | undefined, controller: AbortController): Promise<void> {
-    const { store } = this.deps
+    const { queue, transcript: rows } = this.deps
     let session = this.requireSession(sessionId)
     const agentName = entry?.agent ?? (session.metadata.activeAgent as string | undefined) ?? session.agent
     // Read once for the whole run: files changed while it runs (even by the agent) apply from the next prompt.
     const settings = this.deps.settings(session.workspaceRoot)
     const agent = settings.agents.find((a) => a.name === agentName)
     if (entry) {
-      store.setQueueStatus(entry.id, 'started')
+      queue.setQueueStatus(entry.id, 'started')
+      // A new prompt brings its own grants (or none); a turn a background child starts keeps the current ones.
+      const grants = this.promptGrants.get(entry.id)
+      this.promptGrants.delete(entry.id)
+      const root = rootIdOf(this.deps.sessions, session)
+      if (grants) this.runGrants.set(root, grants)
+      else this.runGrants.delete(root)
       if (entry.status === 'queued') this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId: entry.id, text: entry.text, removed: true })
     }
     if (!agent) {
@@ -214,8 +230,8 @@ export class SessionRunner {
       this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'agent_not_found', message: `Agent "${agentName}" is not defined in ${session.workspaceRoot}. Pick another agent and send again.` })
       return
     }
-    const transcript = new StoredTranscript(store, sessionId)
-    const { emit } = emitterFor(this.deps.hub, store, session)
+    const transcript = new StoredTranscript(rows, sessionId)
+    const { emit } = emitterFor(this.deps.hub, this.deps.sessions, session)
     const firstPrompt = entry !== undefined && !transcript.history().some((m) => m.role === 'user')
 
     let userMessageId: string | null = null
@@ -235,7 +251,7 @@ export class SessionRunner {
     const resuming = this.resumes.delete(sessionId) && !entry
     let run
     try {
-      run = await this.deps.runtime.prepare(level, level.transcript)
+      run = await this.deps.subagents.prepare(level, level.transcript)
     } catch (err) {
       // Model not configured / key missing: the run cannot start; say why, in this session.
       const e = err as Error
@@ -244,11 +260,11 @@ export class SessionRunner {
       emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: 'error', usage: emptyUsage(), text: '' })
       return
     }
-    await settleWaitingCalls(store, level, run, resuming)
+    await settleWaitingCalls(this.deps, level, run, resuming)
     await maybeCompact(this.deps, level)
     const result = await runTurn(run)
     const cost = costOf(result.usage, this.deps.pricing(level.modelRef))
-    store.addSessionUsage(sessionId, result.usage, cost ?? 0)
+    this.deps.sessions.addSessionUsage(sessionId, result.usage, cost ?? 0)
     const status: SessionStatus = result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
     session = this.setStatus(this.requireSession(sessionId), status, result.error)
     emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage: result.usage, text: result.text })
@@ -256,15 +272,16 @@ export class SessionRunner {
 
   /** The run level of a session prompted directly: its ancestors' rules still bound it (a child never exceeds its parent). */
   private rootLevel(session: SessionRecord, signal: AbortSignal, userMessageId: string | null, settings: RunSettings, agent?: AgentInfo): RunLevel {
-    const { store } = this.deps
     const all = settings.agents
     const own = agent ?? all.find((a) => a.name === session.agent)
     if (!own) throw new RunnerError('not_found', `Agent "${session.agent}" is not defined in ${session.workspaceRoot}.`)
-    const ancestors = ancestorsOf(store, session)
+    const ancestors = ancestorsOf(this.deps.sessions, session)
+    const rootSessionId = ancestors[0]?.id ?? session.id
+    const grants = this.runGrants.get(rootSessionId)
     const chainAgents = [...ancestors.map((a) => all.find((x) => x.name === a.agent)).filter((a): a is AgentInfo => !!a), own]
     return {
       sessionId: session.id,
-      rootSessionId: ancestors[0]?.id ?? session.id,
+      rootSessionId,
       parentSessionId: session.parentId ?? undefined,
       workdir: session.workspaceRoot,
       agent: own,
@@ -273,10 +290,12 @@ export class SessionRunner {
       depth: ancestors.length,
       modelRef: this.modelFor(session, own, settings.config.config),
       signal,
-      emit: emitterFor(this.deps.hub, store, session).emit,
+      emit: emitterFor(this.deps.hub, this.deps.sessions, session).emit,
       userMessageId,
-      transcript: new StoredTranscript(store, session.id),
-      headless: this.deps.headless,
+      transcript: new StoredTranscript(this.deps.transcript, session.id),
+      headless: this.deps.headless || grants !== undefined,
+      grants: grants ?? [],
+      background: this,
       settings,
     }
   }
@@ -293,25 +312,25 @@ export class SessionRunner {
   private fail(sessionId: string, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err)
     console.error(`[agentry] run of ${sessionId} failed:`, err)
-    const session = this.deps.store.getSession(sessionId)
+    const session = this.deps.sessions.getSession(sessionId)
     if (!session) return
     this.setStatus(session, 'error', message)
     this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'internal', message })
   }
 
   private setStatus(session: SessionRecord, status: SessionStatus, reason?: string): SessionRecord {
-    const updated = this.deps.store.updateSession(session.id, { status })
+    const updated = this.deps.sessions.updateSession(session.id, { status })
     this.emit(updated, { type: 'status_change', sessionId: session.id, at: Date.now(), status, reason })
     this.emit(updated, { type: 'session_updated', sessionId: session.id, at: Date.now(), session: updated })
     return updated
   }
 
   private emit(session: SessionRecord, event: Parameters<RunLevel['emit']>[0]): void {
-    emitterFor(this.deps.hub, this.deps.store, session).emit(event)
+    emitterFor(this.deps.hub, this.deps.sessions, session).emit(event)
   }
 
   private requireSession(sessionId: string): SessionRecord {
-    const session = this.deps.store.getSession(sessionId)
+    const session = this.deps.sessions.getSession(sessionId)
     if (!session) throw new RunnerError('not_found', `No session ${sessionId}. It may have been deleted; reload the session list.`)
     return session
   }
@@ -323,4 +342,16 @@ function renderConversation(messages: MessageWithParts[]): string {
     .filter((m) => !m.metadata.hiddenAt)
     .map((m) => `${m.role}: ${m.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text ?? '')).join('\n')}`)
     .join('\n\n')
+}
+
+/** `agentry run`'s grants as rules of the runtime layer (never above a deny): `--allow`, then `--yes` for the rest. */
+function grantRules(h: HeadlessRun): Ruleset {
+  return [
+    ...h.allow.map(({ tool, pattern }) => ({ tool, pattern, action: 'allow' as const })),
+    ...(h.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
+  ]
+}
+
+function rootIdOf(sessions: RunnerDeps['sessions'], session: SessionRecord): string {
+  return ancestorsOf(sessions, session)[0]?.id ?? session.id
 }

@@ -13,10 +13,10 @@ describe('specialized subagents', () => {
     h = await createHarness({ script: { agents: { build: [{ text: 'hi', repeat: true }], title: [{ text: '"Fix the login bug."' }, { text: 'Second title' }] } } })
     const r = await h.run('please fix the login bug')
     await new Promise((res) => setTimeout(res, 50))
-    expect(h.host.store.getSession(r.sessionId)?.title).toBe('Fix the login bug')
+    expect(h.host.store.sessions.getSession(r.sessionId)?.title).toBe('Fix the login bug')
     await h.run('and another thing', { sessionId: r.sessionId })
     await new Promise((res) => setTimeout(res, 50))
-    expect(h.host.store.getSession(r.sessionId)?.title).toBe('Fix the login bug')
+    expect(h.host.store.sessions.getSession(r.sessionId)?.title).toBe('Fix the login bug')
   })
 
   it('summary runs on request and is kept on the session', async () => {
@@ -24,7 +24,7 @@ describe('specialized subagents', () => {
     const r = await h.run('do x')
     const { summary } = await h.host.api.calls['sessions.summarize']({ sessionId: r.sessionId })
     expect(summary).toBe('- Goal: x\n- Done: y')
-    expect(h.host.store.getSession(r.sessionId)?.metadata.summary).toBe(summary)
+    expect(h.host.store.sessions.getSession(r.sessionId)?.metadata.summary).toBe(summary)
   })
 
   it('compaction summarizes older history near the context limit; the model sees summary + tail; nothing is deleted', async () => {
@@ -42,7 +42,7 @@ describe('specialized subagents', () => {
     // the harness wrote the script path into the provider; keep it when overriding models
     const r = await h.run(`turn 1 ${long}`)
     for (let i = 2; i <= 4; i++) await h.run(`turn ${i} ${long}`, { sessionId: r.sessionId })
-    const messages = h.host.store.listMessages(r.sessionId)
+    const messages = h.host.store.transcript.listMessages(r.sessionId)
     const marker = messages.find((m) => m.metadata.compaction)
     expect(marker).toBeDefined()
     expect(textOf(messages, 'user')).toEqual([1, 2, 3, 4].map((i) => `turn ${i} ${long}`))
@@ -65,7 +65,7 @@ describe('plan → build', () => {
       },
     })
     const { sessionId } = await h.run('plan it', { agent: 'plan', wait: false })
-    const approval = await waitFor(() => h!.host.store.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
+    const approval = await waitFor(() => h!.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
     expect(approval.kind).toBe('plan')
     expect(approval.arguments).toEqual({ plan: '1. Add a test\n2. Fix the bug' })
     await h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_once' })
@@ -74,7 +74,7 @@ describe('plan → build', () => {
     expect(second.final?.text).toBe('Building now.')
     const users = second.messages.filter((m) => m.role === 'user')
     expect(users[1].metadata.agent).toBe('build')
-    expect(h.host.store.getSession(sessionId)?.agent).toBe('plan')
+    expect(h.host.store.sessions.getSession(sessionId)?.agent).toBe('plan')
     expect(String(toolParts(second.messages)[0].data.output)).toMatch(/Plan approved/)
   })
 
@@ -88,11 +88,11 @@ describe('plan → build', () => {
       },
     })
     const { sessionId } = await h.run('plan it', { agent: 'plan', wait: false })
-    const approval = await waitFor(() => h!.host.store.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
+    const approval = await waitFor(() => h!.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
     await h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'deny', feedback: 'too risky' })
     await h.host.runner.idle()
     h.host.store.flush()
-    const part = toolParts(h.host.store.listMessages(sessionId))[0]
+    const part = toolParts(h.host.store.transcript.listMessages(sessionId))[0]
     expect(String(part.data.error)).toContain('too risky')
     const next = await h.run('again', { sessionId })
     expect(next.final?.text).toBe('still planning')
@@ -118,7 +118,7 @@ describe('sessions', () => {
     expect((await h.host.api.calls['queue.cancel']({ queueId: queued.queueId })).cancelled).toBe(true)
     await h.host.runner.idle()
     h.host.store.flush()
-    expect(textOf(h.host.store.listMessages(sessionId), 'user')).toEqual(['one'])
+    expect(textOf(h.host.store.transcript.listMessages(sessionId), 'user')).toEqual(['one'])
   })
 
   it('lists sessions by agent mode; inspectable children are not top-level', async () => {
@@ -152,13 +152,13 @@ describe('auto-archive', () => {
       script: { agents: { build: [{ step: 1, tools: [{ name: 'task', input: { subagent_type: 'general', description: 'child', prompt: 'x' } }] }, { step: 2, text: 'ok' }], general: [{ text: 'done' }], title: [{ text: 't', repeat: true }] } },
     })
     const r = await h.run('go')
-    const child = h.host.store.listSessions({ parentId: r.sessionId })[0]
+    const child = h.host.store.sessions.listSessions({ parentId: r.sessionId })[0]
     expect(child).toBeDefined()
-    expect(h.host.store.archiveFinishedChildren(Date.now() - 60_000)).toEqual([])
-    expect(h.host.store.archiveFinishedChildren(Date.now() + 1)).toEqual([child.id])
-    expect(h.host.store.listSessions({ parentId: r.sessionId })).toEqual([])
-    expect(h.host.store.listSessions({ parentId: r.sessionId, includeArchived: true }).map((s) => s.id)).toEqual([child.id])
-    expect(h.host.store.getSession(r.sessionId)?.archivedAt).toBeNull()
+    expect(h.host.store.sessions.archiveFinishedChildren(Date.now() - 60_000)).toEqual([])
+    expect(h.host.store.sessions.archiveFinishedChildren(Date.now() + 1)).toEqual([child.id])
+    expect(h.host.store.sessions.listSessions({ parentId: r.sessionId })).toEqual([])
+    expect(h.host.store.sessions.listSessions({ parentId: r.sessionId, includeArchived: true }).map((s) => s.id)).toEqual([child.id])
+    expect(h.host.store.sessions.getSession(r.sessionId)?.archivedAt).toBeNull()
   })
 })
 
@@ -174,16 +174,16 @@ describe('questions', () => {
       },
     })
     const { sessionId } = await h.run('go', { wait: false })
-    const q = await waitFor(() => h!.host.store.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
+    const q = await waitFor(() => h!.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
     expect(q).toMatchObject({ kind: 'question', toolName: 'question', agentPath: ['build', 'general'], arguments: { question: 'Tabs or spaces?', options: ['tabs', 'spaces'] } })
-    expect(h.host.store.getSession(sessionId)?.status).toBe('waiting_on_user')
+    expect(h.host.store.sessions.getSession(sessionId)?.status).toBe('waiting_on_user')
     await h.host.api.calls['approvals.answer']({ approvalId: q.id, decision: 'allow_once', feedback: 'spaces' })
     await h.host.runner.idle()
     h.host.store.flush()
-    const child = h.host.store.listSessions({ parentId: sessionId })[0]
-    const [part] = toolParts(h.host.store.listMessages(child.id))
+    const child = h.host.store.sessions.listSessions({ parentId: sessionId })[0]
+    const [part] = toolParts(h.host.store.transcript.listMessages(child.id))
     expect(part.toolState).toBe('output-available')
     expect(String(part.data.output)).toContain('spaces')
-    expect(h.host.store.getSession(sessionId)?.status).toBe('idle')
+    expect(h.host.store.sessions.getSession(sessionId)?.status).toBe('idle')
   })
 })

@@ -11,10 +11,10 @@ export async function generateTitle(deps: RunnerDeps, level: RunLevel, session: 
     const result = await deps.subagents.runHelper({ ...level, signal }, 'title', text.slice(0, 4000))
     const title = cleanTitle(result.text)
     if (!title || result.finishReason !== 'stop') return
-    const current = deps.store.getSession(session.id)
+    const current = deps.sessions.getSession(session.id)
     if (!current || (current.title && current.title !== 'New session')) return
-    const updated = deps.store.updateSession(session.id, { title })
-    emitterFor(deps.hub, deps.store, updated).emit({ type: 'session_updated', sessionId: session.id, at: Date.now(), session: updated })
+    const updated = deps.sessions.updateSession(session.id, { title })
+    emitterFor(deps.hub, deps.sessions, updated).emit({ type: 'session_updated', sessionId: session.id, at: Date.now(), session: updated })
   } catch (err) {
     // A missing title is cosmetic; report it and keep the run going.
     console.error(`[agentry] title for ${session.id} failed:`, err instanceof Error ? err.message : err)

@@ -1,5 +1,5 @@
 export { openStore } from './store'
-export type { Store, StoreOptions } from './store'
+export type { ApprovalsRepository, EventLogRepository, QueueRepository, SessionsRepository, Store, StoreOptions, TranscriptRepository } from './store'
 export { StoreError } from './store-error'
 export type { StoreErrorCode } from './store-error'
 export { newId } from './new-id'

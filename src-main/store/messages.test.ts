@@ -25,9 +25,9 @@ function textPart(id: string, messageId: string, sessionId: string, index: numbe
 }
 
 function setup() {
-  const session = store.createSession({ agent: 'build', workspaceRoot: '/w' })
-  const user = store.createMessage({ sessionId: session.id, role: 'user' })
-  const assistant = store.createMessage({ sessionId: session.id, role: 'assistant', metadata: { model: 'm' } })
+  const session = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
+  const user = store.transcript.createMessage({ sessionId: session.id, role: 'user' })
+  const assistant = store.transcript.createMessage({ sessionId: session.id, role: 'assistant', metadata: { model: 'm' } })
   return { session, user, assistant }
 }
 
@@ -36,10 +36,10 @@ const tick = () => new Promise((r) => setImmediate(r))
 describe('messages', () => {
   it('lists messages in creation order with their parts ordered by index', () => {
     const { session, user, assistant } = setup()
-    store.upsertPart(textPart('prt_b', assistant.id, session.id, 1, 'second'))
-    store.upsertPart(textPart('prt_a', assistant.id, session.id, 0, 'first'))
-    store.upsertPart(textPart('prt_u', user.id, session.id, 0, 'question'))
-    const list = store.listMessages(session.id)
+    store.transcript.upsertPart(textPart('prt_b', assistant.id, session.id, 1, 'second'))
+    store.transcript.upsertPart(textPart('prt_a', assistant.id, session.id, 0, 'first'))
+    store.transcript.upsertPart(textPart('prt_u', user.id, session.id, 0, 'question'))
+    const list = store.transcript.listMessages(session.id)
     expect(list.map((m) => m.id)).toEqual([user.id, assistant.id])
     expect(list[0].parts.map((p) => p.data.text)).toEqual(['question'])
     expect(list[1].parts.map((p) => p.data.text)).toEqual(['first', 'second'])
@@ -48,15 +48,15 @@ describe('messages', () => {
 
   it('merges metadata shallowly and hides messages with hiddenAt unless asked', () => {
     const { session, user, assistant } = setup()
-    const updated = store.updateMessageMetadata(assistant.id, { hiddenAt: 123 })
+    const updated = store.transcript.updateMessageMetadata(assistant.id, { hiddenAt: 123 })
     expect(updated.metadata).toEqual({ model: 'm', hiddenAt: 123 })
-    expect(store.listMessages(session.id).map((m) => m.id)).toEqual([user.id])
-    expect(store.listMessages(session.id, { includeHidden: true }).map((m) => m.id)).toEqual([user.id, assistant.id])
-    expect(() => store.updateMessageMetadata('msg_nope', {})).toThrow(/no message with id "msg_nope"/)
+    expect(store.transcript.listMessages(session.id).map((m) => m.id)).toEqual([user.id])
+    expect(store.transcript.listMessages(session.id, { includeHidden: true }).map((m) => m.id)).toEqual([user.id, assistant.id])
+    expect(() => store.transcript.updateMessageMetadata('msg_nope', {})).toThrow(/no message with id "msg_nope"/)
   })
 
   it('refuses a message for an unknown session', () => {
-    expect(() => store.createMessage({ sessionId: 'ses_ghost', role: 'user' })).toThrow(/sessionId "ses_ghost"/)
+    expect(() => store.transcript.createMessage({ sessionId: 'ses_ghost', role: 'user' })).toThrow(/sessionId "ses_ghost"/)
   })
 })
 
@@ -66,27 +66,27 @@ describe('buffered part upserts', () => {
     let text = ''
     for (let i = 0; i < 50; i++) {
       text += 'ab'
-      store.upsertPart(textPart('prt_grow', assistant.id, session.id, 0, text))
+      store.transcript.upsertPart(textPart('prt_grow', assistant.id, session.id, 0, text))
     }
-    expect(store.getPart('prt_grow')?.data.text).toBe(text)
-    const parts = store.listMessages(session.id)[1].parts
+    expect(store.transcript.getPart('prt_grow')?.data.text).toBe(text)
+    const parts = store.transcript.listMessages(session.id)[1].parts
     expect(parts).toHaveLength(1)
     expect(parts[0].data.text).toBe(text)
   })
 
   it('are written by the next tick and survive close + reopen', async () => {
     const { session, assistant } = setup()
-    store.upsertPart(textPart('prt_1', assistant.id, session.id, 0, 'hello'))
+    store.transcript.upsertPart(textPart('prt_1', assistant.id, session.id, 0, 'hello'))
     await tick()
     // A second connection sees the row only once it is committed.
     const other = openStore(file)
-    expect(other.getPart('prt_1')?.data.text).toBe('hello')
+    expect(other.transcript.getPart('prt_1')?.data.text).toBe('hello')
     other.close()
 
-    store.upsertPart(textPart('prt_1', assistant.id, session.id, 0, 'hello world'))
+    store.transcript.upsertPart(textPart('prt_1', assistant.id, session.id, 0, 'hello world'))
     store.close()
     store = openStore(file)
-    expect(store.getPart('prt_1')?.data.text).toBe('hello world')
+    expect(store.transcript.getPart('prt_1')?.data.text).toBe('hello world')
   })
 
   it('flushes synchronously once maxBuffered rows wait', () => {
@@ -94,32 +94,32 @@ describe('buffered part upserts', () => {
     store = openStore(file, { maxBuffered: 10 })
     const { session, assistant } = setup()
     let flushes = 0
-    store.onFlush(() => flushes++)
-    for (let i = 0; i < 25; i++) store.upsertPart(textPart(`prt_${i}`, assistant.id, session.id, i, 'x'))
+    store.eventLog.onFlush(() => flushes++)
+    for (let i = 0; i < 25; i++) store.transcript.upsertPart(textPart(`prt_${i}`, assistant.id, session.id, i, 'x'))
     expect(flushes).toBe(2)
   })
 
   it('calls onFlush after the rows are committed, and stops after dispose', async () => {
     const { session, assistant } = setup()
     const seenByOtherConnection: Array<string | undefined> = []
-    const dispose = store.onFlush(() => {
+    const dispose = store.eventLog.onFlush(() => {
       const other = openStore(file)
-      seenByOtherConnection.push(other.getPart('prt_1')?.data.text as string | undefined)
+      seenByOtherConnection.push(other.transcript.getPart('prt_1')?.data.text as string | undefined)
       other.close()
     })
-    store.upsertPart(textPart('prt_1', assistant.id, session.id, 0, 'committed'))
+    store.transcript.upsertPart(textPart('prt_1', assistant.id, session.id, 0, 'committed'))
     await tick()
     expect(seenByOtherConnection).toEqual(['committed'])
     dispose()
-    store.upsertPart(textPart('prt_1', assistant.id, session.id, 0, 'again'))
+    store.transcript.upsertPart(textPart('prt_1', assistant.id, session.id, 0, 'again'))
     store.flush()
     expect(seenByOtherConnection).toEqual(['committed'])
   })
 
   it('writes the good rows and names the bad one when a part points at a missing message', () => {
     const { session, assistant } = setup()
-    store.upsertPart(textPart('prt_ok', assistant.id, session.id, 0, 'fine'))
-    store.upsertPart(textPart('prt_bad', 'msg_missing', session.id, 0, 'orphan'))
+    store.transcript.upsertPart(textPart('prt_ok', assistant.id, session.id, 0, 'fine'))
+    store.transcript.upsertPart(textPart('prt_bad', 'msg_missing', session.id, 0, 'orphan'))
     let err: unknown
     try {
       store.flush()
@@ -128,14 +128,14 @@ describe('buffered part upserts', () => {
     }
     expect(StoreError.isInstance(err) && err.code).toBe('write_failed')
     expect(String(err)).toMatch(/prt_bad \(message "msg_missing" does not exist\)/)
-    expect(store.getPart('prt_ok')?.data.text).toBe('fine')
-    expect(store.getPart('prt_bad')).toBeUndefined()
+    expect(store.transcript.getPart('prt_ok')?.data.text).toBe('fine')
+    expect(store.transcript.getPart('prt_bad')).toBeUndefined()
   })
 
   it('reports a failed timer flush to onError listeners', async () => {
     const errors: unknown[] = []
     store.onError((e) => errors.push(e))
-    store.upsertPart(textPart('prt_bad', 'msg_missing', 'ses_x', 0, 'orphan'))
+    store.transcript.upsertPart(textPart('prt_bad', 'msg_missing', 'ses_x', 0, 'orphan'))
     await tick()
     expect(errors).toHaveLength(1)
     expect(String(errors[0])).toContain('prt_bad')
@@ -153,14 +153,14 @@ describe('buffered part upserts', () => {
       toolCallId: `call_${id}`,
       toolState,
     })
-    store.upsertPart(tool('prt_a', 0, 'input-streaming'))
-    store.upsertPart(tool('prt_b', 1, 'input-available'))
-    store.upsertPart(tool('prt_c', 2, 'approval-requested'))
-    store.upsertPart(tool('prt_d', 3, 'output-available'))
-    store.upsertPart(tool('prt_e', 4, 'output-error'))
-    expect(store.listOpenToolParts().map((p) => p.id)).toEqual(['prt_a', 'prt_b', 'prt_c'])
-    store.upsertPart(tool('prt_a', 0, 'output-error'))
-    expect(store.listOpenToolParts().map((p) => p.id)).toEqual(['prt_b', 'prt_c'])
+    store.transcript.upsertPart(tool('prt_a', 0, 'input-streaming'))
+    store.transcript.upsertPart(tool('prt_b', 1, 'input-available'))
+    store.transcript.upsertPart(tool('prt_c', 2, 'approval-requested'))
+    store.transcript.upsertPart(tool('prt_d', 3, 'output-available'))
+    store.transcript.upsertPart(tool('prt_e', 4, 'output-error'))
+    expect(store.transcript.listOpenToolParts().map((p) => p.id)).toEqual(['prt_a', 'prt_b', 'prt_c'])
+    store.transcript.upsertPart(tool('prt_a', 0, 'output-error'))
+    expect(store.transcript.listOpenToolParts().map((p) => p.id)).toEqual(['prt_b', 'prt_c'])
   })
 })
 
@@ -168,29 +168,29 @@ describe('transaction', () => {
   it('commits buffered writes made inside it together with direct writes', () => {
     const { session, assistant } = setup()
     let flushes = 0
-    store.onFlush(() => flushes++)
+    store.eventLog.onFlush(() => flushes++)
     store.transaction(() => {
-      store.updateSession(session.id, { title: 't' })
-      store.upsertPart(textPart('prt_t', assistant.id, session.id, 0, 'inside'))
+      store.sessions.updateSession(session.id, { title: 't' })
+      store.transcript.upsertPart(textPart('prt_t', assistant.id, session.id, 0, 'inside'))
     })
     expect(flushes).toBe(1)
     store.close()
     store = openStore(file)
-    expect(store.getPart('prt_t')?.data.text).toBe('inside')
-    expect(store.getSession(session.id)?.title).toBe('t')
+    expect(store.transcript.getPart('prt_t')?.data.text).toBe('inside')
+    expect(store.sessions.getSession(session.id)?.title).toBe('t')
   })
 
   it('rolls back everything, buffered writes included, when fn throws', () => {
     const { session, assistant } = setup()
     expect(() =>
       store.transaction(() => {
-        store.updateSession(session.id, { title: 'never' })
-        store.upsertPart(textPart('prt_r', assistant.id, session.id, 0, 'never'))
+        store.sessions.updateSession(session.id, { title: 'never' })
+        store.transcript.upsertPart(textPart('prt_r', assistant.id, session.id, 0, 'never'))
         throw new Error('boom')
       }),
     ).toThrow('boom')
-    expect(store.getPart('prt_r')).toBeUndefined()
-    expect(store.getSession(session.id)?.title).toBe('')
+    expect(store.transcript.getPart('prt_r')).toBeUndefined()
+    expect(store.sessions.getSession(session.id)?.title).toBe('')
   })
 })
 
@@ -198,16 +198,16 @@ describe('beforeFlush', () => {
   it('writes rows added just before a flush in the same transaction, before any listener hears of the flush', async () => {
     const { session, assistant } = setup()
     const seenAtFlush: (string | undefined)[] = []
-    store.onFlush(() => {
+    store.eventLog.onFlush(() => {
       const other = openStore(file)
-      seenAtFlush.push(other.getPart('prt_late')?.data.text as string | undefined)
+      seenAtFlush.push(other.transcript.getPart('prt_late')?.data.text as string | undefined)
       other.close()
     })
-    store.appendEvent({ seq: 1, stream: session.id, event: { type: 'status_change', sessionId: session.id, at: 1, status: 'busy' } })
+    store.eventLog.appendEvent({ seq: 1, stream: session.id, event: { type: 'status_change', sessionId: session.id, at: 1, status: 'busy' } })
     // a nested copy registers late; a copy that changes another copy (nesting) runs in the same flush too
-    store.beforeFlush(() => {
-      store.upsertPart(textPart('prt_late', assistant.id, session.id, 0, 'outer'))
-      store.beforeFlush(() => store.upsertPart(textPart('prt_late', assistant.id, session.id, 0, 'outer+inner')))
+    store.transcript.beforeFlush(() => {
+      store.transcript.upsertPart(textPart('prt_late', assistant.id, session.id, 0, 'outer'))
+      store.transcript.beforeFlush(() => store.transcript.upsertPart(textPart('prt_late', assistant.id, session.id, 0, 'outer+inner')))
     })
     await tick()
     expect(seenAtFlush).toEqual(['outer+inner'])
@@ -215,10 +215,10 @@ describe('beforeFlush', () => {
 
   it('schedules a flush by itself', async () => {
     const { session, assistant } = setup()
-    store.beforeFlush(() => store.upsertPart(textPart('prt_alone', assistant.id, session.id, 0, 'x')))
+    store.transcript.beforeFlush(() => store.transcript.upsertPart(textPart('prt_alone', assistant.id, session.id, 0, 'x')))
     await tick()
     const other = openStore(file)
-    expect(other.getPart('prt_alone')?.data.text).toBe('x')
+    expect(other.transcript.getPart('prt_alone')?.data.text).toBe('x')
     other.close()
   })
 })

@@ -12,9 +12,10 @@ describe('newId', () => {
   })
 
   it('sorts in creation order, also for many ids created in the same millisecond', () => {
+    // Ids are made on every chunk: 10,000 take a few ms; the bound only catches a pathological slowdown.
     const started = performance.now()
     const ids = Array.from({ length: 10_000 }, () => newId('prt'))
-    expect(performance.now() - started).toBeLessThan(1000)
+    expect(performance.now() - started).toBeLessThan(5_000)
     expect(new Set(ids).size).toBe(ids.length)
     expect([...ids].sort()).toEqual(ids)
   })

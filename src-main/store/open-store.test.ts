@@ -52,13 +52,13 @@ describe('openStore', () => {
   it('reopens an existing database without re-running migrations or losing rows', () => {
     const file = tempFile()
     const first = openStore(file)
-    const s = first.createSession({ agent: 'build', workspaceRoot: '/w', title: 'kept' })
+    const s = first.sessions.createSession({ agent: 'build', workspaceRoot: '/w', title: 'kept' })
     first.close()
     const second = openStore(file)
-    expect(second.getSession(s.id)?.title).toBe('kept')
+    expect(second.sessions.getSession(s.id)?.title).toBe('kept')
     second.close()
     const third = openStore(file)
-    expect(third.listSessions()).toHaveLength(1)
+    expect(third.sessions.listSessions()).toHaveLength(1)
     third.close()
   })
 
@@ -94,8 +94,8 @@ describe('openStore', () => {
 
   it('works in memory for tests', () => {
     const store = openStore(':memory:')
-    const s = store.createSession({ agent: 'build', workspaceRoot: '/w' })
-    expect(store.getSession(s.id)?.agent).toBe('build')
+    const s = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
+    expect(store.sessions.getSession(s.id)?.agent).toBe('build')
     store.close()
   })
 
@@ -103,7 +103,7 @@ describe('openStore', () => {
     const store = openStore(':memory:')
     store.close()
     store.close() // idempotent
-    const err = expectStoreError(() => store.appendEvent({ stream: 's', seq: 1, event: { type: 'error', sessionId: 's', at: 0, code: 'x', message: 'y' } }))
+    const err = expectStoreError(() => store.eventLog.appendEvent({ stream: 's', seq: 1, event: { type: 'error', sessionId: 's', at: 0, code: 'x', message: 'y' } }))
     expect(err.code).toBe('closed')
   })
 })

@@ -11,7 +11,7 @@ afterEach(() => store.close())
 
 describe('sessions', () => {
   it('creates with defaults and reads back camelCase fields', () => {
-    const s = store.createSession({ agent: 'build', workspaceRoot: '/w', model: { provider: 'mock', model: 'm' } })
+    const s = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w', model: { provider: 'mock', model: 'm' } })
     expect(s).toMatchObject({
       agent: 'build',
       title: '',
@@ -26,42 +26,42 @@ describe('sessions', () => {
       archivedAt: null,
     })
     expect(s.id).toMatch(/^ses_/)
-    expect(store.getSession(s.id)).toEqual(s)
-    expect(store.getSession('ses_missing')).toBeUndefined()
+    expect(store.sessions.getSession(s.id)).toEqual(s)
+    expect(store.sessions.getSession('ses_missing')).toBeUndefined()
   })
 
   it('updates fields, bumps updatedAt, and names the id when it is unknown', async () => {
-    const s = store.createSession({ agent: 'build', workspaceRoot: '/w' })
+    const s = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
     await new Promise((r) => setTimeout(r, 5))
-    const u = store.updateSession(s.id, { title: 'Fix it', status: 'busy', metadata: { a: 1 }, model: null })
+    const u = store.sessions.updateSession(s.id, { title: 'Fix it', status: 'busy', metadata: { a: 1 }, model: null })
     expect(u).toMatchObject({ title: 'Fix it', status: 'busy', metadata: { a: 1 }, model: null })
     expect(u.updatedAt).toBeGreaterThan(s.updatedAt)
-    expect(() => store.updateSession('ses_nope', { title: 'x' })).toThrow(/updateSession: no session with id "ses_nope"/)
-    expect(() => store.updateSession(s.id, { status: 'sleeping' as never })).toThrow(/updateSession: status/)
+    expect(() => store.sessions.updateSession('ses_nope', { title: 'x' })).toThrow(/updateSession: no session with id "ses_nope"/)
+    expect(() => store.sessions.updateSession(s.id, { status: 'sleeping' as never })).toThrow(/updateSession: status/)
   })
 
   it('adds usage and cost to the totals', () => {
-    const s = store.createSession({ agent: 'build', workspaceRoot: '/w' })
-    store.addSessionUsage(s.id, { prompt: 10, completion: 5, total: 15 }, 0.01)
-    store.addSessionUsage(s.id, { prompt: 1, cacheRead: 7, total: 1 }, 0.02)
-    const after = store.getSession(s.id)
+    const s = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
+    store.sessions.addSessionUsage(s.id, { prompt: 10, completion: 5, total: 15 }, 0.01)
+    store.sessions.addSessionUsage(s.id, { prompt: 1, cacheRead: 7, total: 1 }, 0.02)
+    const after = store.sessions.getSession(s.id)
     expect(after?.usage).toEqual({ prompt: 11, completion: 5, reasoning: 0, cacheRead: 7, cacheWrite: 0, total: 16 })
     expect(after?.costUsd).toBeCloseTo(0.03)
   })
 
   it('stores session permission rules', () => {
-    const s = store.createSession({
+    const s = store.sessions.createSession({
       agent: 'build',
       workspaceRoot: '/w',
       permissions: [{ tool: 'bash', pattern: 'git *', action: 'allow' }],
     })
-    expect(store.getSessionPermissions(s.id)).toEqual([{ tool: 'bash', pattern: 'git *', action: 'allow' }])
+    expect(store.sessions.getSessionPermissions(s.id)).toEqual([{ tool: 'bash', pattern: 'git *', action: 'allow' }])
   })
 
   it('refuses a child whose parent is not stored', () => {
     const err = (() => {
       try {
-        store.createSession({ agent: 'explore', workspaceRoot: '/w', parentId: 'ses_ghost' })
+        store.sessions.createSession({ agent: 'explore', workspaceRoot: '/w', parentId: 'ses_ghost' })
       } catch (e) {
         return e
       }
@@ -71,26 +71,26 @@ describe('sessions', () => {
 
   describe('listSessions', () => {
     function seed() {
-      const a = store.createSession({ agent: 'build', workspaceRoot: '/a', title: 'Refactor Parser' })
-      const b = store.createSession({ agent: 'plan', workspaceRoot: '/a', title: 'plan the release' })
-      const c = store.createSession({ agent: 'build', workspaceRoot: '/b', title: 'other workspace' })
-      const child = store.createSession({ agent: 'explore', workspaceRoot: '/a', parentId: a.id, title: 'look around' })
-      const archived = store.createSession({ agent: 'build', workspaceRoot: '/a', title: 'old parser work' })
-      store.updateSession(archived.id, { archivedAt: Date.now() })
+      const a = store.sessions.createSession({ agent: 'build', workspaceRoot: '/a', title: 'Refactor Parser' })
+      const b = store.sessions.createSession({ agent: 'plan', workspaceRoot: '/a', title: 'plan the release' })
+      const c = store.sessions.createSession({ agent: 'build', workspaceRoot: '/b', title: 'other workspace' })
+      const child = store.sessions.createSession({ agent: 'explore', workspaceRoot: '/a', parentId: a.id, title: 'look around' })
+      const archived = store.sessions.createSession({ agent: 'build', workspaceRoot: '/a', title: 'old parser work' })
+      store.sessions.updateSession(archived.id, { archivedAt: Date.now() })
       return { a, b, c, child, archived }
     }
 
     it('lists newest updated first', () => {
       const { a, b, c, child } = seed()
-      store.updateSession(b.id, { title: 'plan the release!' })
-      const ids = store.listSessions().map((s) => s.id)
+      store.sessions.updateSession(b.id, { title: 'plan the release!' })
+      const ids = store.sessions.listSessions().map((s) => s.id)
       expect(ids[0]).toBe(b.id)
       expect(new Set(ids)).toEqual(new Set([a.id, b.id, c.id, child.id]))
     })
 
     it('filters by workspace, agents and parent', () => {
       const { a, b, c, child } = seed()
-      const ids = (f: Parameters<Store['listSessions']>[0]) => store.listSessions(f).map((s) => s.id).sort()
+      const ids = (f: Parameters<Store['sessions']['listSessions']>[0]) => store.sessions.listSessions(f).map((s) => s.id).sort()
       expect(ids({ workspaceRoot: '/b' })).toEqual([c.id])
       expect(ids({ agents: ['plan', 'explore'] })).toEqual([b.id, child.id].sort())
       expect(ids({ agents: [] })).toEqual([])
@@ -100,46 +100,46 @@ describe('sessions', () => {
 
     it('hides archived sessions unless asked', () => {
       const { archived } = seed()
-      expect(store.listSessions().map((s) => s.id)).not.toContain(archived.id)
-      expect(store.listSessions({ includeArchived: true }).map((s) => s.id)).toContain(archived.id)
-      store.updateSession(archived.id, { archivedAt: null })
-      expect(store.listSessions().map((s) => s.id)).toContain(archived.id)
+      expect(store.sessions.listSessions().map((s) => s.id)).not.toContain(archived.id)
+      expect(store.sessions.listSessions({ includeArchived: true }).map((s) => s.id)).toContain(archived.id)
+      store.sessions.updateSession(archived.id, { archivedAt: null })
+      expect(store.sessions.listSessions().map((s) => s.id)).toContain(archived.id)
     })
 
     it('searches titles case-insensitively, treating % and _ literally', () => {
       const { a, archived } = seed()
-      expect(store.listSessions({ search: 'PARSER' }).map((s) => s.id)).toEqual([a.id])
-      expect(store.listSessions({ search: 'parser', includeArchived: true }).map((s) => s.id).sort()).toEqual(
+      expect(store.sessions.listSessions({ search: 'PARSER' }).map((s) => s.id)).toEqual([a.id])
+      expect(store.sessions.listSessions({ search: 'parser', includeArchived: true }).map((s) => s.id).sort()).toEqual(
         [a.id, archived.id].sort(),
       )
-      expect(store.listSessions({ search: '%' })).toEqual([])
-      expect(store.listSessions({ search: '_' })).toEqual([])
+      expect(store.sessions.listSessions({ search: '%' })).toEqual([])
+      expect(store.sessions.listSessions({ search: '_' })).toEqual([])
     })
 
     it('pages with limit and offset (default limit 200)', () => {
-      for (let i = 0; i < 205; i++) store.createSession({ agent: 'build', workspaceRoot: '/p' })
-      expect(store.listSessions({ workspaceRoot: '/p' })).toHaveLength(200)
-      const first = store.listSessions({ workspaceRoot: '/p', limit: 3 })
-      const next = store.listSessions({ workspaceRoot: '/p', limit: 3, offset: 3 })
+      for (let i = 0; i < 205; i++) store.sessions.createSession({ agent: 'build', workspaceRoot: '/p' })
+      expect(store.sessions.listSessions({ workspaceRoot: '/p' })).toHaveLength(200)
+      const first = store.sessions.listSessions({ workspaceRoot: '/p', limit: 3 })
+      const next = store.sessions.listSessions({ workspaceRoot: '/p', limit: 3, offset: 3 })
       expect(first).toHaveLength(3)
       expect(next.map((s) => s.id)).not.toContain(first[2].id)
-      expect(store.listSessions({ workspaceRoot: '/p', limit: 300 })).toHaveLength(205)
+      expect(store.sessions.listSessions({ workspaceRoot: '/p', limit: 300 })).toHaveLength(205)
     })
   })
 
   it('deleting a session removes its messages, parts and child sessions', () => {
-    const parent = store.createSession({ agent: 'build', workspaceRoot: '/w' })
-    const child = store.createSession({ agent: 'explore', workspaceRoot: '/w', parentId: parent.id })
-    const grandchild = store.createSession({ agent: 'explore', workspaceRoot: '/w', parentId: child.id })
-    const other = store.createSession({ agent: 'build', workspaceRoot: '/w' })
-    const m = store.createMessage({ sessionId: child.id, role: 'assistant' })
-    store.upsertPart({ id: 'prt_1', messageId: m.id, sessionId: child.id, index: 0, type: 'text', data: { text: 'hi' }, toolCallId: null, toolState: null })
-    store.deleteSession(parent.id)
-    expect(store.getSession(parent.id)).toBeUndefined()
-    expect(store.getSession(child.id)).toBeUndefined()
-    expect(store.getSession(grandchild.id)).toBeUndefined()
-    expect(store.listMessages(child.id)).toEqual([])
-    expect(store.getPart('prt_1')).toBeUndefined()
-    expect(store.getSession(other.id)).toBeDefined()
+    const parent = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
+    const child = store.sessions.createSession({ agent: 'explore', workspaceRoot: '/w', parentId: parent.id })
+    const grandchild = store.sessions.createSession({ agent: 'explore', workspaceRoot: '/w', parentId: child.id })
+    const other = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
+    const m = store.transcript.createMessage({ sessionId: child.id, role: 'assistant' })
+    store.transcript.upsertPart({ id: 'prt_1', messageId: m.id, sessionId: child.id, index: 0, type: 'text', data: { text: 'hi' }, toolCallId: null, toolState: null })
+    store.sessions.deleteSession(parent.id)
+    expect(store.sessions.getSession(parent.id)).toBeUndefined()
+    expect(store.sessions.getSession(child.id)).toBeUndefined()
+    expect(store.sessions.getSession(grandchild.id)).toBeUndefined()
+    expect(store.transcript.listMessages(child.id)).toEqual([])
+    expect(store.transcript.getPart('prt_1')).toBeUndefined()
+    expect(store.sessions.getSession(other.id)).toBeDefined()
   })
 })

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { describeZodIssues, problemsLine } from '../../src-shared'
 import { StoreError } from './store-error'
 
 // Helpers for JSON columns. Rows are written only by this store, so reads trust the shape
@@ -27,8 +28,5 @@ export function parseStrings(text: string | null): string[] {
 export function checkInput<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const result = schema.safeParse(value)
   if (result.success) return result.data
-  const issues = result.error.issues
-    .map((i) => `${i.path.length ? i.path.join('.') : 'value'}: ${i.message}`)
-    .join('; ')
-  throw new StoreError('invalid_input', `${where}: ${issues}`)
+  throw new StoreError('invalid_input', `${where}: ${problemsLine(describeZodIssues(result.error.issues, value, schema), { top: 'value' })}`)
 }

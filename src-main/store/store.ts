@@ -31,11 +31,8 @@ export type StoreOptions = {
   maxBuffered?: number
 }
 
-/** The host's persistence. Everything is synchronous (better-sqlite3). */
-export interface Store {
-  /** Flushes buffered writes, then closes the database. */
-  close(): void
-
+/** Sessions: the rows of the session list, their totals and archiving. */
+export interface SessionsRepository {
   createSession(input: CreateSessionInput): SessionRecord
   getSession(id: string): SessionRecord | undefined
   /** Session-level permission rules stored with the session (permissions_json). */
@@ -48,7 +45,14 @@ export interface Store {
   addSessionUsage(id: string, usage: Partial<TokenUsage>, costUsd: number): void
   /** Cascades to messages, parts and child sessions. */
   deleteSession(id: string): void
+  /** badge counts for the session list: pending approvals (by root), queued prompts, child sessions */
+  sessionCounts(ids: string[]): Record<string, SessionCounts>
+  /** archive finished subagent sessions not updated since `updatedBefore`; returns their ids */
+  archiveFinishedChildren(updatedBefore: number): string[]
+}
 
+/** Messages and parts of stored sessions. */
+export interface TranscriptRepository {
   /** Written at once, so the user message is durable before the model sees it. */
   createMessage(input: CreateMessageInput): MessageRecord
   /** Shallow merge into the message's metadata. */
@@ -61,23 +65,28 @@ export interface Store {
   getPart(id: string): PartRecord | undefined
   /** Tool parts left in input-streaming, input-available or approval-requested. */
   listOpenToolParts(): PartRecord[]
+  /**
+   * Run `cb` once at the start of the next flush, so the rows it writes commit together with what is buffered
+   * (and before any event in that flush is delivered). Schedules a flush.
+   */
+  beforeFlush(cb: () => void): void
+}
 
+/** Approvals asked of the person, and the "always" rules their answers created. */
+export interface ApprovalsRepository {
   createApproval(input: CreateApprovalInput): ApprovalRecord
   getApproval(id: string): ApprovalRecord | undefined
   listApprovals(filter?: ApprovalFilter): ApprovalRecord[]
   /** undefined when the approval was no longer pending (first answer wins). */
   resolveApproval(id: string, status: Exclude<ApprovalStatus, 'pending'>, answer?: unknown): ApprovalRecord | undefined
-
   addRule(rule: Omit<RuntimeRule, 'id' | 'createdAt'>): RuntimeRule
   listRules(filter?: RuleFilter): RuntimeRule[]
   /** false when no rule had that id */
   revokeRule(id: string): boolean
+}
 
-  createJob(input: CreateJobInput): JobRecord
-  getJob(id: string): JobRecord | undefined
-  updateJob(id: string, status: JobStatus): JobRecord
-  listJobs(filter?: JobFilter): JobRecord[]
-
+/** The persistent prompt queue and the background jobs. */
+export interface QueueRepository {
   /** A duplicate requestId returns the existing entry with duplicate: true. */
   enqueuePrompt(input: EnqueueInput): { entry: QueueEntry; duplicate: boolean }
   listQueue(sessionId: string, status?: QueueStatus): QueueEntry[]
@@ -85,11 +94,14 @@ export interface Store {
   getQueueEntry(id: string): QueueEntry | undefined
   /** sessions that have prompts waiting (started again after a host restart) */
   sessionsWithQueuedPrompts(): string[]
-  /** badge counts for the session list: pending approvals (by root), queued prompts, child sessions */
-  sessionCounts(ids: string[]): Record<string, SessionCounts>
-  /** archive finished subagent sessions not updated since `updatedBefore`; returns their ids */
-  archiveFinishedChildren(updatedBefore: number): string[]
+  createJob(input: CreateJobInput): JobRecord
+  getJob(id: string): JobRecord | undefined
+  updateJob(id: string, status: JobStatus): JobRecord
+  listJobs(filter?: JobFilter): JobRecord[]
+}
 
+/** The sequenced events of every root session's stream. */
+export interface EventLogRepository {
   /** Buffered. */
   appendEvent(event: SequencedEvent): void
   /** Ascending seq, including buffered events. */
@@ -99,16 +111,22 @@ export interface Store {
   oldestSeq(stream: string): number | undefined
   /** Keeps the newest keepLast seqs of the stream. */
   pruneEvents(stream: string, keepLast: number): void
-
-  /** Writes every buffered row in one transaction. */
-  flush(): void
-  /**
-   * Run `cb` once at the start of the next flush, so the rows it writes commit together with what is buffered
-   * (and before any event in that flush is delivered). Schedules a flush.
-   */
-  beforeFlush(cb: () => void): void
   /** Called after each flush that wrote rows has committed. Returns a disposer. */
   onFlush(cb: () => void): () => void
+}
+
+/**
+ * The host's persistence, cut by concern: each module is handed only the repository it needs (the composition root
+ * and restart reconciliation alone hold the whole store). Everything is synchronous (better-sqlite3).
+ */
+export interface Store {
+  readonly sessions: SessionsRepository
+  readonly transcript: TranscriptRepository
+  readonly approvals: ApprovalsRepository
+  readonly queue: QueueRepository
+  readonly eventLog: EventLogRepository
+  /** Writes every buffered row in one transaction. */
+  flush(): void
   /**
    * Failures of flushes run on the timer (no caller to throw to). Without a listener such a
    * failure is thrown as an uncaught exception rather than dropped.
@@ -116,43 +134,40 @@ export interface Store {
   onError(cb: (err: unknown) => void): () => void
   /** Everything fn writes — buffered parts and events included — commits together or not at all. */
   transaction<T>(fn: () => T): T
+  /** Flushes buffered writes, then closes the database. */
+  close(): void
 }
 
 export function openStore(file: string, options: StoreOptions = {}): Store {
   const db = openDatabase(file)
-  const sessions = createSessionRepo(db)
+  const sessionRows = createSessionRepo(db)
   const messages = createMessageRepo(db)
-  const approvals = createApprovalRepo(db)
+  const approvalRows = createApprovalRepo(db)
   const rules = createRuleRepo(db)
   const jobs = createJobRepo(db)
-  const queue = createQueueRepo(db)
-  const eventLog = createEventLogRepo(db)
+  const queueRows = createQueueRepo(db)
+  const eventRows = createEventLogRepo(db)
   const buffer = createWriteBuffer(db, { maxBuffered: options.maxBuffered ?? 1000 })
   const summaries = createSummaryRepo(db)
 
-  return {
-    close() {
-      if (!db.open) return
-      try {
-        buffer.close()
-      } finally {
-        db.close()
-      }
-    },
-
-    createSession: (input) => sessions.create(input),
-    getSession: (id) => sessions.get(id),
-    getSessionPermissions: (id) => sessions.permissions(id),
-    listSessions: (filter) => sessions.list(filter),
-    updateSession: (id, patch) => sessions.update(id, patch),
-    addSessionUsage: (id, usage, costUsd) => sessions.addUsage(id, usage, costUsd),
+  const sessions: SessionsRepository = {
+    createSession: (input) => sessionRows.create(input),
+    getSession: (id) => sessionRows.get(id),
+    getSessionPermissions: (id) => sessionRows.permissions(id),
+    listSessions: (filter) => sessionRows.list(filter),
+    updateSession: (id, patch) => sessionRows.update(id, patch),
+    addSessionUsage: (id, usage, costUsd) => sessionRows.addUsage(id, usage, costUsd),
     deleteSession(id) {
       // Buffered parts of this session must land before the cascade, or they would be written
       // afterwards against a deleted message and fail the flush.
       buffer.flush()
-      sessions.remove(id)
+      sessionRows.remove(id)
     },
+    sessionCounts: (ids) => summaries.counts(ids),
+    archiveFinishedChildren: (before) => summaries.archiveFinishedChildren(before),
+  }
 
+  const transcript: TranscriptRepository = {
     createMessage: (input) => messages.create(input),
     updateMessageMetadata: (id, patch) => messages.updateMetadata(id, patch),
     listMessages(sessionId, opts) {
@@ -165,47 +180,64 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       buffer.flush()
       return messages.listOpenToolParts()
     },
+    beforeFlush: (cb) => buffer.beforeFlush(cb),
+  }
 
-    createApproval: (input) => approvals.create(input),
-    getApproval: (id) => approvals.get(id),
-    listApprovals: (filter) => approvals.list(filter),
-    resolveApproval: (id, status, answer) => approvals.resolve(id, status, answer),
-
+  const approvals: ApprovalsRepository = {
+    createApproval: (input) => approvalRows.create(input),
+    getApproval: (id) => approvalRows.get(id),
+    listApprovals: (filter) => approvalRows.list(filter),
+    resolveApproval: (id, status, answer) => approvalRows.resolve(id, status, answer),
     addRule: (rule) => rules.add(rule),
     listRules: (filter) => rules.list(filter),
     revokeRule: (id) => rules.revoke(id),
+  }
 
+  const queue: QueueRepository = {
+    enqueuePrompt: (input) => queueRows.enqueue(input),
+    listQueue: (sessionId, status) => queueRows.list(sessionId, status),
+    setQueueStatus: (id, status) => queueRows.setStatus(id, status),
+    getQueueEntry: (id) => queueRows.get(id),
+    sessionsWithQueuedPrompts: () => summaries.sessionsWithQueuedPrompts(),
     createJob: (input) => jobs.create(input),
     getJob: (id) => jobs.get(id),
     updateJob: (id, status) => jobs.update(id, status),
     listJobs: (filter) => jobs.list(filter),
+  }
 
-    enqueuePrompt: (input) => queue.enqueue(input),
-    listQueue: (sessionId, status) => queue.list(sessionId, status),
-    setQueueStatus: (id, status) => queue.setStatus(id, status),
-    getQueueEntry: (id) => queue.get(id),
-    sessionsWithQueuedPrompts: () => summaries.sessionsWithQueuedPrompts(),
-    sessionCounts: (ids) => summaries.counts(ids),
-    archiveFinishedChildren: (before) => summaries.archiveFinishedChildren(before),
-
+  const eventLog: EventLogRepository = {
     appendEvent: (event) => buffer.appendEvent(event),
     eventsAfter(stream, afterSeq, limit) {
       buffer.flush()
-      return eventLog.after(stream, afterSeq, limit)
+      return eventRows.after(stream, afterSeq, limit)
     },
-    lastSeq: (stream) => Math.max(eventLog.lastSeq(stream), buffer.bufferedLastSeq(stream) ?? 0),
+    lastSeq: (stream) => Math.max(eventRows.lastSeq(stream), buffer.bufferedLastSeq(stream) ?? 0),
     oldestSeq(stream) {
       buffer.flush()
-      return eventLog.oldestSeq(stream)
+      return eventRows.oldestSeq(stream)
     },
     pruneEvents(stream, keepLast) {
       buffer.flush()
-      eventLog.prune(stream, keepLast)
+      eventRows.prune(stream, keepLast)
     },
-
-    flush: () => buffer.flush(),
-    beforeFlush: (cb) => buffer.beforeFlush(cb),
     onFlush: (cb) => buffer.onFlush(cb),
+  }
+
+  return {
+    sessions,
+    transcript,
+    approvals,
+    queue,
+    eventLog,
+    close() {
+      if (!db.open) return
+      try {
+        buffer.close()
+      } finally {
+        db.close()
+      }
+    },
+    flush: () => buffer.flush(),
     onError: (cb) => buffer.onError(cb),
     transaction<T>(fn: () => T): T {
       buffer.flush()

@@ -1,17 +1,10 @@
-import type { TokenUsage } from '../../src-shared'
+import { formatDuration, type TokenUsage } from '../../src-shared'
 
 /** `runtime 12.4s · tokens 1234 in / 210 out · cost $0.0031` — cost only when the model's pricing is known. */
 export function statsLine(ms: number, usage: TokenUsage, costUsd: number | null): string {
   const parts = [`runtime ${formatDuration(ms)}`, `tokens ${usage.prompt} in / ${usage.completion} out`]
   if (costUsd !== null) parts.push(`cost $${costUsd.toFixed(4)}`)
   return parts.join(' · ')
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`
-  const m = Math.floor(ms / 60_000)
-  const s = Math.round((ms % 60_000) / 1000)
-  return `${m}m${s}s`
 }
 
 export function taskResult(agent: string, taskId: string, text: string, stats: string): string {

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
-import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type Transcript, type TurnResult } from '../loop'
-import { agentRules, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
-import { newId, type Store } from '../store'
+import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
+import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
+import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { findNestedTask } from './nested'
 import { Lane, type Slot } from './lane'
@@ -11,12 +11,16 @@ import { callableAgents, createTaskTool, type TaskInput } from './task-tool'
 
 export interface SubagentDeps {
   runtime: Runtime
-  store: Store
+  /** the same rule sources the runtime decides with: which agents a level may call */
+  rules: RuleSources
+  /** inspectable children are stored sessions */
+  sessions: SessionsRepository
+  transcript: TranscriptRepository
+  /** background children are jobs */
+  jobs: Pick<QueueRepository, 'createJob' | 'updateJob'>
   /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   pricing(ref: ModelRef): { input: number; output: number } | undefined
-  /** a background child finished and its synthetic message is in the parent: the host may start a parent turn */
-  onBackgroundDone(parent: RunLevel): void
 }
 
 interface BackgroundJob {
@@ -35,10 +39,16 @@ export class Subagents {
 
   constructor(private readonly deps: SubagentDeps) {}
 
+  /** A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate. */
+  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): Promise<RunContext> {
+    const task = this.toolFor(level)
+    return this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
+  }
+
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
   toolFor(level: RunLevel): ToolDef | undefined {
     // Agents and limits come with the level: read once when the root's prompt started (level.settings).
-    const agents = callableAgents(level, level.settings.agents, this.deps.runtime.deps.rules)
+    const agents = callableAgents(level, level.settings.agents, this.deps.rules)
     // The tool depends only on which agents are callable (the run level arrives with each call), so every spawn
     // with the same set reuses one definition — and its JSON schema, which is costly to derive.
     const key = agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}`).join('\u0001')
@@ -74,7 +84,7 @@ export class Subagents {
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
     const child = { ...this.childLevel(level, agent, childId, transcript, level.signal), emit: () => {} }
     this.writeUserMessage(child, prompt)
-    return runTurn(await this.deps.runtime.prepare(child, transcript))
+    return runTurn(await this.prepare(child, transcript))
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
@@ -118,7 +128,7 @@ export class Subagents {
           taskId,
           resumed?.messages ?? [],
           (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }),
-          (run) => this.deps.store.beforeFlush(run),
+          (run) => this.deps.transcript.beforeFlush(run),
         )
     const child = this.childLevel(level, agent, taskId, transcript, controller.signal)
 
@@ -130,9 +140,9 @@ export class Subagents {
     if (background) {
       const done = work.then((outcome) => this.deliverBackground(level, outcome)).finally(() => {
         this.background.delete(taskId)
-        this.deps.store.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
+        this.deps.jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
       })
-      this.deps.store.createJob({
+      this.deps.jobs.createJob({
         id: taskId,
         parentSessionId: level.sessionId,
         rootSessionId: level.rootSessionId,
@@ -176,7 +186,7 @@ export class Subagents {
       this.setChildStatus(child, 'busy')
       const pricing = this.deps.pricing(child.modelRef)
       this.writeUserMessage(child, prompt)
-      const run = await this.deps.runtime.prepare(child, child.transcript, {
+      const run = await this.prepare(child, child.transcript, {
         onStep: ({ usage: u }) => {
           addUsage(usage, u)
           card.steps++
@@ -188,7 +198,7 @@ export class Subagents {
       })
       const result = await runTurn(run)
       const cost = costOf(usage, pricing)
-      if (agent.inspectable) this.deps.store.addSessionUsage(child.sessionId, usage, cost ?? 0)
+      if (agent.inspectable) this.deps.sessions.addSessionUsage(child.sessionId, usage, cost ?? 0)
       const ok = result.finishReason === 'stop' || result.finishReason === 'max_steps'
       card.status = ok ? 'completed' : result.finishReason === 'aborted' ? 'aborted' : 'failed'
       card.error = ok ? null : (result.error ?? 'failed')
@@ -213,7 +223,8 @@ export class Subagents {
 
   private deliverBackground(parent: RunLevel, outcome: { ok: boolean; text: string }): void {
     appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name })
-    this.deps.onBackgroundDone(parent)
+    // A stored parent (the root, an inspectable child) can take a turn of its own to react; an opaque one cannot.
+    if (this.deps.sessions.getSession(parent.sessionId)) parent.background.backgroundDone(parent.sessionId)
   }
 
   private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal): RunLevel {
@@ -232,6 +243,8 @@ export class Subagents {
       userMessageId: null,
       transcript,
       headless: level.headless,
+      grants: level.grants,
+      background: level.background,
       settings: level.settings,
     }
   }
@@ -242,7 +255,7 @@ export class Subagents {
 
   private storedChild(level: RunLevel, agent: AgentInfo, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
     if (!existing) {
-      const session = this.deps.store.createSession({
+      const session = this.deps.sessions.createSession({
         id: taskId,
         agent: agent.name,
         title: input.description,
@@ -257,20 +270,20 @@ export class Subagents {
       })
       level.emit({ type: 'subagent_event', sessionId: taskId, at: Date.now(), agentType: agent.name, event: { type: 'session_created', sessionId: taskId, at: Date.now(), session } })
     }
-    return new StoredTranscript(this.deps.store, taskId)
+    return new StoredTranscript(this.deps.transcript, taskId)
   }
 
   private setChildStatus(child: RunLevel, status: 'busy' | 'idle' | 'error' | 'aborted', reason?: string): void {
-    if (child.agent.inspectable) this.deps.store.updateSession(child.sessionId, { status })
+    if (child.agent.inspectable) this.deps.sessions.updateSession(child.sessionId, { status })
     child.emit({ type: 'status_change', sessionId: child.sessionId, at: Date.now(), status, reason })
   }
 
   /** `task_id` must name a descendant of the caller: an inspectable child session, or an opaque one nested in its history. */
   private findResumable(level: RunLevel, taskId: string, agent: AgentInfo): { taskId: string; messages?: MessageWithParts[] } {
     if (agent.inspectable) {
-      let s = this.deps.store.getSession(taskId)
+      let s = this.deps.sessions.getSession(taskId)
       const target = s
-      while (s && s.parentId && s.parentId !== level.sessionId) s = this.deps.store.getSession(s.parentId)
+      while (s && s.parentId && s.parentId !== level.sessionId) s = this.deps.sessions.getSession(s.parentId)
       if (!target || !s || s.parentId !== level.sessionId) {
         throw new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
       }

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { AgentInfo } from '../../src-shared'
 import { BUILTIN_AGENTS, parseManifest } from '../agents'
-import { startScriptedChatServer, type ScriptedChatServer } from '../models'
+import { startScriptedChatServer, type ScriptedChatServer } from '../models/testing'
 import { loadStaticRules, DEFAULT_PERMISSIONS_JSONC } from '../permissions'
 import { agentRules, decideFor, type RunLevel } from '../runtime'
 import { CALLER_AGENT_LINE } from '../loop'
@@ -32,7 +32,7 @@ function agent(name: string, permission: Record<string, unknown>): AgentInfo {
 function decideChain(chain: AgentInfo[], tool: string, kind: 'path' | 'command' | 'name', subject: string) {
   const staticRules = loadStaticRules([writeTemp(DEFAULT_PERMISSIONS_JSONC)]).rules
   const settings = { rules: { static: staticRules, workspace: [], errors: [] } }
-  const level = { chain: chain.map(agentRules), agentPath: chain.map((a) => a.name), workdir: '/w', rootSessionId: 'r', settings } as unknown as RunLevel
+  const level = { chain: chain.map(agentRules), agentPath: chain.map((a) => a.name), workdir: '/w', rootSessionId: 'r', settings, grants: [] } as unknown as RunLevel
   return decideFor(level, { runtimeRules: () => [] }, { tool, kind, subjects: [subject] }).action
 }
 let tempFile: string | undefined
@@ -132,22 +132,22 @@ describe('approvals from descendants surface at the root', () => {
     })
     for (const name of ['mid', 'leaf', 'runner']) h.writeAgent(name, { mode: 'subagent' })
     const { sessionId } = await h.run('deep', { wait: false })
-    const approval = await waitFor(() => h!.host.store.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
+    const approval = await waitFor(() => h!.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
     expect(approval.agentPath).toEqual(['build', 'mid', 'leaf', 'runner'])
     expect(approval.toolName).toBe('bash')
     expect(approval.alwaysPatterns).toEqual(['echo *'])
     const required = flatten(h.events.filter((e) => e.stream === sessionId).map((e) => e.event)).find((f) => f.event.type === 'tool_approval_required')!
     expect(required.path).toHaveLength(3)
-    expect(h.host.store.getSession(sessionId)?.status).toBe('waiting_on_approval')
+    expect(h.host.store.sessions.getSession(sessionId)?.status).toBe('waiting_on_approval')
     await h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_once' })
     await h.host.runner.idle()
     await h.host.subagents.settle()
     h.host.store.flush()
-    const messages = h.host.store.listMessages(sessionId)
+    const messages = h.host.store.transcript.listMessages(sessionId)
     expect(messages.filter((m) => m.role === 'assistant').at(-1)?.parts[0].data.text).toBe('root done')
     expect(JSON.stringify(messages)).toContain('from-depth-3')
-    expect(h.host.store.getApproval(approval.id)?.status).toBe('approved')
-    expect(h.host.store.getSession(sessionId)?.status).toBe('idle')
+    expect(h.host.store.approvals.getApproval(approval.id)?.status).toBe('approved')
+    expect(h.host.store.sessions.getSession(sessionId)?.status).toBe('idle')
   })
 
   it('deny with feedback goes back to the model; allow always saves a rule that re-checks the other pending calls', async () => {
@@ -163,15 +163,15 @@ describe('approvals from descendants surface at the root', () => {
       },
     })
     const { sessionId } = await h.run('go', { wait: false })
-    await waitFor(() => (h!.host.store.listApprovals({ rootSessionId: sessionId, status: 'pending' }).length === 3 ? true : undefined))
-    const pending = h.host.store.listApprovals({ rootSessionId: sessionId, status: 'pending' })
+    await waitFor(() => (h!.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' }).length === 3 ? true : undefined))
+    const pending = h.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' })
     const byCmd = (c: string) => pending.find((a) => (a.arguments as { input: { command: string } }).input.command === c)!
     const always = await h.host.api.calls['approvals.answer']({ approvalId: byCmd('git status').id, decision: 'allow_always', patterns: ['git status*'], scope: 'session' })
     expect(always.alsoResolved).toEqual([byCmd('git status --short').id])
     await h.host.api.calls['approvals.answer']({ approvalId: byCmd('make').id, decision: 'deny', feedback: 'do not build yet' })
     await h.host.runner.idle()
     h.host.store.flush()
-    const parts = toolParts(h.host.store.listMessages(sessionId))
+    const parts = toolParts(h.host.store.transcript.listMessages(sessionId))
     expect(parts.map((p) => p.toolState)).toEqual(['output-available', 'output-available', 'output-error'])
     expect(String(parts[2].data.error)).toContain('do not build yet')
     const rules = (await h.host.api.calls['rules.list']({ sessionId })).rules

@@ -40,19 +40,19 @@ describe('task: blocking children on the same loop', () => {
     const [explore, general] = toolParts(r.messages).filter((p) => p.type === 'tool-task')
     // opaque: no session row, transcript nested in the part
     const exploreCard = explore.data.subagent as TaskCard
-    expect(h.host.store.getSession(exploreCard.taskId)).toBeUndefined()
+    expect(h.host.store.sessions.getSession(exploreCard.taskId)).toBeUndefined()
     expect(exploreCard.status).toBe('completed')
     expect(exploreCard.transcript?.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant'])
     expect(toolParts(exploreCard.transcript!)[0].type).toBe('tool-list_dir')
     expect(String(explore.data.output)).toMatch(new RegExp(`^<task_result agent="explore" task_id="${exploreCard.taskId}">\\nFound a.txt\\n</task_result>\\nruntime \\d+\\.\\ds · tokens \\d+ in / \\d+ out`))
     // inspectable: a row with parent links and metadata.subagent
     const generalCard = general.data.subagent as TaskCard
-    const child = h.host.store.getSession(generalCard.taskId)!
+    const child = h.host.store.sessions.getSession(generalCard.taskId)!
     const userMessage = r.messages.find((m) => m.role === 'user')!
     expect(child.parentId).toBe(r.sessionId)
     expect(child.parentMessageId).toBe(userMessage.id)
     expect(child.metadata.subagent).toEqual({ agentType: 'general', parentSessionId: r.sessionId, depth: 1, background: false, inspectable: true })
-    expect(textOf(h.host.store.listMessages(child.id))).toEqual(['No build files.'])
+    expect(textOf(h.host.store.transcript.listMessages(child.id))).toEqual(['No build files.'])
     expect(generalCard.transcript).toBeUndefined()
     // child events reach the root's subscribers wrapped in subagent_event
     const fromChildren = flatten(r.events).filter((f) => f.path.length === 1)
@@ -95,9 +95,9 @@ describe('task: blocking children on the same loop', () => {
     const r = await h.run('recurse')
     expect(r.final?.text).toBe('root done')
     const level1 = cards(r.messages)[0]
-    const level2Session = h.host.store.listSessions({ parentId: level1.taskId })[0]
+    const level2Session = h.host.store.sessions.listSessions({ parentId: level1.taskId })[0]
     expect(level2Session.metadata.subagent).toMatchObject({ depth: 2 })
-    const level2Parts = toolParts(h.host.store.listMessages(level2Session.id))
+    const level2Parts = toolParts(h.host.store.transcript.listMessages(level2Session.id))
     expect(String(level2Parts[0].data.error)).toMatch(/depth limit reached \(maxDepth 2\)/)
   })
 
@@ -207,7 +207,7 @@ describe('task: background children', () => {
     expect(synthetic.role).toBe('assistant')
     expect(String(synthetic.parts[0].data.text)).toContain(`<task_result agent="explore" task_id="${handle.task_id}">\nbackground answer\n</task_result>`)
     expect(textOf(r.messages).at(-1)).toBe('The background result arrived.')
-    expect(h.host.store.listJobs({ rootSessionId: r.sessionId })[0].status).toBe('completed')
+    expect(h.host.store.queue.listJobs({ rootSessionId: r.sessionId })[0].status).toBe('completed')
   })
 })
 
@@ -230,7 +230,7 @@ describe('task: abort propagation', () => {
     await h.host.runner.idle()
     await h.host.subagents.settle()
     h.host.store.flush()
-    const all = cards(h.host.store.listMessages(sessionId))
+    const all = cards(h.host.store.transcript.listMessages(sessionId))
     expect(all.map((c) => [c.agentType, c.status, c.error])).toEqual([
       ['explore', 'aborted', 'aborted by parent'],
       ['general', 'aborted', 'aborted by parent'],

@@ -3,14 +3,18 @@ import type { AgentInfo } from '../../src-shared'
 import { decideFor, isRunToolContext, type RuleSources, type RunLevel } from '../runtime'
 import { defineTool, ToolError, type ToolDef } from '../tools'
 
-export interface TaskInput {
-  description: string
-  prompt: string
-  subagent_type: string
-  background?: boolean
-  metadata?: Record<string, unknown>
-  task_id?: string
-}
+/** The `task` tool's arguments; each tool instance narrows `subagent_type` to the agents it can call. */
+const TaskParameters = z
+  .object({
+    description: z.string().min(1).max(200).describe('A short (3-5 word) description of the task, shown to the user.'),
+    prompt: z.string().min(1).describe('The complete task for the subagent. It sees only this, not the conversation.'),
+    subagent_type: z.string().describe('Which agent to run.'),
+    background: z.boolean().optional().describe('Run in the background and return at once with a task_id (default: the agent\'s own setting, else false).'),
+    metadata: z.record(z.string(), z.unknown()).optional().describe('Optional data stored with the subagent session.'),
+    task_id: z.string().optional().describe('Resume an earlier subagent (its task_id) with this prompt instead of starting a new one.'),
+  })
+  .strict()
+export type TaskInput = z.infer<typeof TaskParameters>
 
 export interface TaskRunner {
   run(level: RunLevel, input: TaskInput, ctx: Parameters<ToolDef['execute']>[1]): Promise<{ output: string; metadata?: Record<string, unknown> }>
@@ -60,18 +64,11 @@ export function taskDescription(agents: AgentInfo[]): string {
 export function createTaskTool(agents: AgentInfo[], runner: TaskRunner): ToolDef | undefined {
   if (agents.length === 0) return undefined
   const names = agents.map((a) => a.name) as [string, ...string[]]
-  const parameters = z
-    .object({
-      description: z.string().min(1).max(200).describe('A short (3-5 word) description of the task, shown to the user.'),
-      prompt: z.string().min(1).describe('The complete task for the subagent. It sees only this, not the conversation.'),
-      subagent_type: z
-        .enum(names, { error: () => `unknown or unavailable agent type; valid types: ${names.join(', ')}` })
-        .describe('Which agent to run.'),
-      background: z.boolean().optional().describe('Run in the background and return at once with a task_id (default: the agent\'s own setting, else false).'),
-      metadata: z.record(z.string(), z.unknown()).optional().describe('Optional data stored with the subagent session.'),
-      task_id: z.string().optional().describe('Resume an earlier subagent (its task_id) with this prompt instead of starting a new one.'),
-    })
-    .strict()
+  const parameters = TaskParameters.extend({
+    subagent_type: z
+      .enum(names, { error: () => `unknown or unavailable agent type; valid types: ${names.join(', ')}` })
+      .describe('Which agent to run.'),
+  }).strict()
   return defineTool({
     name: 'task',
     description: taskDescription(agents),

@@ -1,6 +1,6 @@
-import type { AgentEvent, MessageWithParts, SequencedEvent } from '../../src-shared'
+import type { AgentEvent, HeadlessRun, MessageWithParts, SequencedEvent } from '../../src-shared'
 import { createHost, type Host, type HostOptions } from '../host'
-import { resetScriptState } from '../models'
+import { resetScriptState } from '../models/testing'
 import { createFixture, type FixtureOptions } from './fixture'
 
 /**
@@ -27,16 +27,19 @@ export interface RunResult {
   final?: Extract<AgentEvent, { type: 'turn_complete' }>
 }
 
-export interface HarnessOptions extends Partial<HostOptions>, FixtureOptions {}
+export interface HarnessOptions extends Partial<HostOptions>, FixtureOptions {
+  /** every prompt is headless with these grants, as `agentry run --yes` / `--allow` sends it */
+  headlessRun?: HeadlessRun
+}
 
 export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
   resetScriptState()
-  const { script: _script, config: _config, files: _files, permissions: _permissions, agents: _agents, ...hostOptions } = o
+  const { script: _script, config: _config, files: _files, permissions: _permissions, agents: _agents, headlessRun, ...hostOptions } = o
   const fx = createFixture(o)
   const realWorkdir = fx.workdir
   const host = await createHost({ dataDir: fx.dataDir, defaultWorkspace: realWorkdir, retryDelayMs: 1, ...hostOptions })
   const events: SequencedEvent[] = []
-  const unsubscribe = host.hub.subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
+  const unsubscribe = host.api.subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
     if (m.kind === 'event') events.push(m.event)
   })
 
@@ -57,12 +60,12 @@ export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
       const sessionId =
         ro.sessionId ?? (await host.api.calls['sessions.create']({ workspaceRoot: realWorkdir, agent: ro.agent })).session.id
       const from = events.length
-      await host.api.calls['messages.prompt']({ sessionId, requestId: `req-${Math.random()}`, text: prompt })
+      await host.api.calls['messages.prompt']({ sessionId, requestId: `req-${Math.random()}`, text: prompt, ...(headlessRun ? { headless: headlessRun } : {}) })
       if (ro.wait === false) return { sessionId, messages: [], events: [] }
       await settle()
       const own = events.slice(from).filter((e) => e.stream === sessionId).map((e) => e.event)
       const final = [...own].reverse().find((e): e is Extract<AgentEvent, { type: 'turn_complete' }> => e.type === 'turn_complete' && e.sessionId === sessionId)
-      return { sessionId, messages: host.store.listMessages(sessionId), events: own, final }
+      return { sessionId, messages: host.store.transcript.listMessages(sessionId), events: own, final }
     },
     setScript: fx.setScript,
     writeAgent: fx.writeAgent,
@@ -93,8 +96,8 @@ export function toolParts(messages: MessageWithParts[]) {
   return messages.flatMap((m) => m.parts.filter((p) => p.type.startsWith('tool-')))
 }
 
-/** Polls until `get` returns something (not undefined/false), or fails after `ms`. */
-export async function waitFor<T>(get: () => T | undefined | false, ms = 5000): Promise<T> {
+/** Polls until `get` returns something (not undefined/false), or fails after `ms` (room for a loaded machine). */
+export async function waitFor<T>(get: () => T | undefined | false, ms = 15_000): Promise<T> {
   const end = Date.now() + ms
   for (;;) {
     const v = get()

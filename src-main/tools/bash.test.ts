@@ -5,7 +5,7 @@ import { decideRequests, fromCompact, loadShellGrammar } from '../permissions'
 import { DEFAULT_SANDBOX_POLICY, detectSandbox, type SandboxPolicy } from '../sandbox'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
-import { makeContext, type TestContext } from './test-context'
+import { makeContext, type TestContext } from './testing/test-context'
 import { processesWith, waitUntil } from './testing/processes'
 
 beforeAll(() => loadShellGrammar())
@@ -57,7 +57,7 @@ describe('bash', () => {
 
   it('rejects timeouts above the 10-minute maximum with a clear message', async () => {
     const r = await runTool(bash, { command: 'true', timeoutMs: 700_000 }, setup())
-    expect(r.output).toBe('Invalid arguments for bash: timeoutMs: Too big: expected number to be <=600000. Send {command, timeoutMs?, description?}.')
+    expect(r.output).toBe('Invalid arguments for bash: timeoutMs: must be at most 600000 (got 700000). Send {command, timeoutMs?, description?}.')
   })
 
   it('records how the command was confined, and says once per session when it was not', async () => {
@@ -120,10 +120,11 @@ describe.each(MODES)('bash processes (%s)', (mode, policy) => {
     const s = uniqueSleep(30)
     const started = Date.now()
     const r = await runTool(bash, { command: `sleep ${s} & sleep ${s}; wait`, timeoutMs: 300 }, ctx)
-    expect(Date.now() - started).toBeLessThan(3_000)
+    // Well before the 30 s sleeps end, with room for a loaded machine (the timeout itself is the causal check).
+    expect(Date.now() - started).toBeLessThan(15_000)
     expect(r.output).toContain('Command timed out after 300 ms; its process group was killed (SIGTERM, then SIGKILL after 2 s).')
     expect(r.metadata).toMatchObject({ timedOut: true })
-    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 1_000)).toBe(true)
+    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 10_000)).toBe(true)
   })
 
   it('aborting mid-sleep returns within about 2 s and leaves no process behind, children included', async () => {
@@ -134,10 +135,10 @@ describe.each(MODES)('bash processes (%s)', (mode, policy) => {
     expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 2, 5_000)).toBe(true)
     ctx.controller.abort()
     const r = await run
-    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(Date.now() - started).toBeLessThan(15_000) // not the 30 s of the sleeps
     expect(r.ok).toBe(false)
     expect(r.output).toMatch(/^Aborted: bash was cancelled by the user\./)
-    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 1_000)).toBe(true)
+    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 10_000)).toBe(true)
   })
 
   // Unconfined, the group gets SIGTERM (ignored) then SIGKILL; sandboxed, bubblewrap itself takes the SIGTERM and
@@ -148,19 +149,21 @@ describe.each(MODES)('bash processes (%s)', (mode, policy) => {
     const started = Date.now()
     const r = await runTool(bash, { command: `trap '' TERM; sleep ${s} & wait; sleep ${s}`, timeoutMs: 200 }, ctx)
     const took = Date.now() - started
+    // Causality: unconfined, the 2 s grace after SIGTERM was waited out (a loaded machine only adds to it); either
+    // way the group ended long before its 30 s sleeps.
     if (mode === 'unconfined') expect(took).toBeGreaterThanOrEqual(2_000)
-    expect(took).toBeLessThan(4_500)
+    expect(took).toBeLessThan(20_000)
     expect(r.output).toContain('Command timed out')
-    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 1_000)).toBe(true)
+    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 10_000)).toBe(true)
   })
 
   it('returns when the command ends, and its background processes end with it', async () => {
     const ctx = setup(policy)
-    const s = uniqueSleep(5)
+    const s = uniqueSleep(30)
     const started = Date.now()
     const r = await runTool(bash, { command: `sleep ${s} & echo started` }, ctx)
-    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(Date.now() - started).toBeLessThan(15_000) // the call returned; the 30 s background sleep did not hold it
     expect(r.output).toBe('started\nExit code: 0')
-    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 1_000)).toBe(true)
+    expect(await waitUntil(() => processesWith(`sleep ${s}`).length === 0, 10_000)).toBe(true)
   })
 })

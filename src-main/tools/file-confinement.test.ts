@@ -6,7 +6,7 @@ import { loadShellGrammar } from '../permissions'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { writeConfinedByPath } from './confined-fs'
 import { runTool } from './run-tool'
-import { makeContext, makeTempDir, type TestContext } from './test-context'
+import { makeContext, makeTempDir, type TestContext } from './testing/test-context'
 import type { PermissionAsk } from './tool'
 import { truncateOutput } from './truncate'
 

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
-import { makeContext, makeTempDir, type TestContext } from './test-context'
+import { makeContext, makeTempDir, type TestContext } from './testing/test-context'
 
 const contexts: TestContext[] = []
 const extraDirs: string[] = []

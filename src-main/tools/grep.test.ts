@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createGrepTool, grepTool, MAX_GREP_MATCHES } from './grep'
 import { runTool } from './run-tool'
-import { makeContext, type TestContext } from './test-context'
+import { makeContext, type TestContext } from './testing/test-context'
 import { contextsPerTest } from './testing/contexts'
 import { withoutStall } from './testing/event-loop'
 

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
-import { makeContext, type TestContext } from './test-context'
+import { makeContext, type TestContext } from './testing/test-context'
 import { defineTool, ToolError } from './tool'
 import { loadShellGrammar } from '../permissions'
 
@@ -35,16 +35,16 @@ describe('runTool', () => {
     const ctx = ctxFor()
     const r = await runTool(tool('edit_file'), { path: 'a.txt', new_string: 'x' }, ctx)
     expect(r.ok).toBe(false)
-    expect(r.output).toBe('Invalid arguments for edit_file: old_string: expected string, received undefined. Send {path, old_string, new_string, replace_all?}.')
+    expect(r.output).toBe('Invalid arguments for edit_file: old_string: required. Send {path, old_string, new_string, replace_all?}.')
     expect(ctx.asks).toEqual([])
   })
 
   it('reports every bad field, and a non-object input, without throwing', async () => {
     const ctx = ctxFor()
     const many = await runTool(echo, { text: 3, times: 0 }, ctx)
-    expect(many.output).toBe('Invalid arguments for echo: text: expected string, received number; times: Too small: expected number to be >=1. Send {text, times?}.')
+    expect(many.output).toBe('Invalid arguments for echo: text: must be a string, not the number 3; times: must be at least 1 (got 0). Send {text, times?}.')
     const notObject = await runTool(echo, 'hello', ctx)
-    expect(notObject).toMatchObject({ ok: false, output: 'Invalid arguments for echo: arguments: expected object, received string. Send {text, times?}.' })
+    expect(notObject).toMatchObject({ ok: false, output: 'Invalid arguments for echo: arguments: must be a mapping (key: value), not the text "hello". Send {text, times?}.' })
   })
 
   it('asks the gate with the permission subject and display, then runs', async () => {
@@ -106,6 +106,6 @@ describe('runTool', () => {
     setTimeout(() => ctx.controller.abort(), 50)
     const r = await runTool(stuck, { text: 'x' }, ctx)
     expect(r).toMatchObject({ ok: false, metadata: { aborted: true } })
-    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(Date.now() - started).toBeLessThan(15_000) // the tool never settles: only the abort grace ends the wait
   })
 })

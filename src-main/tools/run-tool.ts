@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { z } from 'zod'
+import { describeZodIssues, problemsLine } from '../../src-shared'
 import type { ToolContext, ToolDef, ToolResult } from './tool'
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from './truncate'
 
@@ -40,14 +41,10 @@ export function argumentShape(def: ToolDef): string | null {
   return `{${keys.join(', ')}}`
 }
 
-export function formatValidationError(def: ToolDef, error: z.ZodError): string {
-  const issues = error.issues.map((issue) => {
-    const where = issue.path.length ? issue.path.map(String).join('.') : 'arguments'
-    // zod prefixes type errors with "Invalid input: "; the field name already says that.
-    return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`
-  })
+export function formatValidationError(def: ToolDef, error: z.ZodError, input: unknown): string {
+  const problems = describeZodIssues(error.issues, input, def.parameters)
   const shape = argumentShape(def)
-  return `Invalid arguments for ${def.name}: ${issues.join('; ')}.${shape ? ` Send ${shape}.` : ''}`
+  return `Invalid arguments for ${def.name}: ${problemsLine(problems, { top: 'arguments' })}.${shape ? ` Send ${shape}.` : ''}`
 }
 
 function errorMessage(e: unknown): string {
@@ -95,7 +92,7 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
   if (ctx.signal.aborted) return aborted()
 
   const parsed = def.parameters.safeParse(rawInput)
-  if (!parsed.success) return done(false, formatValidationError(def, parsed.error), { invalidArguments: true })
+  if (!parsed.success) return done(false, formatValidationError(def, parsed.error, rawInput), { invalidArguments: true })
   const input: unknown = parsed.data
 
   try {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CompactPermission } from '../../src-shared'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
-import { makeTempDir, type TestContext } from './test-context'
+import { makeTempDir, type TestContext } from './testing/test-context'
 import { rulesContext, type RulesContext } from './testing/rules-context'
 
 // Issue 8: grep, glob and list_dir apply read_file's confinement and rules per file, judged by the real permission

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { runTool } from './run-tool'
-import type { TestContext } from './test-context'
+import type { TestContext } from './testing/test-context'
 import { contextsPerTest } from './testing/contexts'
 
 const setup = contextsPerTest()

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { planExitTool } from './plan-exit'
 import { runTool } from './run-tool'
-import { makeContext, type TestContext } from './test-context'
+import { makeContext, type TestContext } from './testing/test-context'
 
 const contexts: TestContext[] = []
 function setup(opts: Parameters<typeof makeContext>[0] = {}) {
@@ -30,7 +30,7 @@ describe('todo', () => {
     const ctx = setup()
     const r = await runTool(tool('todo'), { todos: [{ content: 'x', status: 'done' }] }, ctx)
     expect(r.ok).toBe(false)
-    expect(r.output).toMatch(/^Invalid arguments for todo: todos\.0\.status: .*"pending".*"in_progress".*"completed"/)
+    expect(r.output).toMatch(/^Invalid arguments for todo: todos\[0\]\.status: .*"pending".*"in_progress".*"completed"/)
     expect(ctx.todos).toEqual([])
   })
 })

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from './test-context'
+import { makeTempDir } from './testing/test-context'
 import { truncateOutput } from './truncate'
 
 const dirs: string[] = []

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from './test-context'
+import { makeTempDir } from './testing/test-context'
 import { resolveWorkspacePath } from './workspace-path'
 
 let root: string

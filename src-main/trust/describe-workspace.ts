@@ -1,6 +1,6 @@
 import path from 'node:path'
-import type { AgentInfo, PermissionAction, TrustChange, WorkspaceTrust } from '../../src-shared'
-import { formatPath, limitWorkspaceProviders, MCP_JSON_FILE, parseMcpSection, readConfigLayer, readMcpJson, userConfigPath, type McpLayer } from '../config'
+import { formatPath, type AgentInfo, type PermissionAction, type TrustChange, type WorkspaceTrust } from '../../src-shared'
+import { limitWorkspaceProviders, MCP_JSON_FILE, parseMcpSection, readConfigLayer, readMcpJson, userConfigPath, type McpLayer } from '../config'
 import { describeMcpServer } from './describe-mcp'
 import { evaluateRuleset, formatRule, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset, type SubjectKind } from '../permissions'
 import type { TrustList } from './trust-list'

@@ -1,4 +1,4 @@
-import type { AgentryApi } from './preload-api'
+import type { AgentryApi } from '../../src-preload/api'
 import { createIpcBridgeClient } from './ipc-client'
 import type { BridgeClient } from './types'
 import { createWsBridgeClient, type WebSocketCtor } from './ws-client'

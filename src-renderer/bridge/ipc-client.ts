@@ -1,5 +1,5 @@
 import type { BridgeCallName, BridgeError, CallInput, CallOutput, CallResult, SubscriptionMessage } from '../../src-shared'
-import type { AgentryApi } from './preload-api'
+import type { AgentryApi } from '../../src-preload/api'
 import type { BridgeClient, ConnectionState } from './types'
 
 type Subscription = { onMessage: (m: SubscriptionMessage) => void; onError?: (e: BridgeError) => void }

@@ -7,7 +7,7 @@ import type {
   SubscribeInput,
   SubscriptionMessage,
 } from '../../src-shared'
-import type { AppCommand } from './preload-api'
+import type { AppCommand } from '../../src-preload/api'
 
 export type { AppCommand }
 

@@ -41,7 +41,7 @@ export async function bundleHostProcess(): Promise<{ file: string; dispose(): vo
     platform: 'node',
     // Same reasons as scripts/build-cli.mjs: jsonc-parser's ESM build bundles cleanly, native modules stay outside.
     mainFields: ['module', 'main'],
-    target: 'node20',
+    target: 'node22',
     external: ['better-sqlite3', 'electron'],
     banner: { js: "import { createRequire as __agentryRequire } from 'node:module'; const require = __agentryRequire(import.meta.url);" },
     logLevel: 'warning',
@@ -71,7 +71,7 @@ export async function startChildHost(bundle: string, f: Fixture, o: { prompt?: s
     else if (m.kind === 'fatal') stderr += `fatal: ${m.message}\n`
   })
 
-  const until = async (cond: () => boolean, what: string, ms = 4000) => {
+  const until = async (cond: () => boolean, what: string, ms = 15_000) => {
     const end = Date.now() + ms
     while (!cond()) {
       if (exited) throw new Error(`waiting for ${what}: ${exited}`)
@@ -79,7 +79,7 @@ export async function startChildHost(bundle: string, f: Fixture, o: { prompt?: s
       await new Promise((r) => setTimeout(r, 5))
     }
   }
-  await until(() => ready !== undefined, 'the child host to start', 8000)
+  await until(() => ready !== undefined, 'the child host to start', 30_000)
   return {
     pid: ready!.pid,
     sessionId: ready!.sessionId,

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   if (!raw) throw new Error('host-process: pass the options as one JSON argument (dataDir, workdir, prompt?, agent?, headless?)')
   const options = Options.parse(JSON.parse(raw))
   const host = await createHost({ dataDir: options.dataDir, defaultWorkspace: options.workdir, headless: options.headless, retryDelayMs: 1 })
-  host.hub.subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
+  host.api.subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
     if (m.kind === 'event') line({ kind: 'event', event: m.event })
   })
   let sessionId: string | undefined

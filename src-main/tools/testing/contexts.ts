@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest'
-import { makeContext, type TestContext } from '../test-context'
+import { makeContext, type TestContext } from './test-context'
 
 /**
  * Test support: `makeContext` for one test file, every context made cleaned up (temp workdir and saved output

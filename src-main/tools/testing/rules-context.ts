@@ -2,7 +2,7 @@ import type { CompactPermission } from '../../../src-shared'
 import { decide, fromCompact, type LayeredRules } from '../../permissions'
 import { allowedByName } from '../../runtime/authorize'
 import { runTool, type ToolRunResult } from '../run-tool'
-import { makeContext, type TestContext } from '../test-context'
+import { makeContext, type TestContext } from './test-context'
 import type { PermissionAsk, ToolDef } from '../tool'
 
 const SEVERITY = { allow: 0, ask: 1, deny: 2 } as const

@@ -1,8 +1,10 @@
-import type { BridgeCallName, BridgeError, CallInput, CallOutput, SubscribeInput, SubscriptionMessage } from '../../src-shared'
+import type { BridgeCallName, BridgeError, CallInput, CallOutput, SubscribeInput, SubscriptionMessage } from './bridge'
 
 /**
- * What the host offers to transports: one method per bridge call (input already validated by the bridge),
- * plus subscribe. Methods throw `HostError` for expected failures; the bridge turns those into `{ ok: false }`.
+ * The host's contract with every transport (bridge, daemon, Electron shell, CLI): one method per bridge call, plus
+ * subscribe. The host implements it; transports and clients only ever see this type. Inputs reaching the host are
+ * already validated by the bridge. Methods throw `HostError` for expected failures; the bridge turns those into
+ * `{ ok: false }`, and a remote client turns `{ ok: false }` back into a `HostError`.
  */
 export type HostCalls = { [N in BridgeCallName]: (input: CallInput<N>) => Promise<CallOutput<N>> }
 

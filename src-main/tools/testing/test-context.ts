@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { PermissionAsk, Todo, ToolContext, ToolDisplay } from './tool'
+import type { PermissionAsk, Todo, ToolContext, ToolDisplay } from '../tool'
 
 /** Test support only: a real temp workspace and a ToolContext whose callbacks record calls. */
 export interface TestContext extends ToolContext {

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,7 +10,7 @@ import YAML from 'yaml'
  * end-to-end tests and the benchmarks. Not part of the CLI itself.
  */
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 export const AGENTRY_BIN = path.join(REPO_ROOT, 'bin', 'agentry.js')
 
 /** Bundles src-main/cli into out/cli (what `npm run build` does), so tests run the code as shipped. */
@@ -59,6 +59,52 @@ export function agentry(args: string[], o: CliOptions): Promise<CliRun> {
     child.once('error', reject)
     child.once('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }))
   })
+}
+
+/** A long-running `agentry …` (serve, a slow run): its output so far, a way to wait for a line, and its exit. */
+export interface AgentryProcess {
+  child: ChildProcess
+  output(): { stdout: string; stderr: string }
+  /** resolves when stdout or stderr matches `re` (rejects when the process exits first or after `ms`) */
+  waitFor(re: RegExp, ms?: number): Promise<void>
+  exited: Promise<number | null>
+}
+
+export function spawnAgentry(args: string[], o: CliOptions): AgentryProcess {
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), AGENTRY_BIN, ...args], { cwd: o.cwd, env: cliEnv(o.home, o.env), stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  const waiters = new Set<() => void>()
+  const changed = () => {
+    for (const w of [...waiters]) w()
+  }
+  child.stdout!.on('data', (d: Buffer) => ((stdout += d.toString()), changed()))
+  child.stderr!.on('data', (d: Buffer) => ((stderr += d.toString()), changed()))
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code, signal) => (resolve(code ?? (signal ? 128 : null)), changed())))
+  let gone = false
+  void exited.then(() => (gone = true))
+  return {
+    child,
+    output: () => ({ stdout, stderr }),
+    exited,
+    waitFor(re, ms = 15_000) {
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => done(new Error(`no output matching ${re} within ${ms} ms:\n${stdout}\n${stderr}`)), ms)
+        const check = () => {
+          if (re.test(stdout) || re.test(stderr)) done()
+          else if (gone) done(new Error(`agentry ${args.join(' ')} exited before printing ${re}:\n${stdout}\n${stderr}`))
+        }
+        const done = (err?: Error) => {
+          clearTimeout(timer)
+          waiters.delete(check)
+          if (err) reject(err)
+          else resolve()
+        }
+        waiters.add(check)
+        check()
+      })
+    },
+  }
 }
 
 export function tempDir(prefix: string): string {

@@ -1,6 +1,4 @@
-import type { AgentEvent, BridgeCallName, SequencedEvent, SubscribeInput, SubscriptionMessage } from '../../src-shared'
-import { BridgeCalls } from '../../src-shared'
-import { HostError, type HostApi, type HostCalls } from '../host/api'
+import { BridgeCalls, HostError, type AgentEvent, type BridgeCallName, type HostApi, type HostCalls, type SequencedEvent, type SubscribeInput, type SubscriptionMessage } from '../../../src-shared'
 
 export interface MemoryHostApi extends HostApi {
   /** Appends an event to a stream and delivers it to live subscribers; returns its seq. */

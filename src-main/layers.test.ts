@@ -1,0 +1,52 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The layering of docs/architecture.md is enforced by `npm run lint` (eslint.config.js). This runs the project's own
+ * lint configuration on fixture files — one import each, at a path inside the repo — and shows that every kind of
+ * violation fails and the imports the layers allow pass. Nothing is written: ESLint lints the text as if it were there.
+ */
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const eslint = new ESLint({ cwd: repo })
+
+async function importErrors(file: string, line: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${line}\nexport const used = [x]\n`, { filePath: path.join(repo, file) })
+  return result.messages.filter((m) => m.ruleId?.endsWith('no-restricted-imports')).map((m) => m.message)
+}
+
+describe('npm run lint enforces the layers', () => {
+  it.each([
+    ['upward: the store reaching into the runtime', 'src-main/store/fixture.ts', "import { Runtime as x } from '../runtime'", /store may import only/],
+    ['sideways between leaves: a tool opening the store', 'src-main/tools/fixture.ts', "import { openStore as x } from '../store'", /tools may import only/],
+    ['the bridge importing the host (the contract is in src-shared)', 'src-main/bridge/fixture.ts', "import type { Host as x } from '../host'", /bridge may import only/],
+    ['the host importing a transport', 'src-main/host/fixture.ts', "import { startDaemon as x } from '../daemon'", /host may import only/],
+    ['a transport reaching past the bridge into the store', 'src-main/daemon/fixture.ts', "import { openStore as x } from '../store'", /daemon may import only/],
+    ['the loop calling up into subagents', 'src-main/loop/nested/fixture.ts', "import { Subagents as x } from '../../subagents'", /loop may import only/],
+    ['product code importing test helpers', 'src-main/runtime/fixture.ts', "import { startScriptedChatServer as x } from '../models/testing'", /testing\/ folders/],
+    ['product code importing its own folder’s test helpers', 'src-main/tools/fixture.ts', "import { makeContext as x } from './testing/test-context'", /testing\/ folders/],
+    ['a new folder that is not in the layer map', 'src-main/mcp/fixture.ts', "import { defineTool as x } from '../tools'", /not in the layer map/],
+    ['Electron outside the shell', 'src-main/store/fixture.ts', "import { app as x } from 'electron'", /Only src-main\/electron/],
+    ['Node in the contract', 'src-shared/fixture.ts', "import x from 'node:fs'", /node:fs/],
+    ['the contract importing main', 'src-shared/fixture.ts', "import { createHost as x } from '../src-main/host'", /imports nothing but itself/],
+    ['the renderer importing main', 'src-renderer/fixture.ts', "import { createHost as x } from '../src-main/host'", /src-main/],
+    ['the renderer importing preload code (not just its type)', 'src-renderer/fixture.ts', "import { createPreloadApi as x } from '../src-preload/api'", /src-preload/],
+  ])('fails on %s', async (_what, file, line, reason) => {
+    const errors = await importErrors(file, line)
+    expect(errors.length, `${file}: ${line}`).toBeGreaterThan(0)
+    expect(errors.join('\n')).toMatch(reason)
+  })
+
+  it.each([
+    ['the host assembling the runtime', 'src-main/host/fixture.ts', "import { Runtime as x } from '../runtime'"],
+    ['the CLI starting a host of its own', 'src-main/cli/fixture.ts', "import { createHost as x } from '../host'"],
+    ['a transport using the bridge', 'src-main/local-socket/fixture.ts', "import { serveConnection as x } from '../bridge'"],
+    ['any layer using the contract', 'src-main/tools/fixture.ts', "import { AgentInfo as x } from '../../src-shared'"],
+    ['a test using test helpers of another folder', 'src-main/store/fixture.test.ts', "import { createHarness as x } from '../testing/harness'"],
+    ['the Electron shell using Electron', 'src-main/electron/fixture.ts', "import { app as x } from 'electron'"],
+    ['the renderer typing window.agentry with the preload’s type', 'src-renderer/fixture.ts', "import type { AgentryApi as x } from '../src-preload/api'"],
+  ])('allows %s', async (_what, file, line) => {
+    expect(await importErrors(file, line)).toEqual([])
+  })
+})

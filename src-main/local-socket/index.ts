@@ -1,0 +1,4 @@
+export { serveLocalSocket } from './serve-local-socket'
+export type { LocalSocketServer } from './serve-local-socket'
+export { connectLocalSocket } from './connect-local-socket'
+export { localSocketPath } from './socket-path'
