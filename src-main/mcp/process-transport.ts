@@ -3,7 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { pipeWatchdogCommand } from '../sandbox'
-import { signalGroup } from '../tools'
+import { groupAlive, signalGroup } from '../tools'
 
 /** After stdin closes, how long a server gets to exit by itself before SIGTERM, then SIGKILL. */
 const EXIT_GRACE_MS = 1_000
@@ -131,5 +131,10 @@ export class ProcessTransport implements Transport {
       clearTimeout(kill)
     }
     await this.closed
+    // The group was sent SIGKILL when the server exited; its last members may still be on their way out.
+    if (process.platform !== 'win32' && child.pid !== undefined) {
+      const until = Date.now() + 2 * EXIT_GRACE_MS
+      while (groupAlive(child.pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 10))
+    }
   }
 }

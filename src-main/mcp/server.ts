@@ -57,6 +57,8 @@ export class McpServer {
   private restartTimer?: NodeJS.Timeout
   private startedAt: number | null = null
   private restarts = 0
+  /** it crashed: the next successful start counts as a restart, whoever triggers it (the timer or a call) */
+  private crashedSinceStart = false
   private stoppedByPerson = false
   private disposed = false
   /** bumped by every start; a call knows which process it went to */
@@ -137,6 +139,8 @@ export class McpServer {
     this.status = 'running'
     this.startedAt = Date.now()
     this.lastError = null
+    if (this.crashedSinceStart) this.restarts++
+    this.crashedSinceStart = false
   }
 
   private async listAll(c: Connection, timeout: number) {
@@ -201,12 +205,12 @@ export class McpServer {
     this.nextAttemptAt = Date.now() + backoffMs(this.failures)
     const message = `MCP server "${this.name}" ${exit ? `exited ${exitText(exit)}` : 'closed the connection'} unexpectedly.${this.stderrTail()}`
     this.crashed.set(generation, message)
+    this.crashedSinceStart = true
     this.status = 'error'
     this.lastError = message
     this.startedAt = null
     if (this.failures <= MAX_AUTO_RESTARTS && !this.disposed && !this.stoppedByPerson) {
       this.restartTimer = setTimeout(() => {
-        this.restarts++
         this.ensureStarted({ wait: false }).catch((err: unknown) => this.log.note(`restart failed: ${messageOf(err)}`))
       }, Math.max(0, this.nextAttemptAt - Date.now()))
       this.restartTimer.unref()
