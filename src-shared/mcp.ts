@@ -57,11 +57,14 @@ export function isStdioServer(c: McpServerConfig): c is McpStdioServer {
   return 'command' in c
 }
 
-/** Where a server is defined: the person's own files start freely; a workspace's need the person's trust. */
+/**
+ * Where a server is defined: the person's own files start freely; a workspace's need the person's trust. `client`:
+ * passed by the front end the person drives (an editor over ACP) — the person's own, like `user`.
+ */
 export const McpServerSource = z.object({
-  /** the file that defines it (the last one, when several define the same name) */
+  /** the file that defines it (the last one, when several define the same name); for `client`, who passed it */
   file: z.string(),
-  scope: z.enum(['user', 'workspace', 'agent']),
+  scope: z.enum(['user', 'workspace', 'agent', 'client']),
   /** for an agent file's inline definition: the agent */
   agent: z.string().optional(),
 })
