@@ -268,7 +268,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const resuming = this.resumes.delete(sessionId) && !entry
     let run
     try {
-      run = this.deps.subagents.prepare(level, level.transcript)
+      run = await this.deps.subagents.prepare(level, level.transcript)
     } catch (err) {
       // Model not configured / key missing: the run cannot start; say why, in this session.
       const e = err as Error

@@ -57,7 +57,7 @@ export class Subagents {
   }
 
   /** A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate. */
-  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): RunContext {
+  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): Promise<RunContext> {
     const task = this.toolFor(level)
     return this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
   }
@@ -116,7 +116,7 @@ export class Subagents {
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
     const child: RunLevel = { ...this.childLevel(level, agent, childId, transcript, level.signal), modelRef, emit: () => {} }
     this.writeUserMessage(child, prompt)
-    return runTurn(this.prepare(child, transcript))
+    return runTurn(await this.prepare(child, transcript))
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
