@@ -36,6 +36,7 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
         permissionErrors: d.staticRules(workspaceRoot ?? d.workspaces.defaultRoot).errors,
         configIssues: loaded.issues,
         defaultModel: formatModelRef(defaultModelRef(loaded.config)),
+        smallModel: loaded.config.smallModel ?? null,
         subagents: loaded.config.subagents,
         providers,
         // The person's own file only: a workspace's config.yaml cannot switch the sandbox.
@@ -45,9 +46,11 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
     'settings.update': async (patch) => {
       // The same per-field checks as the form, so a refusal names the field the person has to fix.
       const fields: FieldErrors = {}
-      if (patch.model !== undefined) {
-        const problem = defaultModelError(patch.model, Object.keys(d.config().config.providers))
-        if (problem) fields.model = problem
+      const providers = Object.keys(d.config().config.providers)
+      for (const key of ['model', 'smallModel'] as const) {
+        const value = patch[key]
+        const problem = typeof value === 'string' ? defaultModelError(value, providers) : null
+        if (problem) fields[key] = problem
       }
       for (const [k, reason] of Object.entries(patch.subagents ? limitsErrors(patch.subagents) : {})) fields[`subagents.${k}`] = reason
       if (Object.keys(fields).length) throw new HostError('config_error', Object.entries(fields).map(([f, r]) => `${f}: ${r}`).join(' '), { fields })

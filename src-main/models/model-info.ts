@@ -94,3 +94,13 @@ async function lookup(
     cost: (u) => calcPrice(toTableUsage(u), modelId, query)?.total_price ?? null,
   }
 }
+
+/**
+ * Whether a model of this provider takes images in tool results (an MCP server's screenshot): Anthropic's Messages
+ * API and OpenAI's Responses API do; the chat-completions API behind openai-compatible and Ollama takes only text
+ * there (the AI SDK would inline the image as JSON text), so those get the text that names the image.
+ */
+export function acceptsToolResultImages(ref: ModelRef, config: Config): boolean {
+  const type = config.providers[ref.provider]?.type
+  return type === 'anthropic' || type === 'openai'
+}

@@ -178,30 +178,43 @@ const LIMIT_FIELDS: [keyof Limits, string][] = [
   ['archiveAfterMinutes', 'Archive after (minutes)'],
 ]
 
-/** Default model and subagent limits, each field checked as typed (the host's per-field answers land there too). */
+/** Default model, small model and subagent limits, each field checked as typed (the host's per-field answers land there too). */
 export function ModelAndLimits({ settings }: { settings: Settings }) {
   const [model, setModel] = useState(settings.defaultModel)
+  const [small, setSmall] = useState(settings.smallModel ?? '')
   const [limits, setLimits] = useState<Record<keyof Limits, string>>(() => limitStrings(settings.subagents))
   const [hostFields, setHostFields] = useState<FieldErrors>({})
   const [error, setError] = useState<UiError | null>(null)
   const [saved, setSaved] = useState<string | null>(null)
   const providers = settings.providers.map((p) => p.name)
   const modelError = model.trim() === settings.defaultModel ? null : defaultModelError(model, providers)
+  // Empty means "no small model": the helpers go back to the session's model.
+  const smallError = small.trim() === '' || small.trim() === (settings.smallModel ?? '') ? null : defaultModelError(small, providers)
   const limitErrors = limitsErrors(limits)
 
-  const save = async (what: 'model' | 'limits') => {
+  const SAVES = {
+    model: { blocked: !!modelError, patch: () => ({ model: model.trim() }), doing: 'Saving the default model', done: 'Default model saved.' },
+    small: { blocked: !!smallError, patch: () => ({ smallModel: small.trim() || null }), doing: 'Saving the small model', done: 'Small model saved.' },
+    limits: {
+      blocked: Object.keys(limitErrors).length > 0,
+      patch: () => ({ subagents: Object.fromEntries(Object.entries(limits).map(([k, v]) => [k, Number(v)])) }),
+      doing: 'Saving the subagent limits',
+      done: 'Limits saved.',
+    },
+  }
+  const save = async (what: keyof typeof SAVES) => {
     setError(null)
     setSaved(null)
-    if (what === 'model' ? modelError : Object.keys(limitErrors).length) return
-    const r = await call('settings.update', what === 'model' ? { model: model.trim() } : { subagents: Object.fromEntries(Object.entries(limits).map(([k, v]) => [k, Number(v)])) })
+    if (SAVES[what].blocked) return
+    const r = await call('settings.update', SAVES[what].patch())
     if (!r.ok) {
       const fields = fieldErrorsOf(r.error)
       setHostFields(fields)
-      if (Object.keys(fields).length === 0) setError(toUiError(what === 'model' ? 'Saving the default model' : 'Saving the subagent limits', r.error))
+      if (Object.keys(fields).length === 0) setError(toUiError(SAVES[what].doing, r.error))
       return
     }
     setHostFields({})
-    setSaved(what === 'model' ? 'Default model saved.' : 'Limits saved.')
+    setSaved(SAVES[what].done)
     await loadSettings()
   }
   const problemOf = (k: keyof Limits) => limitErrors[k] ?? hostFields[`subagents.${k}`]
@@ -224,50 +237,85 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
       )}
     </label>
   )
-  const modelProblem = modelError ?? hostFields.model
 
   return (
     <section className="card" data-testid="settings-model">
       <h2>Default model</h2>
+      <ModelForm
+        testId="default-model"
+        label="Default model"
+        value={model}
+        problem={modelError ?? hostFields.model}
+        onChange={(v) => {
+          setModel(v)
+          setHostFields({ ...hostFields, model: '' })
+        }}
+        onSave={() => void save('model')}
+        placeholder="provider/model"
+      />
+      <h2>Small model</h2>
+      <p className="muted small">Writes session titles, summaries and compactions. Empty: they use the session&apos;s model.</p>
+      <ModelForm
+        testId="small-model"
+        label="Small model"
+        value={small}
+        problem={smallError ?? hostFields.smallModel}
+        onChange={(v) => {
+          setSmall(v)
+          setHostFields({ ...hostFields, smallModel: '' })
+        }}
+        onSave={() => void save('small')}
+        placeholder="provider/model (optional)"
+      />
+      <h2>Subagent limits</h2>
+      <div className="grid4">{LIMIT_FIELDS.map(([k, label]) => field(k, label))}</div>
+      <div className="row">
+        <button className="btn" data-testid="limits-save" disabled={SAVES.limits.blocked} onClick={() => void save('limits')}>
+          Save limits
+        </button>
+        {saved && (
+          <span className="muted small" role="status">
+            {saved}
+          </span>
+        )}
+      </div>
+      {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
+    </section>
+  )
+}
+
+/** One `provider/model` setting with its Save button (Enter saves too) and what is wrong with it, as typed. */
+function ModelForm(p: { testId: string; label: string; value: string; placeholder: string; problem?: string | null; onChange(v: string): void; onSave(): void }) {
+  const problem = p.problem || null
+  return (
+    <>
       <form
         className="row"
         onSubmit={(e) => {
           e.preventDefault()
-          void save('model')
+          p.onSave()
         }}
       >
         <input
           className="input mono"
-          data-testid="default-model"
-          aria-label="Default model"
-          aria-invalid={modelProblem ? true : undefined}
-          aria-describedby={modelProblem ? 'default-model-error' : undefined}
-          value={model}
-          onChange={(e) => {
-            setModel(e.target.value)
-            setHostFields({ ...hostFields, model: '' })
-          }}
-          placeholder="provider/model"
+          data-testid={p.testId}
+          aria-label={p.label}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${p.testId}-error` : undefined}
+          value={p.value}
+          onChange={(e) => p.onChange(e.target.value)}
+          placeholder={p.placeholder}
         />
-        <button className="btn" type="submit" disabled={!!modelError}>
+        <button className="btn" type="submit" data-testid={`${p.testId}-save`} disabled={!!problem}>
           Save
         </button>
       </form>
-      {modelProblem && (
-        <div className="field-error" id="default-model-error" data-testid="default-model-error">
-          {modelProblem}
+      {problem && (
+        <div className="field-error" id={`${p.testId}-error`} data-testid={`${p.testId}-error`}>
+          {problem}
         </div>
       )}
-      <h2>Subagent limits</h2>
-      <div className="grid4">{LIMIT_FIELDS.map(([k, label]) => field(k, label))}</div>
-      <div className="row">
-        <button className="btn" data-testid="limits-save" disabled={Object.keys(limitErrors).length > 0} onClick={() => void save('limits')}>
-          Save limits
-        </button>
-        {saved && <span className="muted small" role="status">{saved}</span>}
-      </div>
-      {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
-    </section>
+    </>
   )
 }
 
