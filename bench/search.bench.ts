@@ -2,7 +2,8 @@
  * Message search benchmark (issue 14): the sidebar's full-text query over 1,000,000 text parts.
  * Builds 10,000 sessions with 1,000,000 text parts of ~24 words each (a 20,000-word vocabulary, Zipf-like, so common
  * and rare words both occur), indexes them (migration v2's FTS5 table), then times `searchMessages` — what
- * `sessions.search` runs — for a rare word, a common word, a prefix while typing, two words, and no match.
+ * `sessions.search` runs — for a rare word, a common word, a prefix while typing, two words, a long word and a long
+ * prefix (longer than the indexed prefixes), and no match.
  * Run: `npx tsx bench/search.bench.ts` (prints one JSON object). The bench runner imports run().
  */
 import fs from 'node:fs'
@@ -83,6 +84,9 @@ export async function run(): Promise<Record<string, unknown>> {
       common: word(0),
       prefix: word(300).slice(0, 3),
       twoWords: `${word(2)} ${word(40)}`,
+      // longer than the indexed prefixes: the exact word first, then the prefix
+      longWord: word(240),
+      longPrefix: word(240).slice(0, 5),
       none: 'nosuchwordanywhere',
     }
     const figures: Record<string, unknown> = {}

@@ -142,7 +142,7 @@ export const MIGRATIONS: readonly string[] = [
   -- the part (a trigger, one tiny row per part per flush); the indexer copies marked parts into the index when the
   -- host is idle and before every search, so a search always sees every part written.
   CREATE VIRTUAL TABLE message_search USING fts5(
-    text, session_id UNINDEXED, message_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2'
+    text, session_id UNINDEXED, message_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4'
   );
   -- The index's rowid per part (an INTEGER PRIMARY KEY survives VACUUM; chat_parts' implicit rowid may not).
   CREATE TABLE message_search_rows (docid INTEGER PRIMARY KEY, part_id TEXT NOT NULL UNIQUE);

@@ -49,10 +49,20 @@ describe('message search (FTS5)', () => {
     ['OR is a word, not an operator', 'tokenizer OR banana', 0],
     ['nothing but punctuation', '"-*', 0],
     ['a word from the middle of a path', 'lexer', 1],
+    ['a short prefix (indexed)', 'tok', 1],
+    ['a prefix longer than the indexed ones, no exact word', 'tokeniz', 1],
   ])('%s: %j', (_name, query, count) => {
     const s = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
     say(s.id, 'assistant', 'The tokenizer lives in src/lexer.ts.')
     expect(store.search.searchMessages({ query, workspaceRoot: '/w' })).toHaveLength(count)
+  })
+
+  it('a long last word looks for the exact word first, and widens to the prefix only when that finds too few', () => {
+    const [exact, longer] = ['exact', 'longer'].map((title) => store.sessions.createSession({ agent: 'build', workspaceRoot: '/w', title }))
+    say(exact.id, 'assistant', 'The tokenizer is fast.')
+    say(longer.id, 'assistant', 'Two tokenizers disagree.')
+    expect(store.search.searchMessages({ query: 'tokenizer', workspaceRoot: '/w', limit: 1 }).map((h) => h.sessionId)).toEqual([exact.id])
+    expect(store.search.searchMessages({ query: 'tokenizer', workspaceRoot: '/w', limit: 2 }).map((h) => h.sessionId)).toEqual([longer.id, exact.id])
   })
 
   it('follows a part as it grows while streaming, and indexes only once writing pauses or a search asks', () => {
@@ -160,4 +170,6 @@ describe('toFtsQuery', () => {
     ['', null],
     ['***', null],
   ])('%j → %j', (input, expected) => expect(toFtsQuery(input)).toBe(expected))
+
+  it('without the prefix, every word is exact', () => expect(toFtsQuery('hello world', { prefix: false })).toBe('"hello" "world"'))
 })

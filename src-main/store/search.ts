@@ -27,15 +27,28 @@ export const MARK_END = '\u0003'
  * Turns typed words into an FTS5 query: each word a quoted phrase (so `-`, `:` or `"` are plain text, never
  * operators), the last one a prefix (results while typing), all required. Null when there is nothing to search.
  */
-export function toFtsQuery(text: string): string | null {
-  const words = text
+export function toFtsQuery(text: string, o: { prefix?: boolean } = {}): string | null {
+  const words = searchWords(text)
+  if (words.length === 0) return null
+  const prefix = o.prefix ?? true
+  return words.map((w, i) => `"${w.replaceAll('"', '""')}"${prefix && i === words.length - 1 ? '*' : ''}`).join(' ')
+}
+
+/** The words of a query: split at spaces, punctuation and symbols, at most 16. */
+function searchWords(text: string): string[] {
+  return text
     .split(/[\s\p{P}\p{S}]+/u)
     .map((w) => w.trim())
     .filter(Boolean)
     .slice(0, 16)
-  if (words.length === 0) return null
-  return words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ')
 }
+
+/**
+ * Prefixes up to this length are indexed (migration v2's `prefix = '2 3 4'`), so they read like one word. A longer
+ * prefix merges the lists of every word it starts, which for a frequent word costs more than the 50 ms a keystroke
+ * may: such a query first looks for the exact words, and widens to the prefix only when that finds too few.
+ */
+const INDEXED_PREFIX = 4
 
 /**
  * The full-text index over text parts (user and assistant messages). Part writes only mark parts as pending (a
@@ -93,35 +106,43 @@ export function createSearchRepo(db: Database.Database) {
     },
 
     search(f: MessageSearchFilter): MessageSearchHit[] {
-      const match = toFtsQuery(f.query)
-      if (!match) return []
+      const prefixed = toFtsQuery(f.query)
+      if (!prefixed) return []
       indexPending()
       const limit = f.limit ?? 50
-      const where = ['message_search MATCH ?', `json_extract(m.metadata_json, '$.hiddenAt') IS NULL`]
-      const params: unknown[] = [match]
-      if (f.workspaceRoot !== undefined) {
-        where.push('s.workspace_root = ?')
-        params.push(f.workspaceRoot)
+      if ([...(searchWords(f.query).at(-1) ?? '')].length > INDEXED_PREFIX) {
+        const exact = find(toFtsQuery(f.query, { prefix: false }) ?? prefixed, f, limit)
+        if (exact.length >= limit) return exact
       }
-      if (!f.includeArchived) where.push('s.archived_at IS NULL')
-      // Newest first by index row (FTS5 walks its rowids in order, so LIMIT stops early on common words).
-      const rows = searchStatement(
-        `SELECT f.rowid AS docid, f.session_id, f.message_id FROM message_search f
-           JOIN chat_messages m ON m.id = f.message_id
-           JOIN chat_sessions s ON s.id = f.session_id
-         WHERE ${where.join(' AND ')}
-         ORDER BY f.rowid DESC LIMIT ?`,
-      ).all(...params, limit * SCAN_PER_SESSION)
-      const hits: MessageSearchHit[] = []
-      const seen = new Set<string>()
-      for (const r of rows) {
-        if (seen.has(r.session_id)) continue
-        seen.add(r.session_id)
-        hits.push({ sessionId: r.session_id, messageId: r.message_id, snippet: snippetOf.get(match, r.docid)?.s ?? '' })
-        if (hits.length >= limit) break
-      }
-      return hits
+      return find(prefixed, f, limit)
     },
+  }
+
+  function find(match: string, f: MessageSearchFilter, limit: number): MessageSearchHit[] {
+    const where = ['message_search MATCH ?', `json_extract(m.metadata_json, '$.hiddenAt') IS NULL`]
+    const params: unknown[] = [match]
+    if (f.workspaceRoot !== undefined) {
+      where.push('s.workspace_root = ?')
+      params.push(f.workspaceRoot)
+    }
+    if (!f.includeArchived) where.push('s.archived_at IS NULL')
+    // Newest first by index row (FTS5 walks its rowids in order, so LIMIT stops early on common words).
+    const rows = searchStatement(
+      `SELECT f.rowid AS docid, f.session_id, f.message_id FROM message_search f
+         JOIN chat_messages m ON m.id = f.message_id
+         JOIN chat_sessions s ON s.id = f.session_id
+       WHERE ${where.join(' AND ')}
+       ORDER BY f.rowid DESC LIMIT ?`,
+    ).all(...params, limit * SCAN_PER_SESSION)
+    const hits: MessageSearchHit[] = []
+    const seen = new Set<string>()
+    for (const r of rows) {
+      if (seen.has(r.session_id)) continue
+      seen.add(r.session_id)
+      hits.push({ sessionId: r.session_id, messageId: r.message_id, snippet: snippetOf.get(match, r.docid)?.s ?? '' })
+      if (hits.length >= limit) break
+    }
+    return hits
   }
 }
 
