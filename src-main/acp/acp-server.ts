@@ -1,3 +1,4 @@
+import path from 'node:path'
 import {
   agent,
   methods,
@@ -136,6 +137,7 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
       }
     })
     .onRequest(methods.agent.session.new, async ({ params }) => {
+      if (!path.isAbsolute(params.cwd)) throw RequestError.invalidParams({ cwd: params.cwd }, `cwd must be an absolute path (got ${JSON.stringify(params.cwd)})`)
       try {
         const api = await host()
         const { session: record } = await api.calls['sessions.create']({ workspaceRoot: params.cwd })
