@@ -7,13 +7,12 @@ import {
   RequestError,
   type AgentConnection,
   type ClientCapabilities,
-  type McpServer,
-  type SessionUpdate,
 } from '@agentclientprotocol/sdk'
-import type { AgentListEntry, SessionRecord } from '../../src-shared'
+import type { AgentListEntry, ClientMcpServer, SessionRecord } from '../../src-shared'
 import type { RemoteHost } from '../bridge'
 import type { EditorFiles } from '../tools'
 import { AcpSession, type SessionPorts } from './acp-session'
+import { clientMcpServers } from './mcp-servers'
 import { toRequestError } from './errors'
 import { HostLink, type HostHandle } from './host-link'
 import { configOptions, currentAgent, MODEL_OPTION, modeState, modelRefText, pickableAgents } from './modes'
@@ -99,14 +98,11 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
     return s
   }
 
-  /** Servers the editor passes for a session: Agentry cannot use them yet; the person is told once per session. */
-  const noteMcp = (sessionId: string, servers: McpServer[] | undefined): void => {
-    if (!servers?.length) return
-    const names = servers.map((s) => s.name).join(', ')
-    o.log(`session ${sessionId}: MCP servers from the editor are not used (${names}): this Agentry has no MCP support yet`)
-    setImmediate(() =>
-      ports.notify(sessionId, notice(`The MCP servers your editor passed (${names}) are not used: this version of Agentry cannot connect to MCP servers yet.`, caps)),
-    )
+  /** Who passes a session's MCP servers, as Settings and `agentry mcp list` name their source. */
+  let editorName = 'the editor'
+  const withMcp = (s: AcpSession, servers: ClientMcpServer[]): void => {
+    s.mcpServers = servers
+    if (servers.length) o.log(`session ${s.id}: MCP servers from ${editorName}: ${servers.map((x) => x.name).join(', ')}`)
   }
 
   /** A stored root session, for load/resume (a subagent's session is opened through its conversation). */
@@ -124,12 +120,13 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
   const app = agent({ name: 'agentry' })
     .onRequest(methods.agent.initialize, ({ params }) => {
       caps = params.clientCapabilities ?? {}
+      editorName = `${params.clientInfo?.title ?? params.clientInfo?.name ?? 'the editor'} (ACP)`
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
         agentInfo: { name: 'agentry', title: 'Agentry', version: o.version },
@@ -138,34 +135,34 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
     })
     .onRequest(methods.agent.session.new, async ({ params }) => {
       if (!path.isAbsolute(params.cwd)) throw RequestError.invalidParams({ cwd: params.cwd }, `cwd must be an absolute path (got ${JSON.stringify(params.cwd)})`)
+      const servers = clientMcpServers(params.mcpServers, editorName)
       try {
         const api = await host()
         const { session: record } = await api.calls['sessions.create']({ workspaceRoot: params.cwd })
         const agents = await agentsOf(api, record.workspaceRoot)
-        open(record, record.agent, api, 0)
-        noteMcp(record.id, params.mcpServers)
+        withMcp(open(record, record.agent, api, 0), servers)
         return { sessionId: record.id, modes: modeState(agents, record.agent), configOptions: configOptions(record.model) }
       } catch (err) {
         throw toRequestError(err)
       }
     })
     .onRequest(methods.agent.session.load, async ({ params }) => {
+      const servers = clientMcpServers(params.mcpServers, editorName)
       const api = await host().catch((err: unknown) => Promise.reject(toRequestError(err)))
       const detail = await stored(api, params.sessionId)
       const mode = currentAgent(detail.session, detail.messages)
       // History first, as session/update notifications; then the live stream from where the history ends.
       for (const update of replayUpdates(detail.messages, viewOptions(detail.session.workspaceRoot))) ports.notify(detail.session.id, update)
-      const s = open(detail.session, mode, api, detail.lastSeq, detail.messages)
-      noteMcp(s.id, params.mcpServers)
+      withMcp(open(detail.session, mode, api, detail.lastSeq, detail.messages), servers)
       await ports.flush()
-      return { modes: modeState(await agentsOf(api, s.workdir), mode), configOptions: configOptions(detail.session.model) }
+      return { modes: modeState(await agentsOf(api, detail.session.workspaceRoot), mode), configOptions: configOptions(detail.session.model) }
     })
     .onRequest(methods.agent.session.resume, async ({ params }) => {
+      const servers = clientMcpServers(params.mcpServers, editorName)
       const api = await host().catch((err: unknown) => Promise.reject(toRequestError(err)))
       const detail = await stored(api, params.sessionId)
       const mode = currentAgent(detail.session, detail.messages)
-      open(detail.session, mode, api, detail.lastSeq, detail.messages)
-      noteMcp(detail.session.id, params.mcpServers)
+      withMcp(open(detail.session, mode, api, detail.lastSeq, detail.messages), servers)
       return { modes: modeState(await agentsOf(api, detail.session.workspaceRoot), mode), configOptions: configOptions(detail.session.model) }
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
@@ -243,9 +240,4 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
       return closing
     },
   }
-}
-
-function notice(text: string, caps: ClientCapabilities): SessionUpdate {
-  if (caps.session?.notices) return { sessionUpdate: 'notice', severity: 'warning', title: text }
-  return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `> ⚠ ${text}\n\n` } }
 }

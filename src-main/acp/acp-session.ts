@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { RequestError, type ContentBlock, type PromptResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk'
-import type { AgentEvent, MessageWithParts, SessionRecord, SessionStatus, SubscriptionMessage } from '../../src-shared'
+import type { AgentEvent, ClientMcpServer, MessageWithParts, SessionRecord, SessionStatus, SubscriptionMessage } from '../../src-shared'
 import type { RemoteHost } from '../bridge'
 import { answerFor, approvalContent, approvalFromRecord, approvalTitle, kindOf, permissionOptions, type PendingApproval } from './approval-view'
 import { toRequestError } from './errors'
@@ -41,6 +41,8 @@ export class AcpSession {
   readonly workdir: string
   /** the agent the next prompt runs (the session mode) */
   mode: string
+  /** the MCP servers the editor passed for this session: sent with every prompt */
+  mcpServers: ClientMcpServer[] = []
   private readonly view: LiveView
   private api: RemoteHost | undefined
   private unsubscribe: (() => void) | undefined
@@ -97,7 +99,7 @@ export class AcpSession {
     const onAbort = () => void this.cancel()
     signal.addEventListener('abort', onAbort, { once: true })
     try {
-      const queued = await api.calls['messages.prompt']({ sessionId: this.id, requestId, text, agent: this.mode })
+      const queued = await api.calls['messages.prompt']({ sessionId: this.id, requestId, text, agent: this.mode, ...(this.mcpServers.length ? { mcpServers: this.mcpServers } : {}) })
       turn.queueId = queued.queueId
       if (turn.cancelled) void this.cancelTurn(turn)
       const result = await done

@@ -6,6 +6,7 @@ import { runCommand, type CliIO } from './run'
 import { showCommand } from './show'
 import { serveCommand } from './serve'
 import { trustCommand } from './trust'
+import { mcpCommand } from './mcp'
 
 /** Entry point shared by `bin/agentry.js` and tests: returns the exit code (0 ok, 1 run failed, 2 usage/config). */
 export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
@@ -32,6 +33,8 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         return await rulesCommand(args, full)
       case 'acp':
         return await acpCommand(args, full)
+      case 'mcp':
+        return await mcpCommand(args, full)
       default:
         throw new UsageError(`Unknown command ${args.command}`)
     }

@@ -5,6 +5,7 @@ import { AgentRegistry, resolveAgentModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
+import { McpPool } from '../mcp'
 import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason } from '../permissions'
 import { networkAllowed, Runtime, type RuleSources } from '../runtime'
@@ -45,6 +46,8 @@ export interface Host {
   readonly runner: SessionRunner
   readonly subagents: Subagents
   readonly hub: EventHub
+  /** the workspaces' MCP servers (started on first need, stopped with the host) */
+  readonly mcp: McpPool
   readonly reconcileReport: ReconcileReport
   /** A port this process serves on loopback (the daemon's): no tool call may reach it, whatever the rules say. */
   protectLocalPort(port: number): void
@@ -87,6 +90,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
+    // MCP servers start when a run first needs them and stop with the host (before the store closes).
+    const mcp = new McpPool({ dataDir, env })
+    disposers.push(() => mcp.dispose())
     const rules: RuleSources = {
       protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
       runtimeRules: (rootSessionId, workdir) =>
@@ -110,6 +116,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
       sandboxSettings: () => config().config.sandbox,
       editorFiles: options.editorFiles,
+      mcp,
     })
     const subagents = new Subagents({
       runtime,
@@ -161,6 +168,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       env,
       dataDir,
       workspaces,
+      mcp,
     })
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     disposers.push(
@@ -181,12 +189,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
       runner,
       subagents,
       hub,
+      mcp,
       reconcileReport,
       protectLocalPort,
       async stop() {
         if (stopped) return
         stopped = true
-        subagents.abortBackground({ all: true }, 'host stopping')
+        subagents.stopAll()
         await runner.stop('host stopping')
         await subagents.settle()
         for (const dispose of disposers.reverse()) await dispose()

@@ -1,15 +1,16 @@
-import type { AgentInfo, ApprovalRecord, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, ClientMcpServer, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
 import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
 import { defaultModelRef } from '../models'
 import type { Ruleset } from '../permissions'
-import { agentRules, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
+import { agentRules, withClientMcpServers, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
-import { costOf, type Subagents } from '../subagents'
+import { costOf, USER_STOP_REASON, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
 import { noteRuleErrors } from './rule-notice'
+import { helperModel } from './helper-model'
 import { generateTitle } from './title'
 import { settleWaitingCalls, waitingCalls } from './waiting-calls'
 
@@ -58,6 +59,9 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   private readonly promptGrants = new Map<string, Ruleset>()
   /** per root session: the headless grants of the prompt being worked on, kept for the turns its children start */
   private readonly runGrants = new Map<string, Ruleset>()
+  /** the same for MCP servers a front end passed with a prompt (an editor over ACP): per queued prompt, then per root */
+  private readonly promptMcp = new Map<string, ClientMcpServer[]>()
+  private readonly runMcp = new Map<string, ClientMcpServer[]>()
   private readonly wakeups = new Set<string>()
   /** sessions whose calls left waiting across a restart are all answered: the next turn runs them first */
   private readonly resumes = new Set<string>()
@@ -67,7 +71,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
 
   constructor(private readonly deps: RunnerDeps) {}
 
-  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
+  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun; mcpServers?: ClientMcpServer[] }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireSession(input.sessionId)
     if (input.agent && !this.deps.agents(session.workspaceRoot).some((a) => a.name === input.agent)) {
       throw new RunnerError('not_found', `No agent "${input.agent}" in ${session.workspaceRoot}. Pick one from the agent list.`)
@@ -75,7 +79,8 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     if (input.headless) this.promptGrants.set(entry.id, grantRules(input.headless))
-    const busy = this.active.has(input.sessionId)
+    if (input.mcpServers?.length) this.promptMcp.set(entry.id, input.mcpServers)
+    const busy = this.active.has(input.sessionId) || this.deps.subagents.isRunning(input.sessionId)
     if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
     this.drain(input.sessionId)
     return { entry, duplicate: false, queued: busy }
@@ -90,11 +95,17 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     return true
   }
 
-  abort(sessionId: string, reason = 'aborted by user'): boolean {
-    const run = this.active.get(sessionId)
-    const background = this.deps.subagents.abortBackground({ rootSessionId: sessionId }, 'aborted by parent')
-    if (run) run.controller.abort(reason)
-    return Boolean(run) || background > 0
+  /**
+   * The person's Stop: the session's run and everything below it — children running as tasks (blocking and
+   * background) and runs of stored descendant sessions — end now, and nothing starts because of it. Background
+   * results it causes are stored for the record; the next turn the person starts sees them.
+   */
+  abort(sessionId: string, reason = USER_STOP_REASON): boolean {
+    const tasks = this.deps.subagents.stop(sessionId, reason)
+    const runs = [...this.active.keys()].filter((id) => id === sessionId || this.isDescendant(id, sessionId))
+    for (const id of [sessionId, ...tasks, ...runs]) this.wakeups.delete(id)
+    for (const id of runs) this.active.get(id)!.controller.abort(reason)
+    return runs.length > 0 || tasks.length > 0
   }
 
   /** The hidden `summary` agent over the whole visible conversation; stored in the session's metadata. */
@@ -103,7 +114,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const level = this.rootLevel(session, new AbortController().signal, null, this.deps.settings(session.workspaceRoot))
     const text = renderConversation(level.transcript.history())
     if (!text.trim()) throw new RunnerError('conflict', 'This session has no messages to summarize yet.')
-    const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000))
+    const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000), helperModel(level))
     if (result.finishReason === 'error') throw new RunnerError('conflict', `The summary agent failed: ${result.error ?? 'unknown error'}`)
     const updated = this.deps.sessions.updateSession(sessionId, { metadata: { ...this.requireSession(sessionId).metadata, summary: result.text } })
     this.emit(updated, { type: 'session_updated', sessionId, at: Date.now(), session: updated })
@@ -144,7 +155,12 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   isRunning(sessionId: string): boolean {
-    return this.active.has(sessionId)
+    return this.active.has(sessionId) || this.deps.subagents.isRunning(sessionId)
+  }
+
+  private isDescendant(sessionId: string, ancestorId: string): boolean {
+    const session = this.deps.sessions.getSession(sessionId)
+    return session !== undefined && ancestorsOf(this.deps.sessions, session).some((a) => a.id === ancestorId)
   }
 
   runs(): { sessionId: string; status: SessionStatus }[] {
@@ -182,6 +198,11 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
 
   private drain(sessionId: string): void {
     if (this.active.has(sessionId)) return
+    // An inspectable child running as its parent's task: one run per session, so whatever waits here goes after it.
+    if (this.deps.subagents.isRunning(sessionId)) {
+      void this.deps.subagents.settled(sessionId).then(() => this.drain(sessionId))
+      return
+    }
     const next = this.deps.queue.listQueue(sessionId, 'queued')[0]
     const wake = this.wakeups.has(sessionId) || this.resumes.has(sessionId)
     if (!next && !wake) {
@@ -223,6 +244,10 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       const root = rootIdOf(this.deps.sessions, session)
       if (grants) this.runGrants.set(root, grants)
       else this.runGrants.delete(root)
+      const servers = this.promptMcp.get(entry.id)
+      this.promptMcp.delete(entry.id)
+      if (servers) this.runMcp.set(root, servers)
+      else this.runMcp.delete(root)
       if (entry.status === 'queued') this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId: entry.id, text: entry.text, removed: true })
     }
     if (!agent) {
@@ -251,7 +276,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const resuming = this.resumes.delete(sessionId) && !entry
     let run
     try {
-      run = this.deps.subagents.prepare(level, level.transcript)
+      run = await this.deps.subagents.prepare(level, level.transcript)
     } catch (err) {
       // Model not configured / key missing: the run cannot start; say why, in this session.
       const e = err as Error
@@ -278,7 +303,10 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const ancestors = ancestorsOf(this.deps.sessions, session)
     const rootSessionId = ancestors[0]?.id ?? session.id
     const grants = this.runGrants.get(rootSessionId)
-    const chainAgents = [...ancestors.map((a) => all.find((x) => x.name === a.agent)).filter((a): a is AgentInfo => !!a), own]
+    // A child records the agents above it (opaque ones have no session row to find them by): all of them bound it.
+    const recorded = (session.metadata.subagent as SubagentMeta | undefined)?.agentPath?.slice(0, -1)
+    const above = recorded ?? ancestors.map((a) => a.agent)
+    const chainAgents = [...above.map((name) => all.find((x) => x.name === name)).filter((a): a is AgentInfo => !!a), own]
     return {
       sessionId: session.id,
       rootSessionId,
@@ -287,7 +315,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       agent: own,
       agentPath: chainAgents.map((a) => a.name),
       chain: chainAgents.map(agentRules),
-      depth: ancestors.length,
+      depth: above.length,
       modelRef: this.modelFor(session, own, settings.config.config),
       signal,
       emit: emitterFor(this.deps.hub, this.deps.sessions, session).emit,
@@ -296,7 +324,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       headless: this.deps.headless || grants !== undefined,
       grants: grants ?? [],
       background: this,
-      settings,
+      settings: withClientMcpServers(settings, this.runMcp.get(rootSessionId)),
     }
   }
 
