@@ -21,7 +21,8 @@ export interface HostConnectOptions {
 }
 
 /** How long a command waits for a host that holds the data dir to open its socket (it may be starting). */
-const ATTACH_WAIT_MS = 5_000
+// Generous: on a loaded machine a starting host can take seconds to open its socket, and waiting ends at the attach.
+const ATTACH_WAIT_MS = 20_000
 
 /**
  * Attaches to the live host of the data dir when there is one (over its local socket, which only this OS user can
