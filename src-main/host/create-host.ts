@@ -13,7 +13,7 @@ import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
-import { protectLocalPort } from '../tools'
+import { protectLocalPort, type EditorFiles } from '../tools'
 import { createCalls } from './calls'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
@@ -33,6 +33,8 @@ export interface HostOptions {
   lock?: boolean
   /** backoff base for provider retries (tests make it tiny) */
   retryDelayMs?: number
+  /** an editor that shows a conversation's files (`agentry acp`): file tools read and write through it */
+  editorFiles?(rootSessionId: string): EditorFiles | undefined
 }
 
 export interface Host {
@@ -112,6 +114,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       resolveModel: modelFor,
       // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
       sandboxSettings: () => config().config.sandbox,
+      editorFiles: options.editorFiles,
       mcp,
     })
     const subagents = new Subagents({
