@@ -4,13 +4,13 @@ import { chipAgentNow } from '../state/chip-agent'
 import { editMessage, retryLast } from '../state/session-actions'
 import { useTranscript } from '../state/transcript-store'
 import { ErrorNote } from './error-note'
+import { isRunning } from '../state/session-status'
 
-const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
 
 /** Whether a message is the transcript's last row, and whether the session is running a turn now. */
 function usePlace(sessionId: string, messageId: string): { last: boolean; running: boolean } {
   const last = useTranscript((s) => s.transcripts[sessionId]?.messageIds.at(-1) === messageId)
-  const running = useTranscript((s) => RUNNING.has(s.transcripts[sessionId]?.status ?? ''))
+  const running = useTranscript((s) => isRunning(s.transcripts[sessionId]?.status))
   return { last, running }
 }
 

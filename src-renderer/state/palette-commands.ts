@@ -7,6 +7,7 @@ import { abortRun, newSession, openSession } from './session-actions'
 import { useTranscript } from './transcript-store'
 import { focusComposer, notify, toggleSidebar, useUi } from './ui-store'
 import { useWorkspace } from './workspace-store'
+import { isRunning } from './session-status'
 
 /** Sub-lists of the palette. */
 export type PaletteMode = 'root' | 'session' | 'agent' | 'model'
@@ -22,7 +23,6 @@ export type PaletteItem = {
   run?: () => void
 }
 
-const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
 const MAX_SESSIONS = 50
 
 const matches = (q: string, ...texts: string[]): boolean => texts.some((t) => t.toLowerCase().includes(q))
@@ -57,7 +57,7 @@ function rootCommands(): PaletteItem[] {
     { id: 'toggle-sidebar', label: useUi.getState().sidebarCollapsed ? 'Show the session list' : 'Hide the session list', run: toggleSidebar },
     { id: 'focus-composer', label: 'Focus the message box', run: focusComposer },
   ]
-  if (viewId && status && RUNNING.has(status)) {
+  if (viewId && isRunning(status)) {
     list.splice(3, 0, {
       id: 'stop',
       label: 'Stop the running turn',

@@ -6,7 +6,7 @@ type SettingsStore = {
   settings: CallOutput<'settings.get'> | null
   rules: RuntimeRule[]
   loadError: UiError | null
-  /** counts loads from disk: forms start again from the loaded values (Refresh, after a save) */
+  /** counts reseeding loads (opening Settings, Refresh): the forms start again from the loaded values */
   version: number
 }
 
