@@ -21,6 +21,20 @@ export const TokenUsage = z.object({
 })
 export type TokenUsage = z.infer<typeof TokenUsage>
 
+/**
+ * Per-call controls of one `task` call, as they were applied: the model it ran on when the call chose one
+ * (`provider/model`, the alias resolved), the turn cap, the timeout, the label shown instead of the description,
+ * and what happens to an inspectable child's session when it ends.
+ */
+export const TaskOptions = z.object({
+  label: z.string().optional(),
+  model: z.string().optional(),
+  maxTurns: z.number().int().optional(),
+  timeoutSeconds: z.number().optional(),
+  cleanup: z.enum(['keep', 'delete']).optional(),
+})
+export type TaskOptions = z.infer<typeof TaskOptions>
+
 /** `metadata_json.subagent` of a child session (and of an opaque child's nested record). */
 export const SubagentMeta = z.object({
   agentType: z.string(),
@@ -30,6 +44,8 @@ export const SubagentMeta = z.object({
   inspectable: z.boolean(),
   /** agent names from the root down to this child (its ancestors' rules bound it however it is reached) */
   agentPath: z.array(z.string()).optional(),
+  /** what the calling agent asked for this task beyond the agent's own settings (see TaskOptions) */
+  options: TaskOptions.optional(),
 })
 export type SubagentMeta = z.infer<typeof SubagentMeta>
 
@@ -96,6 +112,7 @@ export type MessageWithParts = z.infer<typeof MessageWithParts>
 export const TaskStatus = z.enum(['queued', 'running', 'completed', 'failed', 'aborted'])
 export type TaskStatus = z.infer<typeof TaskStatus>
 
+
 export const TaskCard = z.object({
   taskId: z.string(),
   agentType: z.string(),
@@ -113,5 +130,7 @@ export const TaskCard = z.object({
   error: z.string().nullable(),
   /** opaque children only: the child's whole transcript, nested here */
   transcript: z.array(MessageWithParts).optional(),
+  /** per-call controls the call set (absent: none) */
+  options: TaskOptions.optional(),
 })
 export type TaskCard = z.infer<typeof TaskCard>

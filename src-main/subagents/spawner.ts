@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type Config, type ModelRef, type TaskCard } from '../../src-shared'
+import { newTaskCard, type AgentInfo, type Config, type ModelRef, type SessionRecord, type TaskCard } from '../../src-shared'
 import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
@@ -10,6 +10,7 @@ import { createChildSession, findResumable, sessionBusy, type Anchor } from './c
 import { Lane, type Slot } from './lane'
 import { taskError } from './result-text'
 import { TaskClock } from './task-clock'
+import { applyTaskOptions, shownName, type AppliedOptions, type CallModelResolver } from './task-options'
 import { TaskTools, type TaskInput } from './task-tool'
 
 export interface SubagentDeps {
@@ -24,6 +25,8 @@ export interface SubagentDeps {
   /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   pricing(ref: ModelRef): { input: number; output: number } | undefined
+  /** a model one call names (`model: haiku`), resolved with the run's config; an error lists the choices */
+  resolveCallModel: CallModelResolver
 }
 
 /** A child run in flight, blocking or background. */
@@ -127,12 +130,14 @@ export class Subagents {
     if (level.depth + 1 > limits.maxDepth) {
       throw new ToolError(`Subagent depth limit reached (maxDepth ${limits.maxDepth}): this agent is at depth ${level.depth} and cannot start another level. Do the work yourself.`)
     }
+    const applied = applyTaskOptions(level, agent, input, this.deps.resolveCallModel)
     const background = input.background ?? agent.background
     // Only the caller's own children can be resumed (checked first: another's child is not even described).
     const resumed = input.task_id ? findResumable(sessions, level, input.task_id, agent.name, agent.inspectable) : undefined
     if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
     const card: TaskCard = newTaskCard({ taskId, agentType: agent.name, description: input.description, background, inspectable: agent.inspectable, depth: level.depth + 1, status: 'queued' })
+    if (Object.keys(applied.options).length) card.options = applied.options
     const publish = () => {
       ctx.handle.patch({ subagent: { ...(ctx.handle.part.data.subagent as object | undefined), ...card } })
       const { transcript: _t, ...summary } = card
@@ -151,7 +156,7 @@ export class Subagents {
     let transcript: Transcript
     try {
       transcript = agent.inspectable
-        ? this.storedChild(level, agent, taskId, background, input, resumed !== undefined)
+        ? this.storedChild(level, applied, taskId, background, input, resumed !== undefined)
         : new NestedTranscript(
             taskId,
             resumed?.messages ?? [],
@@ -165,9 +170,9 @@ export class Subagents {
       publish()
       throw new ToolError(taskError(agent.name, taskId, card.error ?? 'failed'))
     }
-    const seconds = limits.timeoutSeconds
+    const seconds = applied.timeoutSeconds
     const clock = new TaskClock(seconds * 1000, () => this.causes.abort(controller, timeoutReason(seconds), timeoutCause(seconds)))
-    const child = this.childLevel(level, agent, taskId, transcript, controller.signal, clock)
+    const child = this.childLevel(level, applied.agent, taskId, transcript, controller.signal, clock, applied.modelRef)
     const entry: RunningTask = {
       taskId,
       agentType: agent.name,
@@ -195,13 +200,14 @@ export class Subagents {
     }).finally(() => {
       level.signal.removeEventListener('abort', onParentAbort)
       if (transcript instanceof NestedTranscript) transcript.flush()
+      if (applied.options.cleanup === 'delete' && agent.inspectable) this.setArchived(child, true)
     })
     this.running.set(taskId, entry)
 
     if (background) {
       // A resumed background child runs again under its old job row (restart reconciliation finds its card by id).
       if (jobs.getJob(taskId)) jobs.updateJob(taskId, 'running')
-      else jobs.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: input.description })
+      else jobs.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: shownName(input) })
       entry.done = work
         .then((outcome) => this.deliverBackground(level, outcome))
         .finally(() => {
@@ -246,7 +252,7 @@ export class Subagents {
     if (this.deps.sessions.getSession(parent.sessionId)) parent.background.backgroundDone(parent.sessionId)
   }
 
-  private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal, clock?: TaskClock): RunLevel {
+  private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal, clock?: TaskClock, model?: ModelRef): RunLevel {
     const child: RunLevel = {
       sessionId: childId,
       rootSessionId: level.rootSessionId,
@@ -256,7 +262,7 @@ export class Subagents {
       agentPath: [...level.agentPath, agent.name],
       chain: [...level.chain, agentRules(agent)],
       depth: level.depth + 1,
-      modelRef: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
+      modelRef: model ?? this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
       signal,
       emit: (event) => {
         clock?.observe(event)
@@ -292,21 +298,36 @@ export class Subagents {
     child.userMessageId = appendTextMessage(child.transcript, child.emit, 'user', prompt, { agent: child.agent.name }).id
   }
 
-  private storedChild(level: RunLevel, agent: AgentInfo, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
+  private storedChild(level: RunLevel, applied: AppliedOptions, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
+    const { agent } = applied
     if (!existing) {
       const session = createChildSession(this.deps.sessions, {
         anchor: this.anchorOf(level),
         level,
         taskId,
         agentName: agent.name,
-        title: input.description,
-        model: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
+        title: shownName(input),
+        model: applied.modelRef ?? this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
         background,
         task: input.metadata,
+        options: applied.options,
       })
       level.emit({ type: 'subagent_event', sessionId: taskId, at: Date.now(), agentType: agent.name, event: { type: 'session_created', sessionId: taskId, at: Date.now(), session } })
+    } else if (this.deps.sessions.getSession(taskId)?.archivedAt) {
+      // Resuming a child archived by `cleanup: "delete"` (or by age) brings it back to the list while it works.
+      this.publishSession(level, agent.name, this.deps.sessions.updateSession(taskId, { archivedAt: null }))
     }
     return new StoredTranscript(this.deps.transcript, taskId)
+  }
+
+  /** `cleanup: "delete"`: the child's session is archived as soon as it ends; its transcript stays readable there. */
+  private setArchived(child: RunLevel, archived: boolean): void {
+    const session = this.deps.sessions.updateSession(child.sessionId, { archivedAt: archived ? Date.now() : null })
+    child.emit({ type: 'session_updated', sessionId: child.sessionId, at: Date.now(), session })
+  }
+
+  private publishSession(level: RunLevel, agentType: string, session: SessionRecord): void {
+    level.emit({ type: 'subagent_event', sessionId: session.id, at: Date.now(), agentType, event: { type: 'session_updated', sessionId: session.id, at: Date.now(), session } })
   }
 
   private laneFor(rootSessionId: string, limit: number): Lane {

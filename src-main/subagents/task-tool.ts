@@ -58,6 +58,18 @@ const FIELDS = {
   task_id: z.string().optional().describe('Resume an earlier subagent (its task_id) with this prompt instead of starting a new one.'),
   run_in_background: z.boolean().optional().describe('Alias of background (accepted for models used to that name).'),
   resume: z.string().optional().describe('Alias of task_id (accepted for models used to that name).'),
+  model: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Run this subagent on another model: "provider/model" or an alias such as "haiku" (default: the agent\'s own model, else yours).'),
+  max_turns: z.number().int().positive().max(1000).optional().describe('At most this many model steps (below the agent\'s own limit); then it must answer.'),
+  label: z.string().trim().min(1).max(80).optional().describe('A short name shown to the user for this task instead of the description.'),
+  cleanup: z
+    .enum(['keep', 'delete'])
+    .optional()
+    .describe('After it ends: keep its session until it is archived automatically (default), or archive it at once (still readable in the archive).'),
 }
 
 /**
@@ -65,10 +77,16 @@ const FIELDS = {
  * accepted as aliases of `background` and `task_id` and normalized away, so such a model does not waste a step on
  * a schema error. Giving both names with different values is an error.
  */
-function taskInputSchema(names: [string, ...string[]]) {
+function taskInputSchema(names: [string, ...string[]], maxTimeoutSeconds: number) {
   return z
     .object({
       ...FIELDS,
+      timeout_seconds: z
+        .number()
+        .positive()
+        .max(maxTimeoutSeconds, { error: `at most ${maxTimeoutSeconds} (subagents.timeoutSeconds in config.yaml)` })
+        .optional()
+        .describe(`Abort the subagent after this many seconds of its own work (at most ${maxTimeoutSeconds}, the default).`),
       subagent_type: z
         .enum(names, { error: () => `unknown or unavailable agent type; valid types: ${names.join(', ')}` })
         .describe('Which agent to run.'),
@@ -92,15 +110,20 @@ function taskInputSchema(names: [string, ...string[]]) {
 export type TaskInput = z.output<ReturnType<typeof taskInputSchema>>
 
 /** The `task` tool for a set of callable agents; undefined when there are none (then the tool is not offered). */
-export function createTaskTool(agents: AgentInfo[], runner: TaskRunner, exists: (agent: AgentInfo, tool: string) => boolean): ToolDef | undefined {
+export function createTaskTool(
+  agents: AgentInfo[],
+  runner: TaskRunner,
+  exists: (agent: AgentInfo, tool: string) => boolean,
+  limits: { timeoutSeconds: number } = { timeoutSeconds: 300 },
+): ToolDef | undefined {
   if (agents.length === 0) return undefined
   const names = agents.map((a) => a.name) as [string, ...string[]]
   return defineTool({
     name: 'task',
     description: taskDescription(agents, exists),
-    parameters: taskInputSchema(names),
+    parameters: taskInputSchema(names, limits.timeoutSeconds),
     permission: (input) => ({ kind: 'name', subjects: [input.subagent_type] }),
-    display: (input) => ({ summary: `${input.subagent_type}: ${input.description}` }),
+    display: (input) => ({ summary: `${input.subagent_type}: ${input.label ?? input.description}` }),
     async execute(input, ctx) {
       if (!isRunToolContext(ctx)) throw new ToolError('task can only run inside an agent run')
       return runner.run(ctx.level, input, ctx)
@@ -125,10 +148,11 @@ export class TaskTools {
   forLevel(level: RunLevel): ToolDef | undefined {
     const agents = callableAgents(level, level.settings.agents, this.rules)
     const native = new Map(agents.map((a) => [a.name, this.nativeToolsOf(level, a)]))
-    const key = agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}\u0000${native.get(a.name)!.join(',')}`).join('\u0001')
+    const limits = { timeoutSeconds: level.settings.config.config.subagents.timeoutSeconds }
+    const key = `${limits.timeoutSeconds}\u0002${agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}\u0000${native.get(a.name)!.join(',')}`).join('\u0001')}`
     if (!this.cache.has(key)) {
       if (this.cache.size > 64) this.cache.clear()
-      this.cache.set(key, createTaskTool(agents, this.runner, (a, tool) => toolExists(tool, native.get(a.name) ?? [])))
+      this.cache.set(key, createTaskTool(agents, this.runner, (a, tool) => toolExists(tool, native.get(a.name) ?? []), limits))
     }
     return this.cache.get(key)
   }

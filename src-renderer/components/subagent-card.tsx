@@ -48,10 +48,13 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
           <StatusIcon state={card.status} />
           <span className="agent-dot" style={{ background: color }} />
           <span className="subagent-agent">{card.agentType}</span>
-          <span className="subagent-desc">{card.description}</span>
+          <span className="subagent-desc" data-testid="subagent-name" title={card.options?.label ? card.description : undefined}>
+            {card.options?.label ?? card.description}
+          </span>
         </button>
         <span className="subagent-stats">
           {card.background && <span className="pill">background</span>}
+          <TaskOptionPills card={card} />
           <span className={`pill status status-${card.status}`} data-testid="subagent-status">{card.status}</span>
           <span title="steps">{card.steps} step{card.steps === 1 ? '' : 's'}</span>
           {elapsed !== null && <span title="elapsed">{formatDuration(elapsed)}</span>}
@@ -81,6 +84,20 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
     </div>
   )
 })
+
+/** What the call asked for beyond the agent's defaults: its own model, turn cap, timeout, and cleanup. */
+function TaskOptionPills({ card }: { card: TaskCard }) {
+  const o = card.options
+  if (!o) return null
+  return (
+    <>
+      {o.model && <span className="pill" data-testid="subagent-model" title="model chosen by the call">{o.model}</span>}
+      {o.maxTurns !== undefined && <span className="pill" title="max turns">≤{o.maxTurns} turns</span>}
+      {o.timeoutSeconds !== undefined && <span className="pill" title="timeout">{formatDuration(o.timeoutSeconds * 1000)} limit</span>}
+      {o.cleanup === 'delete' && <span className="pill" title="its session is archived when it ends">archive when done</span>}
+    </>
+  )
+}
 
 /** Before the host's first task_update the card is drawn from the call's own arguments. */
 function fallbackCard(part: PartRecord): TaskCard {

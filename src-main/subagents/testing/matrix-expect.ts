@@ -25,7 +25,7 @@ function expected(c: MatrixCase, agent: string, taskId: string): { ok: boolean; 
   const error = (reason: string) => new RegExp(`^${esc(`<task_error agent="${agent}" task_id="${taskId}">${reason}</task_error>`)}$`)
   const n = depthOf(c)
   const table: Record<Outcome, ReturnType<typeof expected>> = {
-    success: { ok: true, text: result(doneText(c, n)), status: 'completed', error: null },
+    success: { ok: true, text: result(c.leafText ?? doneText(c, n)), status: 'completed', error: null },
     'tool-error': { ok: true, text: result(toolErrorText(c)), status: 'completed', error: null },
     'model-error': {
       ok: false,
@@ -140,7 +140,7 @@ function expectChildTranscript(c: MatrixCase, child: Required<StoredLevel>): voi
   const n = depthOf(c)
   switch (c.outcome) {
     case 'success':
-      expect(texts(child.messages)).toEqual([doneText(c, n)])
+      expect(texts(child.messages)).toEqual([c.leafText ?? doneText(c, n)])
       break
     case 'tool-error': {
       const read = child.messages.flatMap((m) => m.parts).find((p) => p.type === 'tool-read_file')!

@@ -24,6 +24,10 @@ export interface MatrixCase {
   /** how the last level is called (the levels above it are blocking calls) */
   mode: Mode
   outcome: Outcome
+  /** more input of the last `task` call (the power features' rows: model, max_turns, label, cleanup, …) */
+  extra?: Record<string, unknown>
+  /** the last child's final text when it is not the usual `doneText` (a row whose child is made to answer early) */
+  leafText?: string
 }
 
 /**

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHarness, type Harness } from '../testing/harness'
+import { expectCase } from './testing/matrix-expect'
+import { MATRIX_AGENTS, MATRIX_PERMISSIONS } from './testing/matrix-fixture'
+import { leftovers } from './testing/matrix-inspect'
+import { rootPrompt, scriptFor } from './testing/matrix-script'
+import { expectFeature } from './testing/power-expect'
+import { FEATURES, powerCases, powerReplies, TURN_LIMIT_REPLY, type Feature } from './testing/power-table'
+
+/**
+ * The combination matrix's rows for the power features (issue 16): every per-call control of `task` crossed with
+ * parent {root, opaque, inspectable} × child {opaque, inspectable} × mode {blocking, background}. Each feature is
+ * one host; its rows run at once, each in its own root session, and each is checked twice: everything the
+ * matrix promises for its outcome (matrix-expect), and what the feature adds (power-expect).
+ */
+const CASES = powerCases()
+
+async function settle(h: Harness): Promise<void> {
+  do {
+    await h.host.runner.idle()
+    await h.host.subagents.settle()
+  } while (h.host.runner.runs().length > 0)
+  h.host.store.flush()
+}
+
+for (const feature of Object.keys(FEATURES) as Feature[]) {
+  describe(`matrix: ${feature}`, () => {
+    const cases = CASES.filter((c) => c.feature === feature)
+    const roots = new Map<string, string>()
+    let h: Harness
+
+    beforeAll(async () => {
+      h = await createHarness({
+        agents: MATRIX_AGENTS,
+        permissions: MATRIX_PERMISSIONS,
+        config: FEATURES[feature].config ?? {},
+        script: scriptFor([...cases.flatMap(powerReplies), TURN_LIMIT_REPLY]),
+      })
+      for (const c of cases) roots.set(c.id, (await h.host.api.calls['sessions.create']({ workspaceRoot: h.workdir })).session.id)
+      await Promise.all(cases.map((c) => h.host.api.calls['messages.prompt']({ sessionId: roots.get(c.id)!, requestId: `${c.id}-1`, text: rootPrompt(c) })))
+      await settle(h)
+    }, 60_000)
+    afterAll(async () => h?.close())
+
+    it('leaves nothing running, queued or waiting', () => {
+      expect(leftovers(h.host.store, [...roots.values()])).toEqual({ busy: [], openParts: [], nestedOpen: [], jobs: [], queued: [], cards: [], approvals: [] })
+    })
+
+    it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+      const run = { host: h.host, events: h.events, roots }
+      await expectCase(run, c)
+      await expectFeature(run, c)
+    })
+  })
+}

@@ -1,0 +1,78 @@
+import { expect } from 'vitest'
+import type { SubagentMeta, TaskCard } from '../../../src-shared'
+import type { MatrixRun } from './matrix-expect'
+import { readChain, streamOf, viewerCards } from './matrix-inspect'
+import { agentAt } from './matrix-table'
+import { LABEL, MODEL_TARGET, PER_CALL_TIMEOUT, type PowerCase } from './power-table'
+
+/** What a power row adds to the matrix's own expectations: the option on the card, in the stored metadata, and in effect. */
+export async function expectFeature(run: MatrixRun, c: PowerCase): Promise<void> {
+  const { store } = run.host
+  const rootId = run.roots.get(c.id)!
+  const n = c.chain.length
+  const chain = readChain(store, rootId, c)
+  const child = chain[n]
+  const card = child.card!
+  const row = store.sessions.getSession(card.taskId)
+  const meta = row?.metadata.subagent as SubagentMeta | undefined
+  const inspectable = c.chain[n - 1] === 'inspectable'
+  // The viewer's card (from task_update events) carries the same options as the stored one.
+  const view = viewerCards(streamOf(run.events, rootId)).get(card.taskId) as TaskCard | undefined
+  expect(view?.options).toEqual(card.options)
+  if (inspectable) expect(meta?.options).toEqual(card.options)
+  else expect(row).toBeUndefined()
+
+  switch (c.feature) {
+    case 'model': {
+      expect(card.options).toEqual({ model: MODEL_TARGET })
+      const [provider, model] = MODEL_TARGET.split('/')
+      const answers = child.messages.filter((m) => m.role === 'assistant')
+      expect(answers.length).toBeGreaterThan(0)
+      for (const m of answers) expect(m.metadata.model).toEqual({ provider, model })
+      if (inspectable) expect(row!.model).toEqual({ provider, model })
+      // The caller itself stays on its own model.
+      const parentAnswers = chain[n - 1].messages.filter((m) => m.role === 'assistant' && !m.metadata.synthetic)
+      expect(parentAnswers[0].metadata.model).toEqual({ provider: 'script', model: 'test' })
+      break
+    }
+    case 'max_turns':
+      expect(card.options).toEqual({ maxTurns: 1 })
+      // One step with tools, then the forced answer: the agent's own limit (10) is not what stopped it.
+      expect(card.steps).toBe(2)
+      break
+    case 'timeout_seconds':
+      expect(card.options).toEqual({ timeoutSeconds: PER_CALL_TIMEOUT })
+      break
+    case 'label': {
+      expect(card.options).toEqual({ label: LABEL })
+      expect(card.description).toBe(`L${n} of ${c.id}`)
+      if (inspectable) expect(row!.title).toBe(LABEL)
+      if (c.mode === 'background') {
+        const { tasks } = await run.host.api.calls['tasks.list']({ rootSessionId: rootId })
+        expect(tasks.find((t) => t.taskId === card.taskId)?.description).toBe(LABEL)
+      }
+      break
+    }
+    case 'cleanup-delete':
+    case 'cleanup-keep': {
+      const cleanup = c.feature === 'cleanup-delete' ? 'delete' : 'keep'
+      expect(card.options).toEqual({ cleanup })
+      if (inspectable) {
+        // Archived at once (delete) or left for auto-archive (keep); the transcript is readable either way.
+        expect(row!.archivedAt !== null).toBe(cleanup === 'delete')
+        expect(store.transcript.listMessages(card.taskId).length).toBeGreaterThan(1)
+        const listed = store.sessions.listSessions({ parentId: chain[n - 1 - trailingOpaque(c)].sessionId })
+        expect(listed.some((s) => s.id === card.taskId)).toBe(cleanup === 'keep')
+      }
+      break
+    }
+  }
+  expect(agentAt(c, n)).toBe(card.agentType)
+}
+
+/** How many opaque levels sit right above the last child (its row hangs from the nearest stored ancestor). */
+function trailingOpaque(c: PowerCase): number {
+  let k = 0
+  for (let i = c.chain.length - 2; i >= 0 && c.chain[i] === 'opaque'; i--) k++
+  return k
+}

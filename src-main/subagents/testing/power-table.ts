@@ -1,0 +1,63 @@
+import type { Reply } from './matrix-script'
+import { caseReplies, caseRepliesWith, tok } from './matrix-script'
+import { KINDS, MODES, PARENTS, type MatrixCase, type Outcome } from './matrix-table'
+
+/**
+ * The power features' rows of the combination matrix (issue 16): each feature is one more dimension value of the
+ * last `task` call, crossed with parent {root, opaque, inspectable} × child {opaque, inspectable} × mode
+ * {blocking, background}. The rows reuse the matrix's scripts and expectations (matrix-script / matrix-expect);
+ * what a feature adds on top is checked by power-expect.ts.
+ */
+export type Feature = 'model' | 'max_turns' | 'timeout_seconds' | 'label' | 'cleanup-delete' | 'cleanup-keep'
+
+export interface PowerCase extends MatrixCase {
+  feature: Feature
+}
+
+export const MODEL_ALIAS = 'quick'
+export const MODEL_TARGET = 'script/quick-model'
+export const LABEL = 'Quick check'
+export const TURN_LIMIT_TEXT = 'answered at the turn limit'
+export const PER_CALL_TIMEOUT = 2
+
+/** Per feature: the last call's extra input, how the last child ends, and the group's config. */
+export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome: Outcome; leafText?: string; config?: Record<string, unknown> }> = {
+  model: { extra: { model: MODEL_ALIAS }, outcome: 'success', config: { models: { aliases: { [MODEL_ALIAS]: MODEL_TARGET } } } },
+  max_turns: { extra: { max_turns: 1 }, outcome: 'success', leafText: TURN_LIMIT_TEXT },
+  // The per-call timeout fires while the configured one (300 s) would not.
+  timeout_seconds: { extra: { timeout_seconds: PER_CALL_TIMEOUT }, outcome: 'timeout' },
+  label: { extra: { label: LABEL }, outcome: 'success' },
+  'cleanup-delete': { extra: { cleanup: 'delete' }, outcome: 'success' },
+  'cleanup-keep': { extra: { cleanup: 'keep' }, outcome: 'success' },
+}
+
+export function powerCases(features: Feature[] = Object.keys(FEATURES) as Feature[]): PowerCase[] {
+  const rows: Omit<PowerCase, 'id' | 'name'>[] = []
+  for (const feature of features) {
+    const f = FEATURES[feature]
+    for (const parent of PARENTS) {
+      for (const child of KINDS) {
+        for (const mode of MODES) {
+          rows.push({ feature, chain: parent === 'root' ? [child] : [parent, child], mode, outcome: f.outcome, extra: f.extra, ...(f.leafText ? { leafText: f.leafText } : {}) })
+        }
+      }
+    }
+  }
+  return rows.map((r, i) => ({ ...r, id: `p${String(i).padStart(3, '0')}`, name: `${r.feature}: root → ${r.chain.join(' → ')} (${r.mode})` }))
+}
+
+/** The script replies of a power row: the matrix's, with the last child's own where the feature changes them. */
+export function powerReplies(c: PowerCase): Reply[] {
+  if (c.feature === 'max_turns') {
+    // Step 1 uses a tool; the cap (1) makes step 2 the forced final answer, whose prompt ends with the loop's notice.
+    const at = tok(c, c.chain.length)
+    return caseRepliesWith(c, [
+      { match: at, step: 1, repeat: true, tools: [{ name: 'list_dir', input: {} }] },
+      { match: at, step: 2, repeat: true, tools: [{ name: 'list_dir', input: {} }] },
+    ])
+  }
+  return caseReplies(c)
+}
+
+/** Shared by every max_turns row: the forced final step's prompt carries no case token, only the notice. */
+export const TURN_LIMIT_REPLY: Reply = { match: 'You have used all the tool steps', repeat: true, text: TURN_LIMIT_TEXT }
