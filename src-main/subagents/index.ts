@@ -1,4 +1,4 @@
-export { Subagents } from './spawner'
+export { ANNOUNCE_SKIP, Subagents } from './spawner'
 export type { SubagentDeps } from './spawner'
 export { Lane } from './lane'
 export { editNestedTranscript, findNestedTask } from './nested'

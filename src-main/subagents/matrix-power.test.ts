@@ -34,6 +34,7 @@ for (const feature of Object.keys(FEATURES) as Feature[]) {
         agents: MATRIX_AGENTS,
         permissions: MATRIX_PERMISSIONS,
         config: FEATURES[feature].config ?? {},
+        files: { 'seed.txt': 'seed' },
         script: scriptFor([...cases.flatMap(powerReplies), TURN_LIMIT_REPLY]),
       })
       for (const c of cases) roots.set(c.id, (await h.host.api.calls['sessions.create']({ workspaceRoot: h.workdir })).session.id)
@@ -48,7 +49,8 @@ for (const feature of Object.keys(FEATURES) as Feature[]) {
 
     it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
       const run = { host: h.host, events: h.events, roots }
-      await expectCase(run, c)
+      // An announce-skip child in the background sends nothing: the matrix's "result arrives" checks do not apply.
+      if (!(c.feature === 'announce-skip' && c.mode === 'background')) await expectCase(run, c)
       await expectFeature(run, c)
     })
   })

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type Config, type ModelRef, type SessionRecord, type TaskCard } from '../../src-shared'
 import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
-import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
+import { subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { AbortCauses, HOST_STOP_REASON, inheritedCause, PARENT_ABORT_REASON, timeoutCause, timeoutReason, USER_STOP_REASON, causeOfReason, type AbortCause } from './abort-cause'
@@ -28,6 +28,9 @@ export interface SubagentDeps {
   /** a model one call names (`model: haiku`), resolved with the run's config; an error lists the choices */
   resolveCallModel: CallModelResolver
 }
+
+/** The final text by which a background child declines to announce its result. */
+export const ANNOUNCE_SKIP = 'ANNOUNCE_SKIP'
 
 /** A child run in flight, blocking or background. */
 interface RunningTask {
@@ -243,6 +246,9 @@ export class Subagents {
   }
 
   private deliverBackground(parent: RunLevel, outcome: ChildOutcome): void {
+    // A background child that has nothing worth telling says exactly ANNOUNCE_SKIP: no message, no wake-up (its answer
+    // stays in its own transcript).
+    if (outcome.ok && outcome.finalText.trim() === ANNOUNCE_SKIP) return
     appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name })
     // The person's Stop (or the host shutting down) caused this result: it is stored for the record, and the next
     // turn the person starts sees it; it starts none by itself.
@@ -260,7 +266,7 @@ export class Subagents {
       workdir: level.workdir,
       agent,
       agentPath: [...level.agentPath, agent.name],
-      chain: [...level.chain, agentRules(agent)],
+      chain: [...level.chain, subagentRules(agent, level.settings.config.config)],
       depth: level.depth + 1,
       modelRef: model ?? this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
       signal,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { AgentInfo, Config, ModelRef } from '../../src-shared'
-import { agentRules, decideFor, isRunToolContext, nativeToolNames, offeredNativeTools, toolExists, type RuleSources, type RunLevel } from '../runtime'
+import { decideFor, subagentRules, isRunToolContext, nativeToolNames, offeredNativeTools, toolExists, type RuleSources, type RunLevel } from '../runtime'
 import { defineTool, ToolError, type ToolDef } from '../tools'
 
 export interface TaskRunner {
@@ -44,7 +44,7 @@ export function taskDescription(agents: AgentInfo[], exists: (agent: AgentInfo, 
     'Usage notes:',
     '- Give a short (3-5 word) description and a complete, self-contained prompt: the subagent does not see this conversation.',
     '- Call task several times in one step to run subagents in parallel.',
-    '- background: true returns at once with a task_id; the result arrives later as a message.',
+    '- background: true returns at once with a task_id; the result arrives later as a message. A background subagent whose final answer is exactly ANNOUNCE_SKIP sends no message (tell it so when you need no report).',
     '- task_id resumes an earlier subagent of yours with a follow-up prompt (not one that is still running).',
     '- The result comes back as <task_result> (or <task_error>) with the subagent\'s final answer; relay what matters to the user.',
   ].join('\n')
@@ -161,7 +161,7 @@ export class TaskTools {
   private nativeToolsOf(level: RunLevel, agent: AgentInfo): string[] {
     const modelRef = this.agentModel(agent, level.settings.config.config) ?? level.modelRef
     if (nativeToolNames(modelRef, level.settings.config.config).length === 0) return []
-    const child = { ...level, agent, modelRef, chain: [...level.chain, agentRules(agent)], agentPath: [...level.agentPath, agent.name] }
+    const child = { ...level, agent, modelRef, chain: [...level.chain, subagentRules(agent, level.settings.config.config)], agentPath: [...level.agentPath, agent.name] }
     return offeredNativeTools(child, this.rules).map((t) => t.name)
   }
 }

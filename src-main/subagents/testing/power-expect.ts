@@ -53,6 +53,35 @@ export async function expectFeature(run: MatrixRun, c: PowerCase): Promise<void>
       }
       break
     }
+    case 'tool-policy': {
+      expect(card.options).toBeUndefined()
+      const parts = child.messages.flatMap((m) => m.parts)
+      const write = parts.find((p) => p.type === 'tool-write_file')!
+      const list = parts.find((p) => p.type === 'tool-list_dir')!
+      const read = parts.find((p) => p.type === 'tool-read_file')!
+      // Left out of the catalog (denied outright), so the model is told they do not exist for it; read_file works.
+      expect([write.toolState, String(write.data.error)]).toEqual(['output-error', expect.stringMatching(/^Unknown tool "write_file"\. Available tools: .*read_file/)])
+      expect([list.toolState, String(list.data.error)]).toEqual(['output-error', expect.stringMatching(/^Unknown tool "list_dir"/)])
+      expect(String(list.data.error)).not.toMatch(/list_dir,|bash|write_file,/)
+      expect(read.toolState).toBe('output-available')
+      break
+    }
+    case 'announce-skip': {
+      const parent = chain[n - 1]
+      if (c.mode === 'background') {
+        // No synthetic message, and nobody was woken: the parent's turn ended with its own answer, and nothing after.
+        expect(parent.messages.filter((m) => m.metadata.synthetic)).toEqual([])
+        expect(card.status).toBe('completed')
+        const answers = parent.messages.filter((m) => m.role === 'assistant').flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text)))
+        expect(answers).toEqual([`${c.id} level ${n - 1} done`])
+        const { tasks } = await run.host.api.calls['tasks.list']({ rootSessionId: rootId })
+        expect(tasks.find((t) => t.taskId === card.taskId)?.status).toBe('completed')
+      }
+      // Its answer stays readable in its own transcript.
+      const texts = child.messages.filter((m) => m.role === 'assistant').flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text)))
+      expect(texts).toEqual(['ANNOUNCE_SKIP'])
+      break
+    }
     case 'cleanup-delete':
     case 'cleanup-keep': {
       const cleanup = c.feature === 'cleanup-delete' ? 'delete' : 'keep'

@@ -8,7 +8,7 @@ import { KINDS, MODES, PARENTS, type MatrixCase, type Outcome } from './matrix-t
  * {blocking, background}. The rows reuse the matrix's scripts and expectations (matrix-script / matrix-expect);
  * what a feature adds on top is checked by power-expect.ts.
  */
-export type Feature = 'model' | 'max_turns' | 'timeout_seconds' | 'label' | 'cleanup-delete' | 'cleanup-keep'
+export type Feature = 'model' | 'max_turns' | 'timeout_seconds' | 'label' | 'cleanup-delete' | 'cleanup-keep' | 'tool-policy' | 'announce-skip'
 
 export interface PowerCase extends MatrixCase {
   feature: Feature
@@ -19,6 +19,9 @@ export const MODEL_TARGET = 'script/quick-model'
 export const LABEL = 'Quick check'
 export const TURN_LIMIT_TEXT = 'answered at the turn limit'
 export const PER_CALL_TIMEOUT = 2
+export const SKIP = 'ANNOUNCE_SKIP'
+/** `subagents.tools` of the tool-policy rows: allow-only, with a deny that wins over the allow. */
+export const TOOL_POLICY = { allow: ['task', 'read_file', 'list_dir'], deny: ['list_dir'] }
 
 /** Per feature: the last call's extra input, how the last child ends, and the group's config. */
 export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome: Outcome; leafText?: string; config?: Record<string, unknown> }> = {
@@ -29,6 +32,11 @@ export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome
   label: { extra: { label: LABEL }, outcome: 'success' },
   'cleanup-delete': { extra: { cleanup: 'delete' }, outcome: 'success' },
   'cleanup-keep': { extra: { cleanup: 'keep' }, outcome: 'success' },
+  // The last child tries a tool the policy leaves out (write_file: not in allow) and one it denies (list_dir: deny
+  // wins over allow), then reads a file it may read; its parents still delegate (task is allowed).
+  'tool-policy': { extra: {}, outcome: 'success', config: { subagents: { tools: TOOL_POLICY } } },
+  // The last child's final answer is exactly ANNOUNCE_SKIP: in the background, nothing is announced.
+  'announce-skip': { extra: {}, outcome: 'success', leafText: SKIP },
 }
 
 export function powerCases(features: Feature[] = Object.keys(FEATURES) as Feature[]): PowerCase[] {
@@ -56,6 +64,14 @@ export function powerReplies(c: PowerCase): Reply[] {
       { match: at, step: 2, repeat: true, tools: [{ name: 'list_dir', input: {} }] },
     ])
   }
+  const at = tok(c, c.chain.length)
+  if (c.feature === 'tool-policy') {
+    return caseRepliesWith(c, [
+      { match: at, step: 1, repeat: true, tools: [{ name: 'write_file', input: { path: `w-${c.id}.txt`, content: 'x' } }, { name: 'list_dir', input: {} }, { name: 'read_file', input: { path: 'seed.txt' } }] },
+      { match: at, step: 2, repeat: true, text: `${c.id} level ${c.chain.length} done` },
+    ])
+  }
+  if (c.feature === 'announce-skip') return caseRepliesWith(c, [{ match: at, repeat: true, text: SKIP }])
   return caseReplies(c)
 }
 
