@@ -132,5 +132,7 @@ export const TaskCard = z.object({
   transcript: z.array(MessageWithParts).optional(),
   /** per-call controls the call set (absent: none) */
   options: TaskOptions.optional(),
+  /** a fork of its caller: the caller's conversation, prompt and tools, in the background */
+  fork: z.boolean().optional(),
 })
 export type TaskCard = z.infer<typeof TaskCard>

@@ -27,7 +27,7 @@ describe('subagents.tools: a policy that only takes tools away', () => {
     // the agent's per-subject rules survive for an allowed tool
     [{ '*': 'allow', task: { '*': 'allow', secret: 'deny' } }, { allow: ['task'] }, 'task', 'allow'],
   ] as const)('%j under %j: %s → %s', (permission, policy, tool, expected) => {
-    expect(action(permission as CompactPermission, policy, tool)).toBe(expected)
+    expect(action(permission as CompactPermission, policy as Config['subagents']['tools'], tool)).toBe(expected)
   })
 
   it('keeps per-subject rules of an allowed tool in their order', () => {

@@ -1,11 +1,12 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type Config, type ModelRef, type SessionRecord, type TaskCard } from '../../src-shared'
+import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SessionRecord, type TaskCard } from '../../src-shared'
 import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { AbortCauses, HOST_STOP_REASON, inheritedCause, PARENT_ABORT_REASON, timeoutCause, timeoutReason, USER_STOP_REASON, causeOfReason, type AbortCause } from './abort-cause'
 import { runChild, type ChildOutcome } from './child-run'
+import { forkDirective, ForkTranscript, inheritedConversation, isForkCall, refuseFork } from './fork'
 import { createChildSession, findResumable, sessionBusy, type Anchor } from './child-session'
 import { Lane, type Slot } from './lane'
 import { taskError } from './result-text'
@@ -57,15 +58,28 @@ export class Subagents {
   private readonly running = new Map<string, RunningTask>()
   private readonly causes = new AbortCauses()
   private readonly taskTools: TaskTools
+  /** the run context each level runs with (a fork copies its parent's prompt and tools from here) */
+  private readonly runs = new WeakMap<RunLevel, RunContext>()
+  /** fork levels, and the run context of the parent each was forked from */
+  private readonly forks = new WeakSet<RunLevel>()
+  private readonly forkOf = new WeakMap<RunLevel, RunContext>()
 
   constructor(private readonly deps: SubagentDeps) {
     this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.rules, deps.agentModel)
   }
 
-  /** A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate. */
+  /**
+   * A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate.
+   * A fork sends its parent's exact system prompt and tool list (its rules still decide every call it makes), so its
+   * requests start with the bytes its parent's did and the provider's prompt cache serves them.
+   */
   prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): RunContext {
     const task = this.toolFor(level)
-    return this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
+    const run = this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
+    const parent = this.forkOf.get(level)
+    if (parent) return { ...run, system: parent.system, tools: parent.tools, providerTools: parent.providerTools }
+    this.runs.set(level, run)
+    return run
   }
 
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
@@ -128,19 +142,23 @@ export class Subagents {
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
     const { sessions, jobs } = this.deps
     const limits = level.settings.config.config.subagents
-    const agent = level.settings.agents.find((a) => a.name === input.subagent_type)
+    const fork = isForkCall(input)
+    if (fork) refuseFork(this.forks.has(level), input)
+    // A fork runs as its parent's own agent (its exact prompt and tools), nested in the call, always in the background.
+    const agent = fork ? { ...level.agent, inspectable: false } : level.settings.agents.find((a) => a.name === input.subagent_type)
     if (!agent) throw new ToolError(`No agent "${input.subagent_type}".`)
     if (level.depth + 1 > limits.maxDepth) {
       throw new ToolError(`Subagent depth limit reached (maxDepth ${limits.maxDepth}): this agent is at depth ${level.depth} and cannot start another level. Do the work yourself.`)
     }
     const applied = applyTaskOptions(level, agent, input, this.deps.resolveCallModel)
-    const background = input.background ?? agent.background
+    const background = fork || (input.background ?? agent.background)
     // Only the caller's own children can be resumed (checked first: another's child is not even described).
     const resumed = input.task_id ? findResumable(sessions, level, input.task_id, agent.name, agent.inspectable) : undefined
     if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
     const card: TaskCard = newTaskCard({ taskId, agentType: agent.name, description: input.description, background, inspectable: agent.inspectable, depth: level.depth + 1, status: 'queued' })
     if (Object.keys(applied.options).length) card.options = applied.options
+    if (fork) card.fork = true
     const publish = () => {
       ctx.handle.patch({ subagent: { ...(ctx.handle.part.data.subagent as object | undefined), ...card } })
       const { transcript: _t, ...summary } = card
@@ -158,14 +176,11 @@ export class Subagents {
 
     let transcript: Transcript
     try {
-      transcript = agent.inspectable
+      transcript = fork
+        ? new ForkTranscript(inheritedConversation(level.transcript.history(), ctx.handle.part.messageId, ctx.toolCallId), this.nested(taskId, [], card, ctx))
+        : agent.inspectable
         ? this.storedChild(level, applied, taskId, background, input, resumed !== undefined)
-        : new NestedTranscript(
-            taskId,
-            resumed?.messages ?? [],
-            (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }),
-            (run) => this.deps.transcript.beforeFlush(run),
-          )
+        : this.nested(taskId, resumed?.messages ?? [], card, ctx)
     } catch (err) {
       // Nothing ran; the card must still end (a card left "queued" would spin forever in the UI).
       level.signal.removeEventListener('abort', onParentAbort)
@@ -175,7 +190,12 @@ export class Subagents {
     }
     const seconds = applied.timeoutSeconds
     const clock = new TaskClock(seconds * 1000, () => this.causes.abort(controller, timeoutReason(seconds), timeoutCause(seconds)))
-    const child = this.childLevel(level, applied.agent, taskId, transcript, controller.signal, clock, applied.modelRef)
+    const child = this.childLevel(level, applied.agent, taskId, transcript, controller.signal, clock, applied.modelRef ?? (fork ? level.modelRef : undefined))
+    if (fork) {
+      this.forks.add(child)
+      const parentRun = this.runs.get(level)
+      if (parentRun) this.forkOf.set(child, parentRun)
+    }
     const entry: RunningTask = {
       taskId,
       agentType: agent.name,
@@ -193,7 +213,7 @@ export class Subagents {
       lane: this.laneFor(child.rootSessionId, limits.maxConcurrent),
       onSlot: (slot) => this.slots.set(child, slot),
       child,
-      prompt: input.prompt,
+      prompt: fork ? forkDirective(input.prompt) : input.prompt,
       card,
       publish,
       signal: controller.signal,
@@ -202,7 +222,7 @@ export class Subagents {
       write: (lvl, text) => this.writeUserMessage(lvl, text),
     }).finally(() => {
       level.signal.removeEventListener('abort', onParentAbort)
-      if (transcript instanceof NestedTranscript) transcript.flush()
+      if (transcript instanceof NestedTranscript || transcript instanceof ForkTranscript) transcript.flush()
       if (applied.options.cleanup === 'delete' && agent.inspectable) this.setArchived(child, true)
     })
     this.running.set(taskId, entry)
@@ -334,6 +354,16 @@ export class Subagents {
 
   private publishSession(level: RunLevel, agentType: string, session: SessionRecord): void {
     level.emit({ type: 'subagent_event', sessionId: session.id, at: Date.now(), agentType, event: { type: 'session_updated', sessionId: session.id, at: Date.now(), session } })
+  }
+
+  /** An opaque child's transcript, mirrored into its task card. */
+  private nested(taskId: string, messages: MessageWithParts[], card: TaskCard, ctx: RunToolContext): NestedTranscript {
+    return new NestedTranscript(
+      taskId,
+      messages,
+      (own) => ctx.handle.patch({ subagent: { ...card, transcript: own } }),
+      (run) => this.deps.transcript.beforeFlush(run),
+    )
   }
 
   private laneFor(rootSessionId: string, limit: number): Lane {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { AgentInfo, Config, ModelRef } from '../../src-shared'
 import { decideFor, subagentRules, isRunToolContext, nativeToolNames, offeredNativeTools, toolExists, type RuleSources, type RunLevel } from '../runtime'
 import { defineTool, ToolError, type ToolDef } from '../tools'
+import { FORK_TYPE } from './fork'
 
 export interface TaskRunner {
   run(level: RunLevel, input: TaskInput, ctx: Parameters<ToolDef['execute']>[1]): Promise<{ output: string; metadata?: Record<string, unknown> }>
@@ -16,6 +17,7 @@ export function callableAgents(level: RunLevel, all: AgentInfo[], rules: Pick<Ru
   return all.filter(
     (a) =>
       (a.mode === 'subagent' || a.mode === 'all') &&
+      a.name !== FORK_TYPE &&
       decideFor(level, snapshot, { tool: 'task', kind: 'name', subjects: [a.name] }).action !== 'deny',
   )
 }
@@ -42,9 +44,10 @@ export function taskDescription(agents: AgentInfo[], exists: (agent: AgentInfo, 
     ...agents.map((a) => `- ${a.name}: ${a.description} (Tools: ${toolsSummary(a, (t) => exists(a, t))})`),
     '',
     'Usage notes:',
-    '- Give a short (3-5 word) description and a complete, self-contained prompt: the subagent does not see this conversation.',
+    '- Give a short (3-5 word) description and a complete, self-contained prompt: a typed subagent does not see this conversation.',
     '- Call task several times in one step to run subagents in parallel.',
     '- background: true returns at once with a task_id; the result arrives later as a message. A background subagent whose final answer is exactly ANNOUNCE_SKIP sends no message (tell it so when you need no report).',
+    `- Leave out subagent_type (or use "${FORK_TYPE}") to fork: a background copy of you with this whole conversation and your tools works on the prompt and reports back. A fork cannot fork again.`,
     '- task_id resumes an earlier subagent of yours with a follow-up prompt (not one that is still running).',
     '- The result comes back as <task_result> (or <task_error>) with the subagent\'s final answer; relay what matters to the user.',
   ].join('\n')
@@ -88,8 +91,9 @@ function taskInputSchema(names: [string, ...string[]], maxTimeoutSeconds: number
         .optional()
         .describe(`Abort the subagent after this many seconds of its own work (at most ${maxTimeoutSeconds}, the default).`),
       subagent_type: z
-        .enum(names, { error: () => `unknown or unavailable agent type; valid types: ${names.join(', ')}` })
-        .describe('Which agent to run.'),
+        .enum([...names, FORK_TYPE], { error: () => `unknown or unavailable agent type; valid types: ${names.join(', ')} (or leave it out to fork)` })
+        .optional()
+        .describe(`Which agent to run. Leave it out (or "${FORK_TYPE}") to fork yourself.`),
     })
     .strict()
     .superRefine((v, ctx) => {
@@ -122,8 +126,8 @@ export function createTaskTool(
     name: 'task',
     description: taskDescription(agents, exists),
     parameters: taskInputSchema(names, limits.timeoutSeconds),
-    permission: (input) => ({ kind: 'name', subjects: [input.subagent_type] }),
-    display: (input) => ({ summary: `${input.subagent_type}: ${input.label ?? input.description}` }),
+    permission: (input) => ({ kind: 'name', subjects: [input.subagent_type ?? FORK_TYPE] }),
+    display: (input) => ({ summary: `${input.subagent_type ?? FORK_TYPE}: ${input.label ?? input.description}` }),
     async execute(input, ctx) {
       if (!isRunToolContext(ctx)) throw new ToolError('task can only run inside an agent run')
       return runner.run(ctx.level, input, ctx)

@@ -27,6 +27,8 @@ export interface ScriptedChatServer {
   url: string
   /** Parsed request bodies, in arrival order. */
   requests: unknown[]
+  /** The same bodies as sent, byte for byte (prompt-cache prefix tests compare these). */
+  bodies: string[]
   /** Request headers, in the same order (tests check which API key was sent). */
   headers: http.IncomingHttpHeaders[]
   close(): Promise<void>
@@ -100,6 +102,7 @@ function completionBody(response: ScriptedChatResponse, model: string): unknown 
  */
 export async function startScriptedChatServer(script: ChatServerScript): Promise<ScriptedChatServer> {
   const requests: unknown[] = []
+  const bodies: string[] = []
   const headers: http.IncomingHttpHeaders[] = []
 
   const next = (body: unknown, index: number): ScriptedChatResponse | undefined =>
@@ -121,6 +124,7 @@ export async function startScriptedChatServer(script: ChatServerScript): Promise
     }
     const index = requests.length
     requests.push(body)
+    bodies.push(raw)
     headers.push(req.headers)
     const response = next(body, index)
     if (!response) {
@@ -169,6 +173,7 @@ export async function startScriptedChatServer(script: ChatServerScript): Promise
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    bodies,
     headers,
     close: () =>
       new Promise<void>((resolve, reject) => {

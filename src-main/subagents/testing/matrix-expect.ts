@@ -121,7 +121,7 @@ function expectRow(run: MatrixRun, c: MatrixCase, chain: StoredLevel[], k: numbe
   const { store } = run.host
   const level = chain[k]
   const row = store.sessions.getSession(level.sessionId)
-  if (c.chain[k - 1] === 'opaque') {
+  if (c.chain[k - 1] !== 'inspectable') {
     expect(row).toBeUndefined()
     return
   }

@@ -24,7 +24,9 @@ export type Reply = Record<string, unknown>
 const SLOW = 30_000
 
 function task(c: MatrixCase, k: number, prompt: string, extra: Record<string, unknown>): Reply {
-  return { name: 'task', input: { subagent_type: agentAt(c, k), description: `L${k} of ${c.id}`, prompt, ...extra } }
+  // A fork is a call without subagent_type.
+  const type = c.chain[k - 1] === 'fork' ? {} : { subagent_type: agentAt(c, k) }
+  return { name: 'task', input: { ...type, description: `L${k} of ${c.id}`, prompt, ...extra } }
 }
 
 /** Phase 1: the root calls the first level, each level the next, the last one ends as the outcome says. */

@@ -82,6 +82,13 @@ export async function expectFeature(run: MatrixRun, c: PowerCase): Promise<void>
       expect(texts).toEqual(['ANNOUNCE_SKIP'])
       break
     }
+    case 'fork': {
+      expect(card).toMatchObject({ fork: true, agentType: agentAt(c, n - 1), inspectable: false, background: true })
+      // Only its own messages are stored in the card: the directive (with the caller's prompt) and its answer.
+      expect(child.messages.map((m) => m.role)).toEqual(['user', 'assistant'])
+      expect(String(child.messages[0].parts[0].data.text)).toMatch(/^<fork_directive>\nwork <p\d+:L\d>\n<\/fork_directive>/)
+      break
+    }
     case 'cleanup-delete':
     case 'cleanup-keep': {
       const cleanup = c.feature === 'cleanup-delete' ? 'delete' : 'keep'

@@ -8,7 +8,7 @@ import { KINDS, MODES, PARENTS, type MatrixCase, type Outcome } from './matrix-t
  * {blocking, background}. The rows reuse the matrix's scripts and expectations (matrix-script / matrix-expect);
  * what a feature adds on top is checked by power-expect.ts.
  */
-export type Feature = 'model' | 'max_turns' | 'timeout_seconds' | 'label' | 'cleanup-delete' | 'cleanup-keep' | 'tool-policy' | 'announce-skip'
+export type Feature = 'model' | 'max_turns' | 'timeout_seconds' | 'label' | 'cleanup-delete' | 'cleanup-keep' | 'tool-policy' | 'announce-skip' | 'fork'
 
 export interface PowerCase extends MatrixCase {
   feature: Feature
@@ -37,6 +37,8 @@ export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome
   'tool-policy': { extra: {}, outcome: 'success', config: { subagents: { tools: TOOL_POLICY } } },
   // The last child's final answer is exactly ANNOUNCE_SKIP: in the background, nothing is announced.
   'announce-skip': { extra: {}, outcome: 'success', leafText: SKIP },
+  // The last call forks its caller (no subagent_type): rows are parent × mode only, the child is always a fork.
+  fork: { extra: {}, outcome: 'success' },
 }
 
 export function powerCases(features: Feature[] = Object.keys(FEATURES) as Feature[]): PowerCase[] {
@@ -44,8 +46,9 @@ export function powerCases(features: Feature[] = Object.keys(FEATURES) as Featur
   for (const feature of features) {
     const f = FEATURES[feature]
     for (const parent of PARENTS) {
-      for (const child of KINDS) {
-        for (const mode of MODES) {
+      for (const child of feature === 'fork' ? (['fork'] as const) : KINDS) {
+        // A fork always runs in the background.
+        for (const mode of feature === 'fork' ? (['background'] as const) : MODES) {
           rows.push({ feature, chain: parent === 'root' ? [child] : [parent, child], mode, outcome: f.outcome, extra: f.extra, ...(f.leafText ? { leafText: f.leafText } : {}) })
         }
       }
