@@ -10,8 +10,13 @@ export const ModelPricing = z
     input: z.number().nonnegative(),
     /** USD per million output tokens */
     output: z.number().nonnegative(),
+    /** USD per million input tokens read from the provider's prompt cache (default: 10% of input, Anthropic's rate) */
+    cacheRead: z.number().nonnegative().optional(),
+    /** USD per million input tokens written to the prompt cache (default: 125% of input, Anthropic's rate) */
+    cacheWrite: z.number().nonnegative().optional(),
   })
   .strict()
+export type ModelPricing = z.infer<typeof ModelPricing>
 
 export const ProviderConfig = z
   .object({

@@ -124,6 +124,9 @@ export const TaskCard = z.object({
   steps: z.number().int(),
   tokensIn: z.number(),
   tokensOut: z.number(),
+  /** of tokensIn: read from / written to the provider's prompt cache (absent: none reported) */
+  cacheRead: z.number().optional(),
+  cacheWrite: z.number().optional(),
   costUsd: z.number().nullable(),
   startedAt: z.number().nullable(),
   endedAt: z.number().nullable(),

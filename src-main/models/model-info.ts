@@ -1,4 +1,4 @@
-import type { Config, ModelRef } from '../../src-shared'
+import type { Config, ModelPricing, ModelRef } from '../../src-shared'
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000
 
@@ -14,9 +14,9 @@ function providerType(ref: ModelRef, config: Config): string | undefined {
 }
 
 /** USD per million tokens, or undefined when the price is unknown (cost shows as unknown, not 0). */
-export function pricingFor(ref: ModelRef, config: Config): { input: number; output: number } | undefined {
+export function pricingFor(ref: ModelRef, config: Config): ModelPricing | undefined {
   const configured = config.providers[ref.provider]?.models?.[ref.model]?.pricing
-  if (configured) return { input: configured.input, output: configured.output }
+  if (configured) return { ...configured }
   const type = providerType(ref, config)
   if (type !== undefined && FREE_TYPES.has(type)) return { input: 0, output: 0 }
   return undefined

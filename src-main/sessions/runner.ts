@@ -1,4 +1,4 @@
-import type { AgentInfo, ApprovalRecord, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta, ModelPricing } from '../../src-shared'
 import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
@@ -28,7 +28,7 @@ export interface RunnerDeps {
   /** the model an agent's file names, resolved with the run's config; undefined = inherit */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   contextWindow(ref: ModelRef): number
-  pricing(ref: ModelRef): { input: number; output: number } | undefined
+  pricing(ref: ModelRef): ModelPricing | undefined
   headless: boolean
 }
 

@@ -1,4 +1,4 @@
-import type { ModelRef, TaskCard, TokenUsage } from '../../src-shared'
+import type { ModelRef, TaskCard, TokenUsage, ModelPricing } from '../../src-shared'
 import { addUsage, emptyUsage, runTurn, type RunContext, type Transcript } from '../loop'
 import type { PrepareOptions, RunLevel } from '../runtime'
 import type { SessionsRepository } from '../store'
@@ -14,7 +14,7 @@ export interface ChildRun {
   sessions: Pick<SessionsRepository, 'updateSession' | 'addSessionUsage'>
   /** the run context of a level (the subagents module adds its `task` tool) */
   prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'>): RunContext
-  pricing(ref: ModelRef): { input: number; output: number } | undefined
+  pricing(ref: ModelRef): ModelPricing | undefined
   lane: Lane
   onSlot(slot: Slot): void
   child: RunLevel
@@ -62,6 +62,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
         card.steps++
         card.tokensIn = usage.prompt
         card.tokensOut = usage.completion
+        if (usage.cacheRead || usage.cacheWrite) Object.assign(card, { cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite })
         card.costUsd = costOf(usage, pricing)
         r.publish()
       },

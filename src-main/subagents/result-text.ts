@@ -1,8 +1,12 @@
-import { formatDuration, type TokenUsage } from '../../src-shared'
+import { formatDuration, type ModelPricing, type TokenUsage } from '../../src-shared'
 
-/** `runtime 12.4s · tokens 1234 in / 210 out · cost $0.0031` — cost only when the model's pricing is known. */
+/**
+ * `runtime 12.4s · tokens 1234 in / 210 out · cache 900 read / 100 write · cost $0.0031` — the cache part when the
+ * provider reported prompt-cache use, cost only when the model's pricing is known.
+ */
 export function statsLine(ms: number, usage: TokenUsage, costUsd: number | null): string {
   const parts = [`runtime ${formatDuration(ms)}`, `tokens ${usage.prompt} in / ${usage.completion} out`]
+  if (usage.cacheRead || usage.cacheWrite) parts.push(`cache ${usage.cacheRead} read / ${usage.cacheWrite} write`)
   if (costUsd !== null) parts.push(`cost $${costUsd.toFixed(4)}`)
   return parts.join(' · ')
 }
@@ -15,7 +19,16 @@ export function taskError(agent: string, taskId: string, reason: string): string
   return `<task_error agent="${agent}" task_id="${taskId}">${reason}</task_error>`
 }
 
-export function costOf(usage: TokenUsage, pricing: { input: number; output: number } | undefined): number | null {
+/**
+ * USD for `usage` at `pricing` (per million tokens). Input tokens served from the provider's prompt cache, and those
+ * written to it, are priced at their own rates (`prompt` counts them too: they are taken out of the plain input).
+ */
+export function costOf(usage: TokenUsage, pricing: ModelPricing | undefined): number | null {
   if (!pricing) return null
-  return (usage.prompt * pricing.input + usage.completion * pricing.output) / 1_000_000
+  const cacheRead = usage.cacheRead ?? 0
+  const cacheWrite = usage.cacheWrite ?? 0
+  const plain = Math.max(0, usage.prompt - cacheRead - cacheWrite)
+  const readRate = pricing.cacheRead ?? pricing.input * 0.1
+  const writeRate = pricing.cacheWrite ?? pricing.input * 1.25
+  return (plain * pricing.input + cacheRead * readRate + cacheWrite * writeRate + usage.completion * pricing.output) / 1_000_000
 }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SessionRecord, type TaskCard } from '../../src-shared'
-import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
+import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SessionRecord, type TaskCard, type ModelPricing } from '../../src-shared'
+import { appendTextMessage, buildPrompt, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
@@ -25,7 +25,7 @@ export interface SubagentDeps {
   jobs: Pick<QueueRepository, 'createJob' | 'getJob' | 'updateJob'>
   /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
-  pricing(ref: ModelRef): { input: number; output: number } | undefined
+  pricing(ref: ModelRef): ModelPricing | undefined
   /** a model one call names (`model: haiku`), resolved with the run's config; an error lists the choices */
   resolveCallModel: CallModelResolver
 }
@@ -62,7 +62,7 @@ export class Subagents {
   private readonly runs = new WeakMap<RunLevel, RunContext>()
   /** fork levels, and the run context of the parent each was forked from */
   private readonly forks = new WeakSet<RunLevel>()
-  private readonly forkOf = new WeakMap<RunLevel, RunContext>()
+  private readonly forkOf = new WeakMap<RunLevel, { run: RunContext; prefixLength: number }>()
 
   constructor(private readonly deps: SubagentDeps) {
     this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.rules, deps.agentModel)
@@ -77,7 +77,7 @@ export class Subagents {
     const task = this.toolFor(level)
     const run = this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
     const parent = this.forkOf.get(level)
-    if (parent) return { ...run, system: parent.system, tools: parent.tools, providerTools: parent.providerTools }
+    if (parent) return { ...run, system: parent.run.system, tools: parent.run.tools, providerTools: parent.run.providerTools, cachePrefixLength: parent.prefixLength }
     this.runs.set(level, run)
     return run
   }
@@ -174,10 +174,12 @@ export class Subagents {
     if (level.signal.aborted) onParentAbort()
     else level.signal.addEventListener('abort', onParentAbort, { once: true })
 
+    // What a fork inherits, taken now, while the parent's conversation is as its last request sent it.
+    const inherited = fork ? inheritedConversation(level.transcript.history(), ctx.handle.part.messageId, ctx.toolCallId) : undefined
     let transcript: Transcript
     try {
       transcript = fork
-        ? new ForkTranscript(inheritedConversation(level.transcript.history(), ctx.handle.part.messageId, ctx.toolCallId), this.nested(taskId, [], card, ctx))
+        ? new ForkTranscript(inherited!, this.nested(taskId, [], card, ctx))
         : agent.inspectable
         ? this.storedChild(level, applied, taskId, background, input, resumed !== undefined)
         : this.nested(taskId, resumed?.messages ?? [], card, ctx)
@@ -194,7 +196,8 @@ export class Subagents {
     if (fork) {
       this.forks.add(child)
       const parentRun = this.runs.get(level)
-      if (parentRun) this.forkOf.set(child, parentRun)
+      // The parent's last request: its system prompt and every message before the step that forked.
+      if (parentRun) this.forkOf.set(child, { run: parentRun, prefixLength: buildPrompt(parentRun.system, inherited!.slice(0, -1)).length })
     }
     const entry: RunningTask = {
       taskId,

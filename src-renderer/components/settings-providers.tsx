@@ -132,7 +132,7 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
     setSaved(SAVES[what].done)
     await loadSettings()
   }
-  const field = (k: keyof typeof limits, label: string, step = 1) => (
+  const field = (k: Exclude<keyof typeof limits, 'tools'>, label: string, step = 1) => (
     <label className="field" key={k}>
       <span className="label">{label}</span>
       <input

@@ -58,8 +58,9 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
           <span className={`pill status status-${card.status}`} data-testid="subagent-status">{card.status}</span>
           <span title="steps">{card.steps} step{card.steps === 1 ? '' : 's'}</span>
           {elapsed !== null && <span title="elapsed">{formatDuration(elapsed)}</span>}
-          <span title="tokens in / out">
+          <span title={card.cacheRead || card.cacheWrite ? `tokens in / out; of the input, ${card.cacheRead ?? 0} read from and ${card.cacheWrite ?? 0} written to the prompt cache` : 'tokens in / out'}>
             {formatTokens(card.tokensIn)} / {formatTokens(card.tokensOut)} tok
+            {(card.cacheRead ?? 0) > 0 && ` (${formatTokens(card.cacheRead ?? 0)} cached)`}
           </span>
           {card.inspectable && card.taskId && (
             <button className="btn small" data-testid="subagent-open" onClick={() => void openSession(card.taskId)}>

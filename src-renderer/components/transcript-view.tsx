@@ -71,7 +71,13 @@ export function TranscriptView() {
           {session && <span className="muted nowrap">{session.agent}</span>}
           <span className="spacer" />
           {status && <span className={`pill status-${status}`} data-testid="session-status">{status.replaceAll('_', ' ')}</span>}
-          {session && session.usage.total > 0 && <span className="muted small nowrap">{formatTokens(session.usage.total)} tokens</span>}
+          {session && session.usage.total > 0 && (
+            <span className="muted small nowrap" data-testid="session-usage" title={`${session.usage.prompt} in / ${session.usage.completion} out`}>
+              {formatTokens(session.usage.total)} tokens
+              {(session.usage.cacheRead > 0 || session.usage.cacheWrite > 0) && ` · cache ${formatTokens(session.usage.cacheRead)} read / ${formatTokens(session.usage.cacheWrite)} write`}
+              {session.costUsd > 0 && ` · $${session.costUsd.toFixed(4)}`}
+            </span>
+          )}
           {tasksClosed && taskCount > 0 && (
             <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null })}>
               Tasks ({taskCount})
