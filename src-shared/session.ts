@@ -32,6 +32,7 @@ export const TaskOptions = z.object({
   maxTurns: z.number().int().optional(),
   timeoutSeconds: z.number().optional(),
   cleanup: z.enum(['keep', 'delete']).optional(),
+  isolation: z.enum(['worktree']).optional(),
 })
 export type TaskOptions = z.infer<typeof TaskOptions>
 
@@ -113,6 +114,21 @@ export const TaskStatus = z.enum(['queued', 'running', 'completed', 'failed', 'a
 export type TaskStatus = z.infer<typeof TaskStatus>
 
 
+/** A task's git worktree (isolation: worktree): where, on which branch, from which commit, and what became of it. */
+export const TaskWorktree = z.object({
+  path: z.string(),
+  branch: z.string(),
+  /** the commit it started from */
+  base: z.string(),
+  /** the repository it belongs to (its main working tree) */
+  repo: z.string(),
+  /** active while the child runs; removed when it changed nothing (or by the person); kept otherwise */
+  state: z.enum(['active', 'kept', 'removed']),
+  /** `git diff --shortstat` against `base`, when kept */
+  diffStat: z.string().optional(),
+})
+export type TaskWorktree = z.infer<typeof TaskWorktree>
+
 export const TaskCard = z.object({
   taskId: z.string(),
   agentType: z.string(),
@@ -137,5 +153,7 @@ export const TaskCard = z.object({
   options: TaskOptions.optional(),
   /** a fork of its caller: the caller's conversation, prompt and tools, in the background */
   fork: z.boolean().optional(),
+  /** isolation: worktree */
+  worktree: TaskWorktree.optional(),
 })
 export type TaskCard = z.infer<typeof TaskCard>

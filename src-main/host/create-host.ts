@@ -117,6 +117,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       agentModel,
       pricing,
       resolveCallModel,
+      dataDir,
     })
     const runner = new SessionRunner({
       sessions,

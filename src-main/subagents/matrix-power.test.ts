@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../testing/harness'
 import { expectCase } from './testing/matrix-expect'
@@ -14,6 +15,14 @@ import { FEATURES, powerCases, powerReplies, TURN_LIMIT_REPLY, type Feature } fr
  * matrix promises for its outcome (matrix-expect), and what the feature adds (power-expect).
  */
 const CASES = powerCases()
+
+/** The workspace as a git repository with one commit (worktree rows). */
+function initRepo(dir: string): void {
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' })
+  git('init', '-q', '-b', 'main')
+  git('add', '-A')
+  git('commit', '-q', '-m', 'start')
+}
 
 async function settle(h: Harness): Promise<void> {
   do {
@@ -37,6 +46,7 @@ for (const feature of Object.keys(FEATURES) as Feature[]) {
         files: { 'seed.txt': 'seed' },
         script: scriptFor([...cases.flatMap(powerReplies), TURN_LIMIT_REPLY]),
       })
+      if (FEATURES[feature].git) initRepo(h.workdir)
       for (const c of cases) roots.set(c.id, (await h.host.api.calls['sessions.create']({ workspaceRoot: h.workdir })).session.id)
       await Promise.all(cases.map((c) => h.host.api.calls['messages.prompt']({ sessionId: roots.get(c.id)!, requestId: `${c.id}-1`, text: rootPrompt(c) })))
       await settle(h)
@@ -48,7 +58,7 @@ for (const feature of Object.keys(FEATURES) as Feature[]) {
     })
 
     it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-      const run = { host: h.host, events: h.events, roots }
+      const run = { host: h.host, events: h.events, roots, dataDir: h.dataDir }
       // An announce-skip child in the background sends nothing: the matrix's "result arrives" checks do not apply.
       if (!(c.feature === 'announce-skip' && c.mode === 'background')) await expectCase(run, c)
       await expectFeature(run, c)

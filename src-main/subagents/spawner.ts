@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SessionRecord, type TaskCard, type ModelPricing } from '../../src-shared'
+import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelPricing, type ModelRef, type SessionRecord, type TaskCard, type TaskWorktree } from '../../src-shared'
 import { appendTextMessage, buildPrompt, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
@@ -13,6 +13,7 @@ import { taskError } from './result-text'
 import { TaskClock } from './task-clock'
 import { applyTaskOptions, shownName, type AppliedOptions, type CallModelResolver } from './task-options'
 import { TaskTools, type TaskInput } from './task-tool'
+import { finishWorktree, openWorktree, worktreeNote } from './worktree'
 
 export interface SubagentDeps {
   runtime: Runtime
@@ -28,6 +29,8 @@ export interface SubagentDeps {
   pricing(ref: ModelRef): ModelPricing | undefined
   /** a model one call names (`model: haiku`), resolved with the run's config; an error lists the choices */
   resolveCallModel: CallModelResolver
+  /** task worktrees (isolation: worktree) are made under `{dataDir}/worktrees` */
+  dataDir: string
 }
 
 /** The final text by which a background child declines to announce its result. */
@@ -156,9 +159,15 @@ export class Subagents {
     const resumed = input.task_id ? findResumable(sessions, level, input.task_id, agent.name, agent.inspectable) : undefined
     if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
+    // Worktree isolation (the call's, else the agent's): made before anything is shown, so "not a repository" is a
+    // plain tool error. A resumed child goes on in the worktree it kept.
+    const isolation = input.isolation ?? (fork ? undefined : agent.isolation)
+    if (fork && isolation) throw new ToolError('A fork works where its parent works: isolation "worktree" needs a typed subagent (subagent_type).')
+    const isolated = isolation === 'worktree' ? await openWorktree(level.workdir, this.deps.dataDir, taskId) : undefined
     const card: TaskCard = newTaskCard({ taskId, agentType: agent.name, description: input.description, background, inspectable: agent.inspectable, depth: level.depth + 1, status: 'queued' })
     if (Object.keys(applied.options).length) card.options = applied.options
     if (fork) card.fork = true
+    if (isolated) card.worktree = isolated.worktree
     const publish = () => {
       ctx.handle.patch({ subagent: { ...(ctx.handle.part.data.subagent as object | undefined), ...card } })
       const { transcript: _t, ...summary } = card
@@ -193,6 +202,7 @@ export class Subagents {
     const seconds = applied.timeoutSeconds
     const clock = new TaskClock(seconds * 1000, () => this.causes.abort(controller, timeoutReason(seconds), timeoutCause(seconds)))
     const child = this.childLevel(level, applied.agent, taskId, transcript, controller.signal, clock, applied.modelRef ?? (fork ? level.modelRef : undefined))
+    if (isolated) child.workdir = isolated.workdir
     if (fork) {
       this.forks.add(child)
       const parentRun = this.runs.get(level)
@@ -223,7 +233,9 @@ export class Subagents {
       clock,
       cause: () => this.causes.of(controller.signal),
       write: (lvl, text) => this.writeUserMessage(lvl, text),
-    }).finally(() => {
+    })
+      .then((outcome) => (isolated ? this.closeWorktree(card, publish, outcome) : outcome))
+      .finally(() => {
       level.signal.removeEventListener('abort', onParentAbort)
       if (transcript instanceof NestedTranscript || transcript instanceof ForkTranscript) transcript.flush()
       if (applied.options.cleanup === 'delete' && agent.inspectable) this.setArchived(child, true)
@@ -357,6 +369,21 @@ export class Subagents {
 
   private publishSession(level: RunLevel, agentType: string, session: SessionRecord): void {
     level.emit({ type: 'subagent_event', sessionId: session.id, at: Date.now(), agentType, event: { type: 'session_updated', sessionId: session.id, at: Date.now(), session } })
+  }
+
+  /** The child ended: its worktree is removed if it changed nothing, else kept and named in what the parent reads. */
+  private async closeWorktree(card: TaskCard, publish: () => void, outcome: ChildOutcome): Promise<ChildOutcome> {
+    const open = card.worktree!
+    let closed: TaskWorktree
+    try {
+      closed = await finishWorktree(open)
+    } catch (err) {
+      // Never delete what cannot be inspected: keep it, and say why.
+      closed = { ...open, state: 'kept', diffStat: `could not be inspected (${err instanceof Error ? err.message : String(err)})` }
+    }
+    card.worktree = closed
+    publish()
+    return closed.state === 'kept' ? { ...outcome, text: `${outcome.text}\n${worktreeNote(closed)}` } : outcome
   }
 
   /** An opaque child's transcript, mirrored into its task card. */

@@ -39,6 +39,7 @@ export function applyTaskOptions(level: RunLevel, agent: AgentInfo, input: TaskI
     ...(input.max_turns !== undefined ? { maxTurns: maxSteps } : {}),
     ...(input.timeout_seconds !== undefined ? { timeoutSeconds } : {}),
     ...(input.cleanup !== undefined ? { cleanup: input.cleanup } : {}),
+    ...(input.isolation !== undefined ? { isolation: input.isolation } : {}),
   }
   return { agent: maxSteps === agent.maxSteps ? agent : { ...agent, maxSteps }, modelRef, timeoutSeconds, options }
 }

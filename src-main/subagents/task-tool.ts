@@ -69,6 +69,10 @@ const FIELDS = {
     .describe('Run this subagent on another model: "provider/model" or an alias such as "haiku" (default: the agent\'s own model, else yours).'),
   max_turns: z.number().int().positive().max(1000).optional().describe('At most this many model steps (below the agent\'s own limit); then it must answer.'),
   label: z.string().trim().min(1).max(80).optional().describe('A short name shown to the user for this task instead of the description.'),
+  isolation: z
+    .enum(['worktree'])
+    .optional()
+    .describe('"worktree": the subagent works in a fresh git worktree on a new branch; kept (and named in the result) only if it changed something.'),
   cleanup: z
     .enum(['keep', 'delete'])
     .optional()

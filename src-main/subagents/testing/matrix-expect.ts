@@ -13,6 +13,8 @@ export interface MatrixRun {
   events: SequencedEvent[]
   /** case id → its root session */
   roots: Map<string, string>
+  /** the host's data dir (where task worktrees are) */
+  dataDir?: string
 }
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -21,7 +23,7 @@ const STATS = 'runtime \\d+(\\.\\d|m\\d+)s · tokens \\d+ in / \\d+ out( · cost
 /** The exact text the parent's model gets about the last child, and how its card ends. */
 function expected(c: MatrixCase, agent: string, taskId: string): { ok: boolean; text: RegExp; status: TaskCard['status']; error: string | RegExp | null } {
   const head = `<task_result agent="${agent}" task_id="${taskId}">\n`
-  const result = (text: string) => new RegExp(`^${esc(head + text)}\\n</task_result>\\n${STATS}$`)
+  const result = (text: string) => new RegExp(`^${esc(head + text)}\\n</task_result>\\n${STATS}${c.resultSuffix ?? ''}$`)
   const error = (reason: string) => new RegExp(`^${esc(`<task_error agent="${agent}" task_id="${taskId}">${reason}</task_error>`)}$`)
   const n = depthOf(c)
   const table: Record<Outcome, ReturnType<typeof expected>> = {

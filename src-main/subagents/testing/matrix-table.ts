@@ -29,6 +29,8 @@ export interface MatrixCase {
   extra?: Record<string, unknown>
   /** the last child's final text when it is not the usual `doneText` (a row whose child is made to answer early) */
   leafText?: string
+  /** what follows the stats line in the result the parent reads (a regular expression's source; a kept worktree's note) */
+  resultSuffix?: string
 }
 
 /**

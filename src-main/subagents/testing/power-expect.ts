@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 import { expect } from 'vitest'
 import type { SubagentMeta, TaskCard } from '../../../src-shared'
 import type { MatrixRun } from './matrix-expect'
@@ -89,6 +92,23 @@ export async function expectFeature(run: MatrixRun, c: PowerCase): Promise<void>
       expect(String(child.messages[0].parts[0].data.text)).toMatch(/^<fork_directive>\nwork <p\d+:L\d>\n<\/fork_directive>/)
       break
     }
+    case 'worktree-changed':
+    case 'worktree-unchanged': {
+      const w = card.worktree!
+      const changed = c.feature === 'worktree-changed'
+      expect(card.options).toEqual({ isolation: 'worktree' })
+      expect(w).toMatchObject({ state: changed ? 'kept' : 'removed', branch: `agentry/${card.taskId}` })
+      expect(w.path).toBe(path.join(run.dataDir!, 'worktrees', card.taskId))
+      expect(fs.existsSync(w.path)).toBe(changed)
+      expect(gitOut(w.repo, ['branch', '--list', w.branch]).trim() !== '').toBe(changed)
+      // The child worked in the worktree: its file is there, never in the workspace itself.
+      expect(fs.existsSync(path.join(w.repo, `wt-${c.id}.txt`))).toBe(false)
+      if (changed) {
+        expect(fs.readFileSync(path.join(w.path, `wt-${c.id}.txt`), 'utf8')).toBe(`${c.id}\n`)
+        expect(w.diffStat).toBe('1 file changed, 1 insertion(+)')
+      }
+      break
+    }
     case 'cleanup-delete':
     case 'cleanup-keep': {
       const cleanup = c.feature === 'cleanup-delete' ? 'delete' : 'keep'
@@ -105,6 +125,8 @@ export async function expectFeature(run: MatrixRun, c: PowerCase): Promise<void>
   }
   expect(agentAt(c, n)).toBe(card.agentType)
 }
+
+const gitOut = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' })
 
 /** How many opaque levels sit right above the last child (its row hangs from the nearest stored ancestor). */
 function trailingOpaque(c: PowerCase): number {

@@ -8,7 +8,7 @@ import { KINDS, MODES, PARENTS, type MatrixCase, type Outcome } from './matrix-t
  * {blocking, background}. The rows reuse the matrix's scripts and expectations (matrix-script / matrix-expect);
  * what a feature adds on top is checked by power-expect.ts.
  */
-export type Feature = 'model' | 'max_turns' | 'timeout_seconds' | 'label' | 'cleanup-delete' | 'cleanup-keep' | 'tool-policy' | 'announce-skip' | 'fork'
+export type Feature = 'model' | 'max_turns' | 'timeout_seconds' | 'label' | 'cleanup-delete' | 'cleanup-keep' | 'tool-policy' | 'announce-skip' | 'fork' | 'worktree-changed' | 'worktree-unchanged'
 
 export interface PowerCase extends MatrixCase {
   feature: Feature
@@ -24,7 +24,7 @@ export const SKIP = 'ANNOUNCE_SKIP'
 export const TOOL_POLICY = { allow: ['task', 'read_file', 'list_dir'], deny: ['list_dir'] }
 
 /** Per feature: the last call's extra input, how the last child ends, and the group's config. */
-export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome: Outcome; leafText?: string; config?: Record<string, unknown> }> = {
+export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome: Outcome; leafText?: string; resultSuffix?: string; config?: Record<string, unknown>; git?: true }> = {
   model: { extra: { model: MODEL_ALIAS }, outcome: 'success', config: { models: { aliases: { [MODEL_ALIAS]: MODEL_TARGET } } } },
   max_turns: { extra: { max_turns: 1 }, outcome: 'success', leafText: TURN_LIMIT_TEXT },
   // The per-call timeout fires while the configured one (300 s) would not.
@@ -39,6 +39,9 @@ export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome
   'announce-skip': { extra: {}, outcome: 'success', leafText: SKIP },
   // The last call forks its caller (no subagent_type): rows are parent × mode only, the child is always a fork.
   fork: { extra: {}, outcome: 'success' },
+  // isolation: worktree in a real git repository: the last child writes a file (kept, and named in the result) or not (removed).
+  'worktree-changed': { extra: { isolation: 'worktree' }, outcome: 'success', git: true, resultSuffix: '\\nworktree kept: \\S+ \\(branch agentry/ses_\\w+\\): 1 file changed, 1 insertion\\(\\+\\)' },
+  'worktree-unchanged': { extra: { isolation: 'worktree' }, outcome: 'success', git: true },
 }
 
 export function powerCases(features: Feature[] = Object.keys(FEATURES) as Feature[]): PowerCase[] {
@@ -49,7 +52,15 @@ export function powerCases(features: Feature[] = Object.keys(FEATURES) as Featur
       for (const child of feature === 'fork' ? (['fork'] as const) : KINDS) {
         // A fork always runs in the background.
         for (const mode of feature === 'fork' ? (['background'] as const) : MODES) {
-          rows.push({ feature, chain: parent === 'root' ? [child] : [parent, child], mode, outcome: f.outcome, extra: f.extra, ...(f.leafText ? { leafText: f.leafText } : {}) })
+          rows.push({
+            feature,
+            chain: parent === 'root' ? [child] : [parent, child],
+            mode,
+            outcome: f.outcome,
+            extra: f.extra,
+            ...(f.leafText ? { leafText: f.leafText } : {}),
+            ...(f.resultSuffix ? { resultSuffix: f.resultSuffix } : {}),
+          })
         }
       }
     }
@@ -75,6 +86,12 @@ export function powerReplies(c: PowerCase): Reply[] {
     ])
   }
   if (c.feature === 'announce-skip') return caseRepliesWith(c, [{ match: at, repeat: true, text: SKIP }])
+  if (c.feature === 'worktree-changed') {
+    return caseRepliesWith(c, [
+      { match: at, step: 1, repeat: true, tools: [{ name: 'write_file', input: { path: `wt-${c.id}.txt`, content: `${c.id}\n` } }] },
+      { match: at, step: 2, repeat: true, text: `${c.id} level ${c.chain.length} done` },
+    ])
+  }
   return caseReplies(c)
 }
 
