@@ -38,7 +38,12 @@ function expected(c: MatrixCase, agent: string, taskId: string): { ok: boolean; 
     stop: { ok: false, text: error('aborted: stopped by the user'), status: 'aborted', error: 'aborted by parent' },
     timeout: { ok: false, text: error(`aborted: timed out after ${TIMEOUT_SECONDS.timeout}s`), status: 'aborted', error: `timed out after ${TIMEOUT_SECONDS.timeout}s` },
     'approval-wait': { ok: true, text: result(doneText(c, n)), status: 'completed', error: null },
-    restart: { ok: false, text: error('aborted: interrupted by host restart'), status: 'aborted', error: 'interrupted by host restart' },
+    restart: {
+      ok: false,
+      text: new RegExp(`^${esc(`<task_error agent="${agent}" task_id="${taskId}">aborted: interrupted by host restart`)}${c.resultSuffix ?? ''}</task_error>$`),
+      status: 'aborted',
+      error: 'interrupted by host restart',
+    },
     resume: { ok: true, text: result(resumedText(c, n)), status: 'completed', error: null },
   }
   return table[c.outcome]

@@ -68,6 +68,33 @@ export function powerCases(features: Feature[] = Object.keys(FEATURES) as Featur
   return rows.map((r, i) => ({ ...r, id: `p${String(i).padStart(3, '0')}`, name: `${r.feature}: root → ${r.chain.join(' → ')} (${r.mode})` }))
 }
 
+/**
+ * The restart rows of worktree isolation: the host is killed while every last child runs in its worktree; the new
+ * host keeps each worktree and says where it is in what the parent reads.
+ */
+export function worktreeRestartCases(): PowerCase[] {
+  const rows: PowerCase[] = []
+  for (const parent of PARENTS) {
+    for (const child of KINDS) {
+      for (const mode of MODES) {
+        const id = `w${String(rows.length).padStart(3, '0')}`
+        const chain = parent === 'root' ? [child] : [parent, child]
+        rows.push({
+          id,
+          name: `worktree restart: root → ${chain.join(' → ')} (${mode})`,
+          feature: 'worktree-unchanged',
+          chain,
+          mode,
+          outcome: 'restart',
+          extra: { isolation: 'worktree' },
+          resultSuffix: '; worktree kept: \\S+ \\(branch agentry/ses_\\w+\\): not inspected \\(interrupted by host restart\\)',
+        })
+      }
+    }
+  }
+  return rows
+}
+
 /** The script replies of a power row: the matrix's, with the last child's own where the feature changes them. */
 export function powerReplies(c: PowerCase): Reply[] {
   if (c.feature === 'max_turns') {
