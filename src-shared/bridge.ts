@@ -3,7 +3,7 @@ import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMo
 import { SubagentLimits } from './config'
 import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
 import { SandboxSettings, SandboxState } from './sandbox'
-import { MessageWithParts, SessionRecord, SessionStatus } from './session'
+import { MessageWithParts, SessionRecord, SessionStatus, TaskWorktree } from './session'
 import type { SequencedEvent } from './events'
 
 /**
@@ -266,6 +266,11 @@ export const BridgeCalls = {
   'tasks.abort': {
     input: z.object({ taskId: id }).strict(),
     output: z.object({ aborted: z.boolean() }),
+  },
+  /** A task card's worktree (isolation: worktree), found in `sessionId`'s conversation: its diff, remove it, open its folder. */
+  'tasks.worktree': {
+    input: z.object({ sessionId: id, taskId: id, action: z.enum(['diff', 'remove', 'open']) }).strict(),
+    output: z.object({ worktree: TaskWorktree, diff: z.string().optional() }),
   },
   'settings.get': {
     input: z.object({ workspaceRoot: text(4096).optional() }).strict(),

@@ -11,6 +11,7 @@ import type { StaticLayers, TrustList } from '../trust'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
+import { worktreeCalls } from './worktree-calls'
 import type { Workspaces } from './workspaces'
 
 export interface CallDeps {
@@ -189,6 +190,7 @@ export function createCalls(d: CallDeps): HostApi {
     'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.isRunning(taskId) && d.runner.abort(taskId) }),
     ...settingsCalls(d),
     ...trustCalls(d),
+    ...worktreeCalls(d),
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)
   return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage, snapshot) }

@@ -1,7 +1,7 @@
 export { ANNOUNCE_SKIP, Subagents } from './spawner'
 export type { SubagentDeps } from './spawner'
 export { Lane } from './lane'
-export { editNestedTranscript, findNestedTask } from './nested'
+export { editNestedTranscript, editTaskCard, findNestedTask } from './nested'
 export type { NestedPath } from './nested'
 export { callableAgents, taskDescription } from './task-tool'
 export { USER_STOP_REASON, HOST_STOP_REASON } from './abort-cause'

@@ -114,3 +114,27 @@ describe('isolation: worktree', () => {
     expect(fs.readdirSync(card.worktree!.path).sort()).toEqual(['.agents', '.git', 'one.txt', 'src', 'two.txt'])
   })
 })
+
+describe('tasks.worktree: the card\'s actions', () => {
+  it('shows the diff, removes folder and branch once, and refuses what no card names', async () => {
+    await harness({
+      repo: 'committed',
+      build: [{ step: 1, tools: [task({ isolation: 'worktree' })] }, { step: 2, text: 'ok' }],
+      workerReplies: [{ step: 1, tools: [{ name: 'write_file', input: { path: 'new.txt', content: 'n\n' } }] }, { step: 2, text: 'wrote' }],
+    })
+    const r = await h!.run('go')
+    const card = cardsOf(r.messages)[0].data.subagent as TaskCard
+    const call = h!.host.api.calls['tasks.worktree']
+    const { diff } = await call({ sessionId: r.sessionId, taskId: card.taskId, action: 'diff' })
+    expect(diff).toMatch(/^diff --git a\/new\.txt b\/new\.txt\n[\s\S]*\+n\n$/)
+    const { worktree } = await call({ sessionId: r.sessionId, taskId: card.taskId, action: 'remove' })
+    expect(worktree.state).toBe('removed')
+    expect(fs.existsSync(card.worktree!.path)).toBe(false)
+    expect(git(h!.workdir, 'branch', '--list', card.worktree!.branch).trim()).toBe('')
+    // The stored card says so (a reload shows it), and a second removal is refused.
+    const stored = cardsOf(h!.host.store.transcript.listMessages(r.sessionId))[0].data.subagent as TaskCard
+    expect(stored.worktree?.state).toBe('removed')
+    await expect(call({ sessionId: r.sessionId, taskId: card.taskId, action: 'remove' })).rejects.toThrow(/already removed/)
+    await expect(call({ sessionId: r.sessionId, taskId: 'ses_nope', action: 'diff' })).rejects.toThrow(/No task ses_nope in session/)
+  })
+})
