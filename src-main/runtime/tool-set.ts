@@ -35,7 +35,9 @@ export function agentRules(agent: AgentInfo): Ruleset {
 export function subagentRules(agent: AgentInfo, config: Config): Ruleset {
   const own = agentRules(agent)
   const policy = config.subagents.tools
-  if (!policy) return own
+  // Session tools are off for subagents by default: only an explicit allow in the policy turns them on.
+  const sessionDeny: Ruleset = SESSION_TOOLS.filter((t) => !policy?.allow?.includes(t)).map((tool) => ({ tool, pattern: '*', action: 'deny' }))
+  if (!policy) return [...own, ...sessionDeny]
   let rules: Ruleset = own
   if (policy.allow) {
     const allowed = policy.allow
@@ -45,11 +47,13 @@ export function subagentRules(agent: AgentInfo, config: Config): Ruleset {
       else if (allowed.includes(r.tool)) rules.push(r)
     }
   }
-  return [...rules, ...(policy.deny ?? []).map((tool) => ({ tool, pattern: '*', action: 'deny' as const }))]
+  return [...rules, ...sessionDeny, ...(policy.deny ?? []).map((tool) => ({ tool, pattern: '*', action: 'deny' as const }))]
 }
 
 /** Tools of higher layers that may join a run (`task`, from the subagents module). */
-const HIGHER_LAYER_TOOLS = ['task']
+/** Tools for reaching other sessions: off for subagents unless `subagents.tools.allow` names them. */
+export const SESSION_TOOLS = ['sessions_list', 'sessions_history', 'sessions_send', 'sessions_wait'] as const
+const HIGHER_LAYER_TOOLS = ['task', ...SESSION_TOOLS]
 const KNOWN_TOOLS = new Set([...BUILTIN_TOOLS.map((t) => t.name), planExitTool.name, ...HIGHER_LAYER_TOOLS])
 
 /** Names of the tools the provider of `ref` runs itself (see models/native-tools). */

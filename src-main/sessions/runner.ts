@@ -317,6 +317,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       headless: this.deps.headless || grants !== undefined,
       grants: grants ?? [],
       background: this,
+      sessionsPort: { prompt: (id, text) => ({ queued: this.prompt({ sessionId: id, text }).queued }), isRunning: (id) => this.isRunning(id) },
       settings,
     }
   }

@@ -43,12 +43,13 @@ describe('matrix: restart', () => {
         const stream = streamOf(child!.events, roots.get(c.id)!)
         return leafRunning(stream, depthOf(c)) && (c.mode === 'blocking' || rootStatus(stream) === 'idle')
       })
-    await child.until(inFlight, 'every last child running', 20_000)
+    // Generous: ~60 cases (12 with a git worktree each) start at once on a shared, loaded machine.
+    await child.until(inFlight, 'every last child running', 60_000)
     await child.kill()
     host = await createHost({ dataDir: fixture.dataDir, defaultWorkspace: fixture.workdir, retryDelayMs: 1 })
     // What a viewer of each conversation receives when it comes back from seq 0: the whole stored stream.
     for (const rootId of roots.values()) host.api.subscribe({ sessionId: rootId, afterSeq: 0 }, (m) => m.kind === 'event' && events.push(m.event))()
-  }, 60_000)
+  }, 120_000)
   afterAll(async () => {
     await child?.kill()
     await host?.stop()

@@ -12,6 +12,7 @@ import { Lane, type Slot } from './lane'
 import { taskError } from './result-text'
 import { TaskClock } from './task-clock'
 import { applyTaskOptions, shownName, type AppliedOptions, type CallModelResolver } from './task-options'
+import { createSessionTools } from './session-tools'
 import { TaskTools, type TaskInput } from './task-tool'
 import { finishWorktree, openWorktree, worktreeNote } from './worktree'
 
@@ -61,6 +62,8 @@ export class Subagents {
   private readonly running = new Map<string, RunningTask>()
   private readonly causes = new AbortCauses()
   private readonly taskTools: TaskTools
+  /** sessions_list/history/send/wait: offered where the rules allow them (never to subagents by default) */
+  private readonly sessionTools: ToolDef[]
   /** the run context each level runs with (a fork copies its parent's prompt and tools from here) */
   private readonly runs = new WeakMap<RunLevel, RunContext>()
   /** fork levels, and the run context of the parent each was forked from */
@@ -68,6 +71,7 @@ export class Subagents {
   private readonly forkOf = new WeakMap<RunLevel, { run: RunContext; prefixLength: number }>()
 
   constructor(private readonly deps: SubagentDeps) {
+    this.sessionTools = createSessionTools({ sessions: deps.sessions, transcript: deps.transcript, isRunning: (id) => this.running.has(id) })
     this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.rules, deps.agentModel)
   }
 
@@ -78,7 +82,7 @@ export class Subagents {
    */
   prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): RunContext {
     const task = this.toolFor(level)
-    const run = this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
+    const run = this.deps.runtime.prepare(level, transcript, { ...o, tools: [...(task ? [task] : []), ...this.sessionTools] })
     const parent = this.forkOf.get(level)
     if (parent) return { ...run, system: parent.run.system, tools: parent.run.tools, providerTools: parent.run.providerTools, cachePrefixLength: parent.prefixLength }
     this.runs.set(level, run)
@@ -314,6 +318,7 @@ export class Subagents {
       headless: level.headless,
       grants: level.grants,
       background: level.background,
+      sessionsPort: level.sessionsPort,
       settings: level.settings,
     }
     this.paths.set(child, [...this.pathOf(level), childId])

@@ -20,6 +20,22 @@ async function git(cwd: string, args: string[]): Promise<string> {
   return stdout
 }
 
+/**
+ * One git operation at a time per repository: parallel children adding and removing worktrees would otherwise race
+ * for the repository's lock files (`config.lock`, ref locks) and fail at random.
+ */
+const queues = new Map<string, Promise<unknown>>()
+function serialized<T>(repo: string, op: () => Promise<T>): Promise<T> {
+  const before = queues.get(repo) ?? Promise.resolve()
+  const next = before.then(op, op)
+  const tail = next.catch(() => undefined)
+  queues.set(repo, tail)
+  void tail.then(() => {
+    if (queues.get(repo) === tail) queues.delete(repo)
+  })
+  return next
+}
+
 function gitMessage(err: unknown): string {
   const e = err as { stderr?: string; message?: string }
   return (e.stderr || e.message || String(err)).trim().split('\n')[0]
@@ -50,7 +66,7 @@ export async function createWorktree(workdir: string, dataDir: string, taskId: s
   const place = worktreePlace(dataDir, taskId)
   fs.mkdirSync(path.dirname(place.path), { recursive: true })
   try {
-    await git(root, ['worktree', 'add', '--quiet', '-b', place.branch, place.path, base])
+    await serialized(root, () => git(root, ['worktree', 'add', '--quiet', '-b', place.branch, place.path, base]))
   } catch (err) {
     throw new ToolError(`could not create a worktree for this task: ${gitMessage(err)}`)
   }
@@ -100,15 +116,17 @@ export async function worktreeDiff(worktree: TaskWorktree): Promise<string> {
 }
 
 /** Removes the worktree folder and its branch (what it changed is gone: the caller asked for that). */
-export async function removeWorktree(worktree: TaskWorktree): Promise<void> {
-  if (fs.existsSync(worktree.path)) await git(worktree.repo, ['worktree', 'remove', '--force', worktree.path])
-  else await git(worktree.repo, ['worktree', 'prune'])
-  try {
-    await git(worktree.repo, ['branch', '-D', worktree.branch])
-  } catch (err) {
-    // Already gone (removed by hand) is the state we want; anything else is reported.
-    if (!/not found/.test(gitMessage(err))) throw err
-  }
+export function removeWorktree(worktree: TaskWorktree): Promise<void> {
+  return serialized(worktree.repo, async () => {
+    if (fs.existsSync(worktree.path)) await git(worktree.repo, ['worktree', 'remove', '--force', worktree.path])
+    else await git(worktree.repo, ['worktree', 'prune'])
+    try {
+      await git(worktree.repo, ['branch', '-D', worktree.branch])
+    } catch (err) {
+      // Already gone (removed by hand) is the state we want; anything else is reported.
+      if (!/not found/.test(gitMessage(err))) throw err
+    }
+  })
 }
 
 /** The line the parent's model reads about a kept worktree. */
