@@ -66,7 +66,8 @@ export async function createWorktree(workdir: string, dataDir: string, taskId: s
   const place = worktreePlace(dataDir, taskId)
   fs.mkdirSync(path.dirname(place.path), { recursive: true })
   try {
-    await serialized(root, () => git(root, ['worktree', 'add', '--quiet', '-b', place.branch, place.path, base]))
+    // Parallel checkout (one worker per core): writing the files is most of the cost on a large repository.
+    await serialized(root, () => git(root, ['-c', 'checkout.workers=0', 'worktree', 'add', '--quiet', '-b', place.branch, place.path, base]))
   } catch (err) {
     throw new ToolError(`could not create a worktree for this task: ${gitMessage(err)}`)
   }
