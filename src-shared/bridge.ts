@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { SubagentLimits } from './config'
 import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
+import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
 import { MessageWithParts, SessionRecord, SessionStatus, TaskWorktree } from './session'
 import type { SequencedEvent } from './events'
@@ -76,7 +77,7 @@ export const ProviderSummary = z.object({
 
 /** One thing a workspace file changes; `needsTrust`: it takes effect only if the person trusts the workspace. */
 export const TrustChange = z.object({
-  kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'problem']),
+  kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'mcp_server', 'problem']),
   text: z.string(),
   needsTrust: z.boolean(),
 })
@@ -113,6 +114,20 @@ const Ok = z.object({ ok: z.literal(true) })
  * allows whatever would ask, `allow` adds allow rules. Grants are a runtime layer: they never lift a deny. They hold
  * for this prompt's turn and the turns its background children start.
  */
+/**
+ * An MCP server the front end passes with a prompt (an editor's servers over ACP): used by that conversation's runs
+ * with `source.scope: 'client'`, like a server of the person's own config.yaml.
+ */
+export const ClientMcpServer = z
+  .object({
+    name: z.string().regex(MCP_SERVER_NAME_RE, `an MCP server name: ${MCP_SERVER_NAME_HINT}`),
+    config: McpServerConfig,
+    /** who passed it, as Settings shows it (`Zed over ACP`) */
+    from: z.string().min(1).max(200),
+  })
+  .strict()
+export type ClientMcpServer = z.infer<typeof ClientMcpServer>
+
 export const HeadlessRun = z
   .object({
     yes: z.boolean(),
@@ -215,7 +230,15 @@ export const BridgeCalls = {
   },
   'messages.prompt': {
     input: z
-      .object({ sessionId: id, requestId: id, text: text(200_000).min(1), agent: id.optional(), headless: HeadlessRun.optional() })
+      .object({
+        sessionId: id,
+        requestId: id,
+        text: text(200_000).min(1),
+        agent: id.optional(),
+        headless: HeadlessRun.optional(),
+        /** the front end's MCP servers for this prompt's runs (an editor over ACP); absent → the configured ones only */
+        mcpServers: z.array(ClientMcpServer).max(64).optional(),
+      })
       .strict(),
     output: z.object({ queueId: z.string(), duplicate: z.boolean(), queued: z.boolean() }),
   },
@@ -335,6 +358,26 @@ export const BridgeCalls = {
       })
       .strict(),
     output: z.object({ trust: WorkspaceTrust }),
+  },
+  'mcp.list': {
+    /** default: the host's default workspace */
+    input: z
+      .object({
+        workspaceRoot: text(4096).min(1).optional(),
+        /** connect to every server that may start and is not running first (a health check, as `agentry mcp list` does) */
+        start: z.boolean().optional(),
+      })
+      .strict(),
+    output: z.object({
+      workspaceRoot: z.string(),
+      servers: z.array(McpServerInfo),
+      /** MCP files that could not be used at all (a .mcp.json that is not JSON): file, path, reason */
+      problems: z.array(z.object({ file: z.string(), path: z.string(), reason: z.string() })),
+    }),
+  },
+  'mcp.control': {
+    input: z.object({ workspaceRoot: text(4096).min(1), name: id, action: McpAction }).strict(),
+    output: z.object({ server: McpServerInfo }),
   },
 } as const
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { McpServerConfig } from './mcp'
 import { SandboxSettings } from './sandbox'
 
 export const ProviderType = z.enum(['anthropic', 'openai', 'openai-compatible', 'ollama', 'script', 'demo'])
@@ -108,6 +109,11 @@ export const Config = z
     models: ModelsConfig.optional(),
     /** the OS sandbox for bash; only the person's own config.yaml sets it */
     sandbox: SandboxSettings.default(SandboxSettings.parse({})),
+    /**
+     * MCP servers by name. Each entry is checked on its own (src-main/config/mcp-servers.ts): a malformed one disables
+     * only that server. Here: the usable definitions of every layer, trusted or not (see LoadedConfig.mcp).
+     */
+    mcp: z.record(z.string(), McpServerConfig).optional(),
   })
   .strict()
 export type Config = z.infer<typeof Config>

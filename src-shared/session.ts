@@ -96,6 +96,18 @@ export const PartRecord = z.object({
 })
 export type PartRecord = z.infer<typeof PartRecord>
 
+/**
+ * Media a tool returned besides its text (an MCP server's image), kept in the tool part's `metadata.attachments`.
+ * The model receives it where its provider takes images in tool results; elsewhere the text names it.
+ */
+export const ToolAttachment = z.object({
+  type: z.literal('image'),
+  mediaType: z.string(),
+  /** base64 */
+  data: z.string(),
+})
+export type ToolAttachment = z.infer<typeof ToolAttachment>
+
 export const MessageRecord = z.object({
   id: z.string(),
   sessionId: z.string(),

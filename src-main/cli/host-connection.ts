@@ -1,6 +1,7 @@
 import { HostError } from '../../src-shared/host-api'
 import { createBridgeClient, type RemoteHost } from '../bridge/client'
 import { connectLocalSocket } from '../local-socket/connect-local-socket'
+import type { HostOptions } from '../host'
 import type { CliIO } from './run'
 
 /** The host a command talks to — through the bridge calls the UI uses, whichever host it is. */
@@ -12,15 +13,23 @@ export interface CliHost {
   release(): Promise<void>
 }
 
+export interface HostConnectOptions {
+  workdir: string
+  debug: boolean
+  /** for a host of this process's own: the editor that shows the files (`agentry acp`); an attached host has none */
+  editorFiles?: HostOptions['editorFiles']
+}
+
 /** How long a command waits for a host that holds the data dir to open its socket (it may be starting). */
-const ATTACH_WAIT_MS = 5_000
+// Generous: on a loaded machine a starting host can take seconds to open its socket, and waiting ends at the attach.
+const ATTACH_WAIT_MS = 20_000
 
 /**
  * Attaches to the live host of the data dir when there is one (over its local socket, which only this OS user can
  * open); otherwise starts a host in this process, as the only writer, and serves the same socket so that other
  * commands started meanwhile attach to it. Either way the command gets the same `HostApi`.
  */
-export async function connectHost(io: CliIO, o: { workdir: string; debug: boolean }): Promise<CliHost> {
+export async function connectHost(io: CliIO, o: HostConnectOptions): Promise<CliHost> {
   const end = Date.now() + ATTACH_WAIT_MS
   for (;;) {
     const attached = await attach(io.dataDir)

@@ -2,7 +2,7 @@ import path from 'node:path'
 import type { AgentFolderInfo, AgentListEntry, AgentLoadError, SessionSummary } from '../../src-shared'
 import { formatConfigIssues } from '../config/format-issues'
 import type { RemoteHost } from '../bridge/client'
-import { debugEnabled, type ParsedArgs } from './args'
+import { debugEnabled, UsageError, type ParsedArgs } from './args'
 import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import type { CliIO } from './run'
 
@@ -99,5 +99,21 @@ export async function sessionsCommand(args: ParsedArgs, io: CliIO): Promise<numb
     for (const root of roots) await walk(root, 0)
     if (!roots.length && !args.values.json) io.stdout.write('No sessions yet. Start one with: agentry run "your prompt"\n')
   })
+  return 0
+}
+
+/** `agentry rules`: the "Always allow" answers in force (what Settings › Permissions lists), from any client. */
+export async function rulesCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  if (args.positionals.length) throw new UsageError(`agentry rules takes no arguments (got ${args.positionals.join(' ')})`)
+  const { rules } = await withHost(args, io, process.cwd(), (api) => api.calls['rules.list']({}))
+  if (args.values.json) {
+    for (const r of rules) io.stdout.write(`${JSON.stringify(r)}\n`)
+    return 0
+  }
+  if (!rules.length) io.stdout.write('No "Always allow" rules. They are added when you answer an approval with Always allow.\n')
+  for (const r of rules) {
+    const where = r.scope === 'workspace' ? `workspace ${r.scopeKey}` : `conversation ${r.scopeKey}`
+    io.stdout.write(`${r.tool} ${JSON.stringify(r.pattern)} → ${r.action}  (${where}; ${new Date(r.createdAt).toISOString().slice(0, 16).replace('T', ' ')})\n`)
+  }
   return 0
 }

@@ -1,10 +1,12 @@
 import { resolveDataDir } from '../config/data-dir'
-import { agentsCommand, sessionsCommand } from './list-commands'
+import { acpCommand } from './acp'
+import { agentsCommand, rulesCommand, sessionsCommand } from './list-commands'
 import { debugEnabled, parseCli, UsageError, type ParsedArgs } from './args'
 import { runCommand, type CliIO } from './run'
 import { showCommand } from './show'
 import { serveCommand } from './serve'
 import { trustCommand } from './trust'
+import { mcpCommand } from './mcp'
 
 /** Entry point shared by `bin/agentry.js` and tests: returns the exit code (0 ok, 1 run failed, 2 usage/config). */
 export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
@@ -27,6 +29,12 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         return await serveCommand(args, full)
       case 'trust':
         return await trustCommand(args, full)
+      case 'rules':
+        return await rulesCommand(args, full)
+      case 'acp':
+        return await acpCommand(args, full)
+      case 'mcp':
+        return await mcpCommand(args, full)
       default:
         throw new UsageError(`Unknown command ${args.command}`)
     }

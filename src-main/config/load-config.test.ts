@@ -121,7 +121,7 @@ subagents:
     expect(r.issues.every((i) => i.file === userFile)).toBe(true)
     expect(byPath).toEqual({
       model: 'must be "provider/model" (got "justamodel")',
-      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox',
+      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox, mcp',
       'providers.bad.type': expect.stringMatching(/^must be one of "anthropic", .* or "demo" \(got "gemini"\)$/),
       'providers.loose.baseURL': 'must be a URL such as http://127.0.0.1:11434 (got "not-a-url")',
       'providers.loose.extra': expect.stringMatching(/^unknown key; known keys: type, baseURL, apiKey/),
@@ -146,6 +146,18 @@ subagents:
     expect(r.issues[0].reason).toMatch(/^invalid name "b d"/)
     expect(r.config.subagents.maxDepth).toBe(2)
     expect(r.config.providers).toEqual({})
+  })
+
+  it.each([
+    ['untrusted', false],
+    ['trusted', true],
+  ])('refuses a sandbox setting in a workspace file (%s) with a word naming the file, and keeps the person\'s', (_, trusted) => {
+    write(userFile, 'sandbox:\n  writable: [/tmp/mine]\n')
+    write(projectFile, 'model: x/y\nsandbox:\n  enabled: false\n')
+    const r = loadConfig(dataDir, workdir, { trusted })
+    expect(r.config.sandbox).toEqual({ enabled: true, writable: ['/tmp/mine'] })
+    expect(r.config.model).toBe('x/y')
+    expect(r.issues).toEqual([{ file: projectFile, path: 'sandbox', reason: expect.stringMatching(/^only your own .*config\.yaml sets the sandbox; a workspace file cannot change it/) }])
   })
 
   it('reports a file that is not a mapping', () => {

@@ -2,12 +2,14 @@ import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, t
 import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
+import type { McpPool } from '../mcp'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import type { Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
+import { mcpCalls } from './mcp-calls'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
@@ -37,6 +39,7 @@ export interface CallDeps {
   dataDir: string
   workspaces: Workspaces
   sandboxStatus(workdir: string): Promise<SandboxState>
+  mcp: McpPool
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
@@ -191,6 +194,7 @@ export function createCalls(d: CallDeps): HostApi {
     ...settingsCalls(d),
     ...trustCalls(d),
     ...worktreeCalls(d),
+    ...mcpCalls(d),
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)
   return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage, snapshot) }

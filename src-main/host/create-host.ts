@@ -5,6 +5,7 @@ import { AgentRegistry, resolveAgentModel, resolveCallModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
+import { McpPool } from '../mcp'
 import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason } from '../permissions'
 import { networkAllowed, Runtime, type RuleSources } from '../runtime'
@@ -12,7 +13,7 @@ import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
-import { protectLocalPort } from '../tools'
+import { protectLocalPort, type EditorFiles } from '../tools'
 import { createCalls } from './calls'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
@@ -32,6 +33,8 @@ export interface HostOptions {
   lock?: boolean
   /** backoff base for provider retries (tests make it tiny) */
   retryDelayMs?: number
+  /** an editor that shows a conversation's files (`agentry acp`): file tools read and write through it */
+  editorFiles?(rootSessionId: string): EditorFiles | undefined
 }
 
 export interface Host {
@@ -43,6 +46,8 @@ export interface Host {
   readonly runner: SessionRunner
   readonly subagents: Subagents
   readonly hub: EventHub
+  /** the workspaces' MCP servers (started on first need, stopped with the host) */
+  readonly mcp: McpPool
   readonly reconcileReport: ReconcileReport
   /** A port this process serves on loopback (the daemon's): no tool call may reach it, whatever the rules say. */
   protectLocalPort(port: number): void
@@ -85,6 +90,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
+    // MCP servers start when a run first needs them and stop with the host (before the store closes).
+    const mcp = new McpPool({ dataDir, env })
+    disposers.push(() => mcp.dispose())
     const rules: RuleSources = {
       protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
       runtimeRules: (rootSessionId, workdir) =>
@@ -107,6 +115,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       resolveModel: modelFor,
       // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
       sandboxSettings: () => config().config.sandbox,
+      editorFiles: options.editorFiles,
+      mcp,
     })
     const subagents = new Subagents({
       runtime,
@@ -160,6 +170,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       env,
       dataDir,
       workspaces,
+      mcp,
     })
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     disposers.push(
@@ -180,6 +191,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       runner,
       subagents,
       hub,
+      mcp,
       reconcileReport,
       protectLocalPort,
       async stop() {

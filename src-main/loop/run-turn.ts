@@ -23,6 +23,10 @@ export interface RunContext {
   emit(event: AgentEvent): void
   setStatus(status: SessionStatus, reason?: string): void
   toolContext: ToolContextFactory
+  /** the model takes images in tool results (else tools' images reach it only as the text that names them) */
+  toolResultImages?: boolean
+  /** why a tool the model called is not offered, when there is more to say than "unknown" (an MCP server needing trust) */
+  unknownTool?(name: string): string | undefined
   /** metadata stamped on every assistant message (model, agent, …) */
   messageMetadata?: Record<string, unknown>
   /** called after every model step with that step's usage */
@@ -71,7 +75,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
   try {
     for (;;) {
       const finalStep = steps >= ctx.maxSteps
-      const prompt = buildPrompt(ctx.system, ctx.transcript.history())
+      const prompt = buildPrompt(ctx.system, ctx.transcript.history(), { toolResultImages: ctx.toolResultImages })
       if (finalStep) prompt.push({ role: 'user', content: [{ type: 'text', text: FINAL_ANSWER_NOTICE }] })
       markCacheBreakpoints(prompt, ctx.cachePrefixLength)
       const options: LanguageModelV4CallOptions = {

@@ -13,7 +13,7 @@ export type ChildOutcome = { ok: true; text: string; aborted: false; finalText: 
 export interface ChildRun {
   sessions: Pick<SessionsRepository, 'updateSession' | 'addSessionUsage'>
   /** the run context of a level (the subagents module adds its `task` tool) */
-  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'>): RunContext
+  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'>): Promise<RunContext>
   pricing(ref: ModelRef): ModelPricing | undefined
   lane: Lane
   onSlot(slot: Slot): void
@@ -56,7 +56,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     setChildStatus(r, 'busy')
     const pricing = r.pricing(child.modelRef)
     r.write(child, r.prompt)
-    const run = r.prepare(child, child.transcript, {
+    const run = await r.prepare(child, child.transcript, {
       onStep: ({ usage: u }) => {
         addUsage(usage, u)
         card.steps++

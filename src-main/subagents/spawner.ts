@@ -80,9 +80,9 @@ export class Subagents {
    * A fork sends its parent's exact system prompt and tool list (its rules still decide every call it makes), so its
    * requests start with the bytes its parent's did and the provider's prompt cache serves them.
    */
-  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): RunContext {
+  async prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): Promise<RunContext> {
     const task = this.toolFor(level)
-    const run = this.deps.runtime.prepare(level, transcript, { ...o, tools: [...(task ? [task] : []), ...this.sessionTools] })
+    const run = await this.deps.runtime.prepare(level, transcript, { ...o, tools: [...(task ? [task] : []), ...this.sessionTools] })
     const parent = this.forkOf.get(level)
     if (parent) return { ...run, system: parent.run.system, tools: parent.run.tools, providerTools: parent.run.providerTools, cachePrefixLength: parent.prefixLength }
     this.runs.set(level, run)
@@ -143,7 +143,7 @@ export class Subagents {
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
     const child: RunLevel = { ...this.childLevel(level, agent, childId, transcript, level.signal), modelRef, emit: () => {} }
     this.writeUserMessage(child, prompt)
-    return runTurn(this.prepare(child, transcript))
+    return runTurn(await this.prepare(child, transcript))
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {

@@ -23,6 +23,7 @@ const schemaCache = new WeakMap<ToolDef, JSONSchema7>()
 
 /** The JSON schema the model sees for a tool's arguments (input side: defaulted fields are optional). */
 export function toolJsonSchema(def: ToolDef): JSONSchema7 {
+  if (def.inputSchema) return def.inputSchema
   const cached = schemaCache.get(def)
   if (cached) return cached
   const { $schema: _ignored, ...schema } = z.toJSONSchema(def.parameters, { io: 'input' }) as Record<string, unknown>
@@ -32,7 +33,7 @@ export function toolJsonSchema(def: ToolDef): JSONSchema7 {
 }
 
 /** `{path, old_string, new_string, replace_all?}` — the shape to send, from the JSON schema. */
-function argumentShape(def: ToolDef): string | null {
+export function argumentShape(def: ToolDef): string | null {
   const schema = toolJsonSchema(def)
   if (schema.type !== 'object' || !schema.properties) return null
   const required = new Set(schema.required ?? [])
@@ -102,6 +103,8 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
   const input: unknown = parsed.data
 
   try {
+    const invalid = def.validate ? await def.validate(input) : null
+    if (invalid) return done(false, invalid, { invalidArguments: true })
     const ask = def.permission(input, ctx)
     if (ask && (!Array.isArray(ask) || ask.length > 0)) {
       const display = def.display ? await def.display(input, ctx) : undefined

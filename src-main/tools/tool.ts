@@ -1,3 +1,4 @@
+import type { JSONSchema7 } from '@ai-sdk/provider'
 import { z } from 'zod'
 import type { SandboxPolicy } from '../sandbox'
 
@@ -68,6 +69,18 @@ export interface ToolContext {
   emitProgress?(text: string): void
   /** how bash commands are confined (from the person's settings and rules); absent → sandboxed, no network */
   sandbox?: SandboxPolicy
+  /** the editor driving this conversation, when it shows the files (read_file, edit_file and write_file use it) */
+  editorFiles?: EditorFiles
+}
+
+/**
+ * An editor that shows the files (an ACP client such as Zed): reads see its unsaved buffers, writes land in them. A
+ * port the transport passes to the host; tools use it only after the permission gate judged the real path, which is
+ * the path they hand over. Either method may be missing (the editor offers only one).
+ */
+export interface EditorFiles {
+  readText?(absPath: string): Promise<string>
+  writeText?(absPath: string, content: string): Promise<void>
 }
 
 export interface ToolResult {
@@ -85,6 +98,13 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
   /** what the model reads to decide when and how to call the tool */
   description: string
   parameters: P
+  /**
+   * The JSON schema the model sees, when it is not derived from `parameters`: a tool defined elsewhere (an MCP
+   * server's) passes its own schema as given, and checks arguments against it in `validate`.
+   */
+  inputSchema?: JSONSchema7
+  /** A check of the parsed arguments beyond `parameters`, before any permission is asked; a message on failure. */
+  validate?(input: z.infer<P>): Promise<string | null>
   /** null = no check needed; several asks are decided together (see ToolContext.authorize) */
   permission(input: z.infer<P>, ctx: ToolContext): PermissionAsk | PermissionAsk[] | null
   /** what the approval dialog shows (a summary and, for edits, a diff) */
