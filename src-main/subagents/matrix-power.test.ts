@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../testing/harness'
 import { expectCase } from './testing/matrix-expect'
+import { createRoots, initRepo, settleAll } from './testing/matrix-host'
 import { MATRIX_AGENTS, MATRIX_PERMISSIONS } from './testing/matrix-fixture'
 import { leftovers } from './testing/matrix-inspect'
 import { rootPrompt, scriptFor } from './testing/matrix-script'
@@ -15,22 +15,6 @@ import { FEATURES, powerCases, powerReplies, TURN_LIMIT_REPLY, type Feature } fr
  * matrix promises for its outcome (matrix-expect), and what the feature adds (power-expect).
  */
 const CASES = powerCases()
-
-/** The workspace as a git repository with one commit (worktree rows). */
-function initRepo(dir: string): void {
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' })
-  git('init', '-q', '-b', 'main')
-  git('add', '-A')
-  git('commit', '-q', '-m', 'start')
-}
-
-async function settle(h: Harness): Promise<void> {
-  do {
-    await h.host.runner.idle()
-    await h.host.subagents.settle()
-  } while (h.host.runner.runs().length > 0)
-  h.host.store.flush()
-}
 
 for (const feature of Object.keys(FEATURES) as Feature[]) {
   describe(`matrix: ${feature}`, () => {
@@ -47,9 +31,9 @@ for (const feature of Object.keys(FEATURES) as Feature[]) {
         script: scriptFor([...cases.flatMap(powerReplies), TURN_LIMIT_REPLY]),
       })
       if (FEATURES[feature].git) initRepo(h.workdir)
-      for (const c of cases) roots.set(c.id, (await h.host.api.calls['sessions.create']({ workspaceRoot: h.workdir })).session.id)
+      await createRoots(h, cases, roots)
       await Promise.all(cases.map((c) => h.host.api.calls['messages.prompt']({ sessionId: roots.get(c.id)!, requestId: `${c.id}-1`, text: rootPrompt(c) })))
-      await settle(h)
+      await settleAll(h)
     }, 60_000)
     afterAll(async () => h?.close())
 

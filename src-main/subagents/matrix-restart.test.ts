@@ -6,6 +6,7 @@ import type { SequencedEvent } from '../../src-shared'
 import { createHost, type Host } from '../host'
 import { bundleHostProcess, createFixture, startChildHost, type ChildHost, type Fixture } from '../host/testing/child-host'
 import { expectCase } from './testing/matrix-expect'
+import { initRepo } from './testing/matrix-host'
 import { MATRIX_AGENTS, MATRIX_PERMISSIONS } from './testing/matrix-fixture'
 import { leafRunning, leftovers, readChain, rootStatus, streamOf } from './testing/matrix-inspect'
 import { caseReplies, rootPrompt, scriptFor } from './testing/matrix-script'
@@ -32,10 +33,7 @@ describe('matrix: restart', () => {
     bundle = await bundleHostProcess()
     fixture = createFixture({ agents: MATRIX_AGENTS, permissions: MATRIX_PERMISSIONS, script: scriptFor(CASES.flatMap(caseReplies)) })
     // The worktree rows need a repository with a commit.
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: fixture.workdir, stdio: 'pipe' })
-    git('init', '-q', '-b', 'main')
-    git('add', '-A')
-    git('commit', '-q', '-m', 'start')
+    initRepo(fixture.workdir)
     child = await startChildHost(bundle.file, fixture, { prompts: CASES.map((c) => ({ text: rootPrompt(c) })) })
     CASES.forEach((c, i) => roots.set(c.id, child!.sessionIds[i]))
     const inFlight = () =>
