@@ -60,6 +60,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     approvalsAnswer: call('approvals.answer'),
     tasksList: call('tasks.list'),
     tasksAbort: call('tasks.abort'),
+    tasksWorktree: call('tasks.worktree'),
     settingsGet: call('settings.get'),
     settingsUpdate: call('settings.update'),
     providersSetKey: call('providers.setKey'),

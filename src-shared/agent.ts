@@ -32,6 +32,8 @@ export const AgentFrontmatter = z
     background: z.boolean().default(false),
     hidden: z.boolean().default(false),
     color: z.string().max(32).optional(),
+    /** `worktree`: every run of this agent as a subagent works in a fresh git worktree of the workspace */
+    isolation: z.enum(['worktree']).optional(),
   })
   .strict()
 export type AgentFrontmatter = z.infer<typeof AgentFrontmatter>

@@ -5,7 +5,7 @@ import { ProviderDraft } from './settings-fields'
 import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
-import { MessageWithParts, SessionRecord, SessionStatus } from './session'
+import { MessageWithParts, SessionRecord, SessionStatus, TaskWorktree } from './session'
 import type { SequencedEvent } from './events'
 
 /**
@@ -341,6 +341,11 @@ export const BridgeCalls = {
   'tasks.abort': {
     input: z.object({ taskId: id }).strict(),
     output: z.object({ aborted: z.boolean() }),
+  },
+  /** A task card's worktree (isolation: worktree), found in `sessionId`'s conversation: its diff, remove it, open its folder. */
+  'tasks.worktree': {
+    input: z.object({ sessionId: id, taskId: id, action: z.enum(['diff', 'remove', 'open']) }).strict(),
+    output: z.object({ worktree: TaskWorktree, diff: z.string().optional() }),
   },
   'settings.get': {
     input: z.object({ workspaceRoot: text(4096).optional() }).strict(),

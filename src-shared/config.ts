@@ -11,8 +11,13 @@ export const ModelPricing = z
     input: z.number().nonnegative(),
     /** USD per million output tokens */
     output: z.number().nonnegative(),
+    /** USD per million input tokens read from the provider's prompt cache (default: 10% of input, Anthropic's rate) */
+    cacheRead: z.number().nonnegative().optional(),
+    /** USD per million input tokens written to the prompt cache (default: 125% of input, Anthropic's rate) */
+    cacheWrite: z.number().nonnegative().optional(),
   })
   .strict()
+export type ModelPricing = z.infer<typeof ModelPricing>
 
 export const ProviderConfig = z
   .object({
@@ -34,12 +39,24 @@ export const ProviderConfig = z
   .strict()
 export type ProviderConfig = z.infer<typeof ProviderConfig>
 
+/** `subagents.tools`: a policy over every child's tools, on top of the parent ∩ child intersection. */
+export const SubagentToolPolicy = z
+  .object({
+    /** when set, children may use only these tools (and only as far as their rules allow) */
+    allow: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a tool name such as "read_file"')).optional(),
+    /** never these tools, whatever `allow` says (deny wins) */
+    deny: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a tool name such as "bash"')).optional(),
+  })
+  .strict()
+export type SubagentToolPolicy = z.infer<typeof SubagentToolPolicy>
+
 export const SubagentLimits = z
   .object({
     maxDepth: z.number().int().min(1).max(50).default(5),
     maxConcurrent: z.number().int().min(1).max(64).default(4),
     timeoutSeconds: z.number().positive().max(86_400).default(300),
     archiveAfterMinutes: z.number().nonnegative().default(60),
+    tools: SubagentToolPolicy.optional(),
   })
   .strict()
 export type SubagentLimits = z.infer<typeof SubagentLimits>

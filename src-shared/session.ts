@@ -21,6 +21,21 @@ export const TokenUsage = z.object({
 })
 export type TokenUsage = z.infer<typeof TokenUsage>
 
+/**
+ * Per-call controls of one `task` call, as they were applied: the model it ran on when the call chose one
+ * (`provider/model`, the alias resolved), the turn cap, the timeout, the label shown instead of the description,
+ * and what happens to an inspectable child's session when it ends.
+ */
+export const TaskOptions = z.object({
+  label: z.string().optional(),
+  model: z.string().optional(),
+  maxTurns: z.number().int().optional(),
+  timeoutSeconds: z.number().optional(),
+  cleanup: z.enum(['keep', 'delete']).optional(),
+  isolation: z.enum(['worktree']).optional(),
+})
+export type TaskOptions = z.infer<typeof TaskOptions>
+
 /** `metadata_json.subagent` of a child session (and of an opaque child's nested record). */
 export const SubagentMeta = z.object({
   agentType: z.string(),
@@ -30,6 +45,8 @@ export const SubagentMeta = z.object({
   inspectable: z.boolean(),
   /** agent names from the root down to this child (its ancestors' rules bound it however it is reached) */
   agentPath: z.array(z.string()).optional(),
+  /** what the calling agent asked for this task beyond the agent's own settings (see TaskOptions) */
+  options: TaskOptions.optional(),
 })
 export type SubagentMeta = z.infer<typeof SubagentMeta>
 
@@ -114,6 +131,22 @@ export type MessageWithParts = z.infer<typeof MessageWithParts>
 export const TaskStatus = z.enum(['queued', 'running', 'completed', 'failed', 'aborted'])
 export type TaskStatus = z.infer<typeof TaskStatus>
 
+
+/** A task's git worktree (isolation: worktree): where, on which branch, from which commit, and what became of it. */
+export const TaskWorktree = z.object({
+  path: z.string(),
+  branch: z.string(),
+  /** the commit it started from */
+  base: z.string(),
+  /** the repository it belongs to (its main working tree) */
+  repo: z.string(),
+  /** active while the child runs; removed when it changed nothing (or by the person); kept otherwise */
+  state: z.enum(['active', 'kept', 'removed']),
+  /** `git diff --shortstat` against `base`, when kept */
+  diffStat: z.string().optional(),
+})
+export type TaskWorktree = z.infer<typeof TaskWorktree>
+
 export const TaskCard = z.object({
   taskId: z.string(),
   agentType: z.string(),
@@ -125,11 +158,20 @@ export const TaskCard = z.object({
   steps: z.number().int(),
   tokensIn: z.number(),
   tokensOut: z.number(),
+  /** of tokensIn: read from / written to the provider's prompt cache (absent: none reported) */
+  cacheRead: z.number().optional(),
+  cacheWrite: z.number().optional(),
   costUsd: z.number().nullable(),
   startedAt: z.number().nullable(),
   endedAt: z.number().nullable(),
   error: z.string().nullable(),
   /** opaque children only: the child's whole transcript, nested here */
   transcript: z.array(MessageWithParts).optional(),
+  /** per-call controls the call set (absent: none) */
+  options: TaskOptions.optional(),
+  /** a fork of its caller: the caller's conversation, prompt and tools, in the background */
+  fork: z.boolean().optional(),
+  /** isolation: worktree */
+  worktree: TaskWorktree.optional(),
 })
 export type TaskCard = z.infer<typeof TaskCard>

@@ -81,3 +81,17 @@ function unresolved(spec: string, what: string, alias: string, provider?: string
   const warning = `${what}: runs on the inherited model instead. To use it, ${addProvider}map it in config.yaml: models: { aliases: { "${alias}": provider/model } }`
   return { spec, ref: null, via: 'unresolved', detail: `${what}; inherits the model of the session or the calling agent`, warning }
 }
+
+/**
+ * A model one `task` call asks for (`model: haiku`, `model: openai/gpt-5`): unlike an agent file's, a name that
+ * cannot be used here is an error for the calling model, which lists what it can choose from instead.
+ */
+export function resolveCallModel(spec: string, config: Config): { modelRef: ModelRef } | { error: string } {
+  const resolved = resolveAgentModel(spec, config)
+  if (resolved.modelRef) return { modelRef: resolved.modelRef }
+  const aliases = Object.keys(modelAliases(config)).filter((a) => resolveAgentModel(a, config).modelRef)
+  const providers = [...new Set([...Object.keys(config.providers), ...IMPLICIT_PROVIDERS])].map((p) => `${p}/<model>`)
+  const why = resolved.via === 'inherit' ? `model "${spec}" names no model` : resolved.detail.replace(/; inherits.*$/, '')
+  const choices = [...aliases.map((a) => `"${a}"`), ...providers].join(', ')
+  return { error: `${why}. Choose one of: ${choices}; or leave model out to use the agent's own model.` }
+}

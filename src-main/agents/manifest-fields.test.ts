@@ -209,7 +209,7 @@ describe('fields', () => {
     { field: 'permissionMode: dontAsk', yaml: 'permissionMode: dontAsk', format: 'claude', expect: {}, warning: /"dontAsk" is ignored/ },
     { field: 'skills', yaml: 'skills: [pdf]', format: 'claude', expect: {}, warning: /^skills: skills are not supported here; ignored$/ },
     { field: 'memory', yaml: 'memory: project', format: 'claude', expect: {}, warning: /^memory: persistent agent memory is not supported here/ },
-    { field: 'isolation', yaml: 'isolation: worktree', format: 'claude', expect: {}, warning: /^isolation: worktree isolation is not supported here/ },
+    { field: 'isolation', yaml: 'isolation: worktree', format: 'claude', expect: { isolation: 'worktree' } },
     { field: 'hooks', yaml: 'hooks: {}', format: 'claude', expect: {}, warning: /^hooks: agent hooks are not supported here/ },
     { field: 'effort', yaml: 'effort: high', format: 'claude', expect: {}, warning: /^effort: reasoning effort/ },
     { field: 'variant', yaml: 'variant: high', format: 'opencode', expect: {}, warning: /^variant: model variants/ },

@@ -24,14 +24,13 @@ export interface MappedFields {
 }
 
 /** Fields Agentry takes as they are. */
-const DIRECT = ['description', 'mode', 'model', 'temperature', 'maxOutputTokens', 'inspectable', 'caller', 'background', 'hidden', 'color']
+const DIRECT = ['description', 'mode', 'model', 'temperature', 'maxOutputTokens', 'inspectable', 'caller', 'background', 'hidden', 'color', 'isolation']
 /** Other names for Agentry fields: opencode's `steps`/`top_p`, Claude Code's `maxTurns`. */
 const RENAMED: Record<string, string> = { maxSteps: 'maxSteps', steps: 'maxSteps', maxTurns: 'maxSteps', top_p: 'topP', topP: 'topP' }
 /** Keys other hosts use that mean nothing here, with the one-line reason shown as a warning. */
 const IGNORED: Record<string, string> = {
   skills: 'skills are not supported here; ignored',
   memory: 'persistent agent memory is not supported here; ignored',
-  isolation: 'worktree isolation is not supported here; ignored (the agent works in the workspace itself)',
   hooks: 'agent hooks are not supported here; ignored',
   effort: 'reasoning effort is not set per agent here; ignored',
   initialPrompt: 'an initial prompt is not supported here; ignored',

@@ -41,7 +41,9 @@ function printSession({ session, messages, children }: SessionTree, depth: numbe
   const pad = '  '.repeat(depth)
   const cost = session.costUsd ? ` · $${session.costUsd.toFixed(4)}` : ''
   out.write(`${pad}━━ ${session.id} · ${session.agent} · ${session.status} · ${session.title || '(untitled)'}\n`)
-  out.write(`${pad}   tokens ${session.usage.prompt} in / ${session.usage.completion} out${cost}\n`)
+  const u = session.usage
+  const cache = u.cacheRead || u.cacheWrite ? ` · cache ${u.cacheRead} read / ${u.cacheWrite} write` : ''
+  out.write(`${pad}   tokens ${u.prompt} in / ${u.completion} out${cache}${cost}\n`)
   printMessages(messages, session.agent, depth, out)
   for (const child of children) {
     out.write('\n')

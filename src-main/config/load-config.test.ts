@@ -127,7 +127,7 @@ subagents:
       'providers.loose.extra': expect.stringMatching(/^unknown key; known keys: type, baseURL, apiKey/),
       'subagents.maxDepth': 'must be at least 1 (got 0)',
       'subagents.timeoutSeconds': 'must be a number, not the text "soon"',
-      'subagents.speed': 'unknown key; known keys: maxDepth, maxConcurrent, timeoutSeconds, archiveAfterMinutes',
+      'subagents.speed': 'unknown key; known keys: maxDepth, maxConcurrent, timeoutSeconds, archiveAfterMinutes, tools',
     })
     // valid parts survive; a provider whose type was bad is dropped whole, its sibling kept
     expect(r.config.model).toBeUndefined()

@@ -15,6 +15,7 @@ import { providerCalls } from './provider-calls'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
+import { worktreeCalls } from './worktree-calls'
 import type { Workspaces } from './workspaces'
 
 export interface CallDeps {
@@ -197,6 +198,7 @@ export function createCalls(d: CallDeps): HostApi {
     ...providerCalls(d),
     ...chatCalls(d),
     ...trustCalls(d),
+    ...worktreeCalls(d),
     ...mcpCalls(d),
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { AgentEvent, AgentInfo, Config, HostApi, ModelRef, SessionRecord } from '../../src-shared'
-import { AgentRegistry, resolveAgentModel } from '../agents'
+import { AgentRegistry, resolveAgentModel, resolveCallModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
@@ -125,6 +125,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       jobs: store.queue,
       agentModel,
       modelInfo,
+      resolveCallModel,
+      dataDir,
     })
     const runner = new SessionRunner({
       sessions,

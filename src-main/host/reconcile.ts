@@ -1,12 +1,17 @@
-import type { AgentEvent, MessageRecord, MessageWithParts, PartRecord, TaskCard } from '../../src-shared'
+import type { AgentEvent, MessageRecord, MessageWithParts, PartRecord, TaskCard, TaskWorktree } from '../../src-shared'
 import { textPart } from '../loop'
 import { newId, type JobRecord, type Store } from '../store'
-import { editNestedTranscript, taskError, type NestedPath } from '../subagents'
+import { editNestedTranscript, taskError, worktreeNote, type NestedPath } from '../subagents'
 
 export const RESTART_REASON = 'aborted by host restart'
 const CHILD_REASON = 'interrupted by host restart'
-/** What a parent's model reads about a child the restart cut short: the id, so it can resume the partial work. */
-const childError = (card: { agentType: string; taskId: string }) => taskError(card.agentType, card.taskId, `aborted: ${CHILD_REASON}`)
+/**
+ * What a parent's model reads about a child the restart cut short: the id, so it can resume the partial work, and
+ * where its worktree is (kept, never deleted: what the child did there may be all that is left of its work).
+ */
+const childError = (card: { agentType: string; taskId: string; worktree?: TaskWorktree }) =>
+  taskError(card.agentType, card.taskId, `aborted: ${CHILD_REASON}${card.worktree ? `; ${worktreeNote(card.worktree)}` : ''}`)
+const KEPT_AFTER_RESTART = 'not inspected (interrupted by host restart)'
 
 export interface ReconcileReport {
   toolParts: number
@@ -94,7 +99,8 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
       }
       const card = closeBackgroundCard(store, job.parentSessionId, job.id)
       if (card) partUpdated(card)
-      addMessage(job.parentSessionId, { synthetic: true, agent: job.agentType }, childError({ agentType: job.agentType, taskId: job.id }))
+      const closed = card?.data.subagent as TaskCard | undefined
+      addMessage(job.parentSessionId, { synthetic: true, agent: job.agentType }, childError({ agentType: job.agentType, taskId: job.id, worktree: closed?.worktree }))
     }
     for (const session of store.sessions.listSessions({ statuses: ['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'], includeArchived: true, limit: 100_000 })) {
       addMessage(
@@ -122,8 +128,9 @@ const OPEN_STATES = new Set(['input-streaming', 'input-available', 'approval-req
  */
 function closePart(part: PartRecord, path: NestedPath, nested: { path: NestedPath; part: PartRecord }[]): PartRecord {
   const card = part.data.subagent as TaskCard | undefined
-  const data: Record<string, unknown> = { ...part.data, error: card ? childError(card) : RESTART_REASON, endedAt: Date.now() }
-  if (card) data.subagent = closeCard(card, path, nested)
+  const closedCard = card && closeCard(card, path, nested)
+  const data: Record<string, unknown> = { ...part.data, error: closedCard ? childError(closedCard) : RESTART_REASON, endedAt: Date.now() }
+  if (closedCard) data.subagent = closedCard
   const closed: PartRecord = { ...part, data, toolState: 'output-error' }
   if (path.length > 0) nested.push({ path, part: closed })
   return closed
@@ -157,8 +164,11 @@ function closeCard(card: TaskCard, path: NestedPath, nested: { path: NestedPath;
     ...m,
     parts: m.parts.map((p) => (p.toolState && OPEN_STATES.has(p.toolState) ? closePart(p, inner, nested) : p)),
   }))
+  // A worktree still in use is kept as it is, whatever the child had done in it.
+  const worktree = card.worktree?.state === 'active' ? { ...card.worktree, state: 'kept' as const, diffStat: KEPT_AFTER_RESTART } : card.worktree
   return {
     ...card,
+    ...(worktree ? { worktree } : {}),
     ...(open ? { status: 'aborted' as const, error: CHILD_REASON, endedAt: Date.now() } : {}),
     ...(transcript ? { transcript } : {}),
   }
@@ -178,18 +188,20 @@ function interruptNestedJob(
     let card: PartRecord | undefined
     const now = Date.now()
     const message: MessageWithParts = { id: newId('msg'), sessionId: job.parentSessionId, role: 'assistant', metadata: { synthetic: true, agent: job.agentType }, createdAt: now, updatedAt: now, parts: [] }
-    const text = textPart(message.id, job.parentSessionId, childError({ agentType: job.agentType, taskId: job.id }))
-    const hit = editNestedTranscript(store.transcript.listMessages(sessionId, { includeHidden: true }), job.parentSessionId, (nested) => [
-      ...nested.map((m) => ({
+    let text: PartRecord | undefined
+    const hit = editNestedTranscript(store.transcript.listMessages(sessionId, { includeHidden: true }), job.parentSessionId, (nested) => {
+      const closed = nested.map((m) => ({
         ...m,
         parts: m.parts.map((p) => {
           if (!isOpenCardOf(p, job.id)) return p
           return (card = { ...p, data: { ...p.data, subagent: closeCard(p.data.subagent as TaskCard, [], []) } })
         }),
-      })),
-      { ...message, parts: [text] },
-    ])
-    if (!hit || !card) continue
+      }))
+      const worktree = (card?.data.subagent as TaskCard | undefined)?.worktree
+      text = textPart(message.id, job.parentSessionId, childError({ agentType: job.agentType, taskId: job.id, worktree }))
+      return [...closed, { ...message, parts: [text] }]
+    })
+    if (!hit || !card || !text) continue
     store.transcript.upsertPart(hit.part)
     const { parts: _parts, ...record } = message
     return { owner: sessionId, part: hit.part, path: hit.path, card, message: record, text }

@@ -104,6 +104,25 @@ function attachmentsOf(part: PartRecord): ToolAttachment[] {
   })
 }
 
+
+const CACHE_BREAKPOINT = { anthropic: { cacheControl: { type: 'ephemeral' } } }
+
+/**
+ * Prompt-cache breakpoints (Anthropic's `cache_control`; other providers ignore the option): after the system
+ * prompt — which the provider caches together with the tool list before it — and after the last message, so the
+ * next step of the same run reads everything before it from the cache; for a fork, also where its parent's last
+ * request ended (`inheritedLength` messages), so its first request marks the same spot its parent's did. The
+ * messages themselves are never changed, only marked: siblings and forks keep sending identical bytes.
+ */
+export function markCacheBreakpoints(prompt: LanguageModelV4Prompt, inheritedLength?: number): void {
+  const marks = new Set([0, prompt.length - 1])
+  if (inheritedLength) marks.add(inheritedLength - 1)
+  for (const i of marks) {
+    const message = prompt[i]
+    if (message) prompt[i] = { ...message, providerOptions: { ...message.providerOptions, ...CACHE_BREAKPOINT } } as typeof message
+  }
+}
+
 /** Rough token estimate (chars / 4) used to decide when to compact. */
 export function estimateTokens(prompt: LanguageModelV4Prompt): number {
   let chars = 0

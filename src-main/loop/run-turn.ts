@@ -3,7 +3,7 @@ import type { AgentEvent, AgentInfo, PartRecord, SessionStatus, TokenUsage } fro
 import { streamWithRetry } from '../models'
 import { newId } from '../store'
 import { toolJsonSchema, type ToolDef } from '../tools'
-import { buildPrompt } from './prompt'
+import { buildPrompt, markCacheBreakpoints } from './prompt'
 import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
 import { appendErrorMessage, type Transcript } from './transcript'
 
@@ -34,6 +34,8 @@ export interface RunContext {
   retryDelayMs?: number
   /** first-content and between-parts limits for each model request (defaults: 60 s / 120 s) */
   timeouts?: { firstByteMs: number; idleMs: number }
+  /** a fork: how many prompt messages (system included) its parent's last request had, a prompt-cache breakpoint */
+  cachePrefixLength?: number
 }
 
 export interface TurnResult {
@@ -78,6 +80,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
       const finalStep = steps >= ctx.maxSteps
       const prompt = buildPrompt(ctx.system, ctx.transcript.history(), { toolResultImages: ctx.toolResultImages })
       if (finalStep) prompt.push({ role: 'user', content: [{ type: 'text', text: FINAL_ANSWER_NOTICE }] })
+      markCacheBreakpoints(prompt, ctx.cachePrefixLength)
       const options: LanguageModelV4CallOptions = {
         prompt,
         tools: finalStep || toolSpecs.length === 0 ? undefined : toolSpecs,

@@ -46,3 +46,21 @@ describe('modelInfo: context window and price', () => {
     expect(info.cost(usage(300_000, 0))).toBeGreaterThan(0.9)
   })
 })
+
+describe('modelInfo: prompt-cache tokens at configured prices', () => {
+  const cached = Config.parse({
+    providers: {
+      a: { type: 'anthropic', models: { plain: { pricing: { input: 3, output: 15 } }, own: { pricing: { input: 3, output: 15, cacheRead: 1, cacheWrite: 2 } } } },
+    },
+  })
+  it.each([
+    // model, prompt (of which cache read / write), completion, expected USD
+    ['plain', 1_000_000, 0, 0, 0, 3],
+    ['plain', 1_000_000, 800_000, 0, 0, 0.2 * 3 + 0.8 * 0.3],
+    ['plain', 1_000_000, 0, 1_000_000, 0, 3.75],
+    ['own', 1_000_000, 500_000, 500_000, 1_000_000, 0.5 + 1 + 15],
+  ])('%s: %i in (%i read, %i written), %i out', async (model, prompt, read, write, out, expected) => {
+    const info = await modelInfo({ provider: 'a', model }, cached)
+    expect(info.cost({ prompt, completion: out, reasoning: 0, cacheRead: read, cacheWrite: write, total: prompt + out })).toBeCloseTo(expected, 6)
+  })
+})

@@ -1,4 +1,4 @@
-import type { Config, ModelRef, TokenUsage } from '../../src-shared'
+import type { Config, ModelPricing, ModelRef, TokenUsage } from '../../src-shared'
 
 /** Assumed when neither config.yaml nor the price table knows the model's context window. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000
@@ -69,13 +69,27 @@ export async function modelInfo(ref: ModelRef, config: Config): Promise<ModelInf
   const contextWindow = configured?.contextWindow ?? found?.contextWindow
   const base = { contextWindow: contextWindow ?? DEFAULT_CONTEXT_WINDOW, contextWindowKnown: contextWindow !== undefined }
   if (configured?.pricing) {
-    const { input, output } = configured.pricing
-    return { ...base, pricing: { input, output }, pricingSource: 'config', cost: (u) => (u.prompt * input + u.completion * output) / 1_000_000 }
+    const prices = configured.pricing
+    return { ...base, pricing: { input: prices.input, output: prices.output }, pricingSource: 'config', cost: (u) => configuredCost(u, prices) }
   }
   if (found?.pricing && found.cost) return { ...base, pricing: found.pricing, pricingSource: 'table', cost: found.cost }
   const type = providerType(ref, config)
   if (type !== undefined && FREE_TYPES.has(type)) return { ...base, pricing: { input: 0, output: 0 }, pricingSource: 'free', cost: () => 0 }
   return { ...base, pricing: null, pricingSource: null, cost: () => null }
+}
+
+/**
+ * USD for one step at the person's configured prices (per million tokens). Input tokens served from the provider's
+ * prompt cache, and those written to it, are priced at their own rates (`prompt` counts them too: they are taken out
+ * of the plain input); unset cache rates default to Anthropic's ratios (10 % / 125 % of input).
+ */
+export function configuredCost(usage: TokenUsage, pricing: ModelPricing): number {
+  const cacheRead = usage.cacheRead ?? 0
+  const cacheWrite = usage.cacheWrite ?? 0
+  const plain = Math.max(0, usage.prompt - cacheRead - cacheWrite)
+  const readRate = pricing.cacheRead ?? pricing.input * 0.1
+  const writeRate = pricing.cacheWrite ?? pricing.input * 1.25
+  return (plain * pricing.input + cacheRead * readRate + cacheWrite * writeRate + usage.completion * pricing.output) / 1_000_000
 }
 
 async function lookup(

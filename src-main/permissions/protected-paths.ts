@@ -79,11 +79,25 @@ function protectedLabel(absTarget: string, workdir: string, dataDir: string): st
       if (hit !== undefined) return hit === '' ? '.git' : hit.startsWith('hooks') || hit.includes('/hooks') ? '.git/hooks' : `.git/${rel}`
     }
   }
-  const extra: ProtectedRoot[] = [{ path: dataDir, label: 'the Agentry data dir' }]
+  const extra: ProtectedRoot[] = [{ path: dataDir, label: DATA_DIR_LABEL }]
   const hooks = gitHooksPath(workdir)
   if (hooks) extra.push({ path: hooks, label: 'the git hooks folder (core.hooksPath)' })
-  for (const root of withRealNames(extra)) if (below(absTarget, root.path) !== null) return root.label
+  for (const root of withRealNames(extra)) {
+    if (below(absTarget, root.path) === null) continue
+    // A task's git worktree lives in the data dir but is that task's workspace: inside it, only what is protected in
+    // any workspace (AREAS, checked above against it) asks. The rest of the data dir stays protected.
+    if (root.label === DATA_DIR_LABEL && inTaskWorktree(absTarget, workdir, dataDir)) continue
+    return root.label
+  }
   return null
+}
+
+const DATA_DIR_LABEL = 'the Agentry data dir'
+
+/** `absTarget` is inside `workdir`, and `workdir` is a task worktree (`{dataDir}/worktrees/…`). */
+function inTaskWorktree(absTarget: string, workdir: string, dataDir: string): boolean {
+  const worktrees = namesOf(path.join(dataDir, 'worktrees'))
+  return namesOf(workdir).some((w) => below(absTarget, w) !== null && worktrees.some((t) => (below(w, t) ?? '') !== ''))
 }
 
 /** `target` relative to `base` ('' when equal, `/`-separated), or null when it is not at or below it. */

@@ -25,6 +25,15 @@ export interface BackgroundSink {
 }
 
 /**
+ * A port of the session layer for the session tools (`sessions_send`): prompt a stored session — run now, or queued
+ * behind the run it has (one run per session) — and whether it is running. Implemented by the session runner.
+ */
+export interface SessionsPort {
+  prompt(sessionId: string, text: string): { queued: boolean }
+  isRunning(sessionId: string): boolean
+}
+
+/**
  * One run's place in the tree: the root session's run is level 0, each subagent one deeper. Everything that
  * differs between a parent's run and a child's run is here; the loop itself is the same for both.
  */
@@ -55,6 +64,8 @@ export interface RunLevel {
   /** rules granted for this run only (`agentry run --allow`, `--yes`): a runtime layer, so never above a deny */
   grants: Ruleset
   background: BackgroundSink
+  /** absent where no session layer runs (then sessions_send says so) */
+  sessionsPort?: SessionsPort
   /** the configuration, rules and agents of this run (see RunSettings) */
   settings: RunSettings
 }

@@ -26,8 +26,34 @@ export function agentRules(agent: AgentInfo): Ruleset {
   return fromCompact(agent.permission)
 }
 
+/**
+ * A subagent's own rules under `subagents.tools` of the configuration: a tool in `deny` is denied; with `allow`,
+ * every tool not in it is denied and the listed ones keep exactly what the agent's rules say of them (the agent's
+ * catch-all rules are copied onto each listed tool, in place, so the last-match order is unchanged). A policy can
+ * only take tools away: it never allows what the agent or the parent would not.
+ */
+export function subagentRules(agent: AgentInfo, config: Config): Ruleset {
+  const own = agentRules(agent)
+  const policy = config.subagents.tools
+  // Session tools are off for subagents by default: only an explicit allow in the policy turns them on.
+  const sessionDeny: Ruleset = SESSION_TOOLS.filter((t) => !policy?.allow?.includes(t)).map((tool) => ({ tool, pattern: '*', action: 'deny' }))
+  if (!policy) return [...own, ...sessionDeny]
+  let rules: Ruleset = own
+  if (policy.allow) {
+    const allowed = policy.allow
+    rules = [{ tool: '*', pattern: '*', action: 'deny' }]
+    for (const r of own) {
+      if (r.tool === '*') rules.push(...allowed.map((tool) => ({ ...r, tool })))
+      else if (allowed.includes(r.tool)) rules.push(r)
+    }
+  }
+  return [...rules, ...sessionDeny, ...(policy.deny ?? []).map((tool) => ({ tool, pattern: '*', action: 'deny' as const }))]
+}
+
 /** Tools of higher layers that may join a run (`task`, from the subagents module). */
-const HIGHER_LAYER_TOOLS = ['task']
+/** Tools for reaching other sessions: off for subagents unless `subagents.tools.allow` names them. */
+export const SESSION_TOOLS = ['sessions_list', 'sessions_history', 'sessions_send', 'sessions_wait'] as const
+const HIGHER_LAYER_TOOLS = ['task', ...SESSION_TOOLS]
 const KNOWN_TOOLS = new Set([...BUILTIN_TOOLS.map((t) => t.name), planExitTool.name, ...HIGHER_LAYER_TOOLS])
 
 /** Names of the tools the provider of `ref` runs itself (see models/native-tools). */

@@ -24,12 +24,14 @@ export function bwrapArgs(layout: BwrapLayout, command: string): string[] {
   const { workdir, runDir, policy } = layout
   const args = [...isolationArgs(), ...(policy.network ? [] : ['--unshare-net'])]
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', path.join(runDir, 'tmp'), '/tmp')
-  // A hidden folder that contains the workspace (a workspace inside the data dir) can only be made read-only.
-  for (const h of policy.hidden) if (inside(workdir, h) && fs.existsSync(h)) args.push('--ro-bind', h, h)
+  // A hidden folder that contains the workspace (a task's git worktree in the data dir) is emptied, and the workspace
+  // alone mounted back inside it: the keys and the database next to it stay out of reach.
+  for (const h of policy.hidden) if (inside(workdir, h) && fs.existsSync(h)) args.push('--tmpfs', h)
   args.push('--bind', workdir, workdir)
   for (const w of policy.writable) if (fs.existsSync(w)) args.push('--bind', w, w)
   for (const h of policy.hidden) if (!inside(workdir, h) && fs.existsSync(h)) args.push('--ro-bind', path.join(runDir, 'empty'), h)
-  const masked = (p: string) => policy.hidden.some((h) => !inside(workdir, h) && inside(p, h))
+  // Nothing inside a hidden folder is mounted again, except what is inside the workspace (a worktree's own protected names).
+  const masked = (p: string) => policy.hidden.some((h) => inside(p, h) && !(inside(workdir, h) && inside(p, workdir)))
   for (const p of policy.readOnly) if (!masked(p) && fs.existsSync(p)) args.push('--ro-bind', p, p)
   for (const p of layout.placeholders) args.push('--ro-bind', path.join(runDir, p.kind === 'dir' ? 'empty' : 'empty-file'), p.path)
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', workdir, '--', 'bash', '-c', command)

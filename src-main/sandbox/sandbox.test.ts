@@ -125,6 +125,18 @@ describe.runIf(linux)('the bash sandbox (bubblewrap)', () => {
     expect(r.output).toContain('No such file or directory')
   })
 
+  it('a workspace inside the data dir (a task worktree) is writable, and the rest of the data dir stays hidden', async () => {
+    const { ctx, dataDir } = setup()
+    fs.writeFileSync(path.join(dataDir, 'keys.json'), '{"anthropic":"sk-secret"}')
+    const worktree = path.join(dataDir, 'worktrees', 'ses_x')
+    fs.mkdirSync(worktree, { recursive: true })
+    ctx.workdir = worktree
+    const r = await runTool(bash, { command: `cat ${dataDir}/keys.json; echo made > new.txt && cat new.txt` }, ctx)
+    expect(r.output).not.toContain('sk-secret')
+    expect(r.output).toContain('No such file or directory')
+    expect(fs.readFileSync(path.join(worktree, 'new.txt'), 'utf8')).toBe('made\n')
+  })
+
   it('a folder the person made writable is writable', async () => {
     const extra = makeTempDir('agentry-writable-')
     dirs.push(extra)

@@ -4,7 +4,7 @@ import type { EventHub } from '../events'
 import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
 import { defaultModelRef, type ModelInfo } from '../models'
 import type { Ruleset } from '../permissions'
-import { agentRules, withClientMcpServers, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
+import { agentRules, subagentRules, withClientMcpServers, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { USER_STOP_REASON, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
@@ -393,7 +393,8 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       workdir: session.workspaceRoot,
       agent: own,
       agentPath: chainAgents.map((a) => a.name),
-      chain: chainAgents.map(agentRules),
+      // Every level below the root is a subagent: the configured subagent tool policy bounds it too.
+      chain: chainAgents.map((a, i) => (i === 0 ? agentRules(a) : subagentRules(a, settings.config.config))),
       depth: above.length,
       modelRef: this.modelFor(session, own, settings.config.config),
       signal,
@@ -403,6 +404,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       headless: this.deps.headless || grants !== undefined,
       grants: grants ?? [],
       background: this,
+      sessionsPort: { prompt: (id, text) => ({ queued: this.prompt({ sessionId: id, text }).queued }), isRunning: (id) => this.isRunning(id) },
       settings: withClientMcpServers(settings, this.runMcp.get(rootSessionId)),
     }
   }

@@ -8,7 +8,7 @@ import { statsLine, taskError, taskResult } from './result-text'
 import type { TaskClock } from './task-clock'
 
 /** What the parent gets: the exact `<task_result>` / `<task_error>` text, and why the child stopped when it was aborted. */
-export type ChildOutcome = { ok: true; text: string; aborted: false } | { ok: false; text: string; aborted: false } | { ok: false; text: string; aborted: true; cause: AbortCause }
+export type ChildOutcome = { ok: true; text: string; aborted: false; finalText: string } | { ok: false; text: string; aborted: false } | { ok: false; text: string; aborted: true; cause: AbortCause }
 
 export interface ChildRun {
   sessions: Pick<SessionsRepository, 'updateSession'>
@@ -69,6 +69,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
         card.steps++
         card.tokensIn = usage.prompt
         card.tokensOut = usage.completion
+        if (usage.cacheRead || usage.cacheWrite) Object.assign(card, { cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite })
         card.costUsd = cost
         r.publish()
       },
@@ -80,7 +81,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
         ? aborted()
         : result.finishReason === 'error'
           ? failed(r, result.error ?? 'failed')
-          : { ok: true, aborted: false, text: taskResult(agent.name, child.sessionId, result.text, statsLine(Date.now() - started, usage, cost)) }
+          : { ok: true, aborted: false, finalText: result.text, text: taskResult(agent.name, child.sessionId, result.text, statsLine(Date.now() - started, usage, cost)) }
     if (outcome.ok) {
       card.status = 'completed'
       card.error = null

@@ -1,4 +1,4 @@
-import type { MessageWithParts, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
+import type { MessageWithParts, SessionRecord, SessionStatus, SubagentMeta, TaskOptions } from '../../src-shared'
 import type { RunLevel } from '../runtime'
 import type { SessionsRepository } from '../store'
 import { ToolError } from '../tools'
@@ -20,7 +20,17 @@ const BUSY = new Set<SessionStatus>(['busy', 'retrying', 'waiting_on_approval', 
  */
 export function createChildSession(
   sessions: SessionsRepository,
-  o: { anchor: Anchor; level: RunLevel; taskId: string; agentName: string; title: string; model: SessionRecord['model']; background: boolean; task?: Record<string, unknown> },
+  o: {
+    anchor: Anchor
+    level: RunLevel
+    taskId: string
+    agentName: string
+    title: string
+    model: SessionRecord['model']
+    background: boolean
+    task?: Record<string, unknown>
+    options?: TaskOptions
+  },
 ): SessionRecord {
   const subagent: SubagentMeta = {
     agentType: o.agentName,
@@ -29,6 +39,7 @@ export function createChildSession(
     background: o.background,
     inspectable: true,
     agentPath: [...o.level.agentPath, o.agentName],
+    ...(o.options && Object.keys(o.options).length ? { options: o.options } : {}),
   }
   return sessions.createSession({
     id: o.taskId,

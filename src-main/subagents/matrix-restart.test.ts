@@ -1,19 +1,25 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SequencedEvent } from '../../src-shared'
 import { createHost, type Host } from '../host'
 import { bundleHostProcess, createFixture, startChildHost, type ChildHost, type Fixture } from '../host/testing/child-host'
 import { expectCase } from './testing/matrix-expect'
+import { initRepo } from './testing/matrix-host'
 import { MATRIX_AGENTS, MATRIX_PERMISSIONS } from './testing/matrix-fixture'
-import { leafRunning, leftovers, rootStatus, streamOf } from './testing/matrix-inspect'
+import { leafRunning, leftovers, readChain, rootStatus, streamOf } from './testing/matrix-inspect'
 import { caseReplies, rootPrompt, scriptFor } from './testing/matrix-script'
 import { depthOf, matrixCases } from './testing/matrix-table'
+import { worktreeRestartCases } from './testing/power-table'
 
 /**
  * The matrix's host-restart row: every case runs in one real host in a child process, which is SIGKILLed once each
  * case's last child is running (in the background: once the root's own turn is over, so only the child is in
  * flight). A new host on the same data dir reconciles; every case is then checked like the in-process ones.
  */
-const CASES = matrixCases(['restart'])
+const WORKTREE_CASES = worktreeRestartCases()
+const CASES = [...matrixCases(['restart']), ...WORKTREE_CASES]
 
 describe('matrix: restart', () => {
   let bundle: { file: string; dispose(): void }
@@ -26,6 +32,8 @@ describe('matrix: restart', () => {
   beforeAll(async () => {
     bundle = await bundleHostProcess()
     fixture = createFixture({ agents: MATRIX_AGENTS, permissions: MATRIX_PERMISSIONS, script: scriptFor(CASES.flatMap(caseReplies)) })
+    // The worktree rows need a repository with a commit.
+    initRepo(fixture.workdir)
     child = await startChildHost(bundle.file, fixture, { prompts: CASES.map((c) => ({ text: rootPrompt(c) })) })
     CASES.forEach((c, i) => roots.set(c.id, child!.sessionIds[i]))
     const inFlight = () =>
@@ -33,12 +41,13 @@ describe('matrix: restart', () => {
         const stream = streamOf(child!.events, roots.get(c.id)!)
         return leafRunning(stream, depthOf(c)) && (c.mode === 'blocking' || rootStatus(stream) === 'idle')
       })
-    await child.until(inFlight, 'every last child running', 20_000)
+    // Generous: ~60 cases (12 with a git worktree each) start at once on a shared, loaded machine.
+    await child.until(inFlight, 'every last child running', 60_000)
     await child.kill()
     host = await createHost({ dataDir: fixture.dataDir, defaultWorkspace: fixture.workdir, retryDelayMs: 1 })
     // What a viewer of each conversation receives when it comes back from seq 0: the whole stored stream.
     for (const rootId of roots.values()) host.api.subscribe({ sessionId: rootId, afterSeq: 0 }, (m) => m.kind === 'event' && events.push(m.event))()
-  }, 60_000)
+  }, 120_000)
   afterAll(async () => {
     await child?.kill()
     await host?.stop()
@@ -53,5 +62,12 @@ describe('matrix: restart', () => {
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     await expectCase({ host, events, roots }, c)
+  })
+
+  it.each(WORKTREE_CASES.map((c) => [c.name, c] as const))('%s: the worktree is kept, never deleted', (_name, c) => {
+    const card = readChain(host.store, roots.get(c.id)!, c)[c.chain.length].card!
+    expect(card.worktree).toMatchObject({ state: 'kept', branch: `agentry/${card.taskId}`, path: path.join(fixture.dataDir, 'worktrees', card.taskId) })
+    expect(fs.existsSync(card.worktree!.path)).toBe(true)
+    expect(execFileSync('git', ['branch', '--list', card.worktree!.branch], { cwd: fixture.workdir, encoding: 'utf8' }).trim()).not.toBe('')
   })
 })

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../testing/harness'
 import { leafRunning, leftovers, readChain, rootStatus, streamOf } from './testing/matrix-inspect'
 import { expectCase } from './testing/matrix-expect'
+import { createRoots, settleAll } from './testing/matrix-host'
 import { caseReplies, resumePrompt, resumeReplies, rootPrompt, scriptFor } from './testing/matrix-script'
 import { depthOf, matrixCases, TIMEOUT_SECONDS, type MatrixCase, type Outcome } from './testing/matrix-table'
 import { MATRIX_AGENTS, MATRIX_PERMISSIONS, MATRIX_PERMISSIONS_WRITES_ASK } from './testing/matrix-fixture'
@@ -15,14 +16,6 @@ import { MATRIX_AGENTS, MATRIX_PERMISSIONS, MATRIX_PERMISSIONS_WRITES_ASK } from
  */
 const OUTCOMES: Outcome[] = ['success', 'tool-error', 'model-error', 'stop', 'timeout', 'approval-wait', 'resume']
 const CASES = matrixCases().filter((c) => OUTCOMES.includes(c.outcome))
-
-async function settle(h: Harness): Promise<void> {
-  do {
-    await h.host.runner.idle()
-    await h.host.subagents.settle()
-  } while (h.host.runner.runs().length > 0)
-  h.host.store.flush()
-}
 
 async function prompt(h: Harness, sessionId: string, requestId: string, text: string): Promise<void> {
   await h.host.api.calls['messages.prompt']({ sessionId, requestId, text })
@@ -67,17 +60,17 @@ for (const outcome of OUTCOMES) {
         config: { subagents: { timeoutSeconds: TIMEOUT_SECONDS[outcome] ?? 300 } },
         script: scriptFor(cases.flatMap(caseReplies)),
       })
-      for (const c of cases) roots.set(c.id, (await h.host.api.calls['sessions.create']({ workspaceRoot: h.workdir })).session.id)
+      await createRoots(h, cases, roots)
       await Promise.all(cases.map((c) => prompt(h, roots.get(c.id)!, `${c.id}-1`, rootPrompt(c))))
       if (outcome === 'stop') await Promise.all(cases.map((c) => stopWhenRunning(h, c, roots.get(c.id)!)))
       if (outcome === 'approval-wait') await answerSlowly(h, cases.length)
-      await settle(h)
+      await settleAll(h)
       if (outcome === 'resume') {
         // Second prompt: each level resumes the one below it by the task_id it got the first time.
         const resumes = cases.flatMap((c) => resumeReplies(c, readChain(h.host.store, roots.get(c.id)!, c).map((l) => l.sessionId)))
         h.setScript(scriptFor([...cases.flatMap(caseReplies), ...resumes]))
         await Promise.all(cases.map((c) => prompt(h, roots.get(c.id)!, `${c.id}-2`, resumePrompt(c))))
-        await settle(h)
+        await settleAll(h)
       }
     }, 60_000)
     afterAll(async () => h?.close())

@@ -14,6 +14,38 @@ export function findNestedTask(messages: MessageWithParts[], taskId: string): Ta
   return undefined
 }
 
+/**
+ * Rewrites the card of task `taskId` wherever it is below the stored `messages` (in a stored part, or nested in
+ * opaque children): returns the stored part to write back (cards on the way copied, never mutated), or undefined.
+ */
+export function editTaskCard(messages: MessageWithParts[], taskId: string, edit: (card: TaskCard) => TaskCard): PartRecord | undefined {
+  for (const message of messages) {
+    for (const part of message.parts) {
+      const hit = editCardIn(part, taskId, edit)
+      if (hit) return hit
+    }
+  }
+  return undefined
+}
+
+function editCardIn(part: PartRecord, taskId: string, edit: (card: TaskCard) => TaskCard): PartRecord | undefined {
+  const card = part.data.subagent as TaskCard | undefined
+  if (!card) return undefined
+  if (card.taskId === taskId) return { ...part, data: { ...part.data, subagent: edit(card) } }
+  if (!card.transcript) return undefined
+  for (let m = 0; m < card.transcript.length; m++) {
+    const message = card.transcript[m]
+    for (let p = 0; p < message.parts.length; p++) {
+      const hit = editCardIn(message.parts[p], taskId, edit)
+      if (!hit) continue
+      const parts = message.parts.map((x, i) => (i === p ? hit : x))
+      const transcript = card.transcript.map((x, i) => (i === m ? { ...message, parts } : x))
+      return { ...part, data: { ...part.data, subagent: { ...card, transcript } } }
+    }
+  }
+  return undefined
+}
+
 /** An opaque level a nested record lives in, outermost first. */
 export type NestedPath = { sessionId: string; agentType: string }[]
 

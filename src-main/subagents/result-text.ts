@@ -1,8 +1,12 @@
 import { formatDuration, type TokenUsage } from '../../src-shared'
 
-/** `runtime 12.4s · tokens 1234 in / 210 out · cost $0.0031` — cost only when the model's pricing is known. */
+/**
+ * `runtime 12.4s · tokens 1234 in / 210 out · cache 900 read / 100 write · cost $0.0031` — the cache part when the
+ * provider reported prompt-cache use, cost only when the model's pricing is known.
+ */
 export function statsLine(ms: number, usage: TokenUsage, costUsd: number | null): string {
   const parts = [`runtime ${formatDuration(ms)}`, `tokens ${usage.prompt} in / ${usage.completion} out`]
+  if (usage.cacheRead || usage.cacheWrite) parts.push(`cache ${usage.cacheRead} read / ${usage.cacheWrite} write`)
   if (costUsd !== null) parts.push(`cost $${costUsd.toFixed(4)}`)
   return parts.join(' · ')
 }

@@ -1,16 +1,20 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type Config, type ModelRef, type TaskCard, type TokenUsage } from '../../src-shared'
-import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
-import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
+import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SessionRecord, type TaskCard, type TaskWorktree, type TokenUsage } from '../../src-shared'
+import { appendTextMessage, buildPrompt, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
+import { subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { AbortCauses, HOST_STOP_REASON, inheritedCause, PARENT_ABORT_REASON, timeoutCause, timeoutReason, USER_STOP_REASON, causeOfReason, type AbortCause } from './abort-cause'
 import { runChild, type ChildOutcome } from './child-run'
+import { forkDirective, ForkTranscript, inheritedConversation, isForkCall, refuseFork } from './fork'
 import { createChildSession, findResumable, sessionBusy, type Anchor } from './child-session'
 import { Lane, type Slot } from './lane'
 import { taskError } from './result-text'
 import { TaskClock } from './task-clock'
+import { applyTaskOptions, shownName, type AppliedOptions, type CallModelResolver } from './task-options'
+import { createSessionTools } from './session-tools'
 import { TaskTools, type TaskInput } from './task-tool'
+import { finishWorktree, openWorktree, worktreeNote } from './worktree'
 
 export interface SubagentDeps {
   runtime: Runtime
@@ -25,7 +29,14 @@ export interface SubagentDeps {
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   /** a model's price with the run's config (the host passes models' modelInfo): the cost of one step, null if unknown */
   modelInfo(ref: ModelRef, config: Config): Promise<{ cost(usage: TokenUsage): number | null }>
+  /** a model one call names (`model: haiku`), resolved with the run's config; an error lists the choices */
+  resolveCallModel: CallModelResolver
+  /** task worktrees (isolation: worktree) are made under `{dataDir}/worktrees` */
+  dataDir: string
 }
+
+/** The final text by which a background child declines to announce its result. */
+export const ANNOUNCE_SKIP = 'ANNOUNCE_SKIP'
 
 /** A child run in flight, blocking or background. */
 interface RunningTask {
@@ -52,15 +63,31 @@ export class Subagents {
   private readonly running = new Map<string, RunningTask>()
   private readonly causes = new AbortCauses()
   private readonly taskTools: TaskTools
+  /** sessions_list/history/send/wait: offered where the rules allow them (never to subagents by default) */
+  private readonly sessionTools: ToolDef[]
+  /** the run context each level runs with (a fork copies its parent's prompt and tools from here) */
+  private readonly runs = new WeakMap<RunLevel, RunContext>()
+  /** fork levels, and the run context of the parent each was forked from */
+  private readonly forks = new WeakSet<RunLevel>()
+  private readonly forkOf = new WeakMap<RunLevel, { run: RunContext; prefixLength: number }>()
 
   constructor(private readonly deps: SubagentDeps) {
+    this.sessionTools = createSessionTools({ sessions: deps.sessions, transcript: deps.transcript, isRunning: (id) => this.running.has(id) })
     this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.rules, deps.agentModel)
   }
 
-  /** A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate. */
-  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): Promise<RunContext> {
+  /**
+   * A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate.
+   * A fork sends its parent's exact system prompt and tool list (its rules still decide every call it makes), so its
+   * requests start with the bytes its parent's did and the provider's prompt cache serves them.
+   */
+  async prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): Promise<RunContext> {
     const task = this.toolFor(level)
-    return this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
+    const run = await this.deps.runtime.prepare(level, transcript, { ...o, tools: [...(task ? [task] : []), ...this.sessionTools] })
+    const parent = this.forkOf.get(level)
+    if (parent) return { ...run, system: parent.run.system, tools: parent.run.tools, providerTools: parent.run.providerTools, cachePrefixLength: parent.prefixLength }
+    this.runs.set(level, run)
+    return run
   }
 
   /** The `task` tool for a level, or nothing when no agent can be called from it. */
@@ -123,17 +150,29 @@ export class Subagents {
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
     const { sessions, jobs } = this.deps
     const limits = level.settings.config.config.subagents
-    const agent = level.settings.agents.find((a) => a.name === input.subagent_type)
+    const fork = isForkCall(input)
+    if (fork) refuseFork(this.forks.has(level), input)
+    // A fork runs as its parent's own agent (its exact prompt and tools), nested in the call, always in the background.
+    const agent = fork ? { ...level.agent, inspectable: false } : level.settings.agents.find((a) => a.name === input.subagent_type)
     if (!agent) throw new ToolError(`No agent "${input.subagent_type}".`)
     if (level.depth + 1 > limits.maxDepth) {
       throw new ToolError(`Subagent depth limit reached (maxDepth ${limits.maxDepth}): this agent is at depth ${level.depth} and cannot start another level. Do the work yourself.`)
     }
-    const background = input.background ?? agent.background
+    const applied = applyTaskOptions(level, agent, input, this.deps.resolveCallModel)
+    const background = fork || (input.background ?? agent.background)
     // Only the caller's own children can be resumed (checked first: another's child is not even described).
     const resumed = input.task_id ? findResumable(sessions, level, input.task_id, agent.name, agent.inspectable) : undefined
     if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
+    // Worktree isolation (the call's, else the agent's): made before anything is shown, so "not a repository" is a
+    // plain tool error. A resumed child goes on in the worktree it kept.
+    const isolation = input.isolation ?? (fork ? undefined : agent.isolation)
+    if (fork && isolation) throw new ToolError('A fork works where its parent works: isolation "worktree" needs a typed subagent (subagent_type).')
+    const isolated = isolation === 'worktree' ? await openWorktree(level.workdir, this.deps.dataDir, taskId) : undefined
     const card: TaskCard = newTaskCard({ taskId, agentType: agent.name, description: input.description, background, inspectable: agent.inspectable, depth: level.depth + 1, status: 'queued' })
+    if (Object.keys(applied.options).length) card.options = applied.options
+    if (fork) card.fork = true
+    if (isolated) card.worktree = isolated.worktree
     const publish = () => {
       ctx.handle.patch({ subagent: { ...(ctx.handle.part.data.subagent as object | undefined), ...card } })
       const { transcript: _t, ...summary } = card
@@ -149,16 +188,15 @@ export class Subagents {
     if (level.signal.aborted) onParentAbort()
     else level.signal.addEventListener('abort', onParentAbort, { once: true })
 
+    // What a fork inherits, taken now, while the parent's conversation is as its last request sent it.
+    const inherited = fork ? inheritedConversation(level.transcript.history(), ctx.handle.part.messageId, ctx.toolCallId) : undefined
     let transcript: Transcript
     try {
-      transcript = agent.inspectable
-        ? this.storedChild(level, agent, taskId, background, input, resumed !== undefined)
-        : new NestedTranscript(
-            taskId,
-            resumed?.messages ?? [],
-            (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }),
-            (run) => this.deps.transcript.beforeFlush(run),
-          )
+      transcript = fork
+        ? new ForkTranscript(inherited!, this.nested(taskId, [], card, ctx))
+        : agent.inspectable
+        ? this.storedChild(level, applied, taskId, background, input, resumed !== undefined)
+        : this.nested(taskId, resumed?.messages ?? [], card, ctx)
     } catch (err) {
       // Nothing ran; the card must still end (a card left "queued" would spin forever in the UI).
       level.signal.removeEventListener('abort', onParentAbort)
@@ -166,9 +204,16 @@ export class Subagents {
       publish()
       throw new ToolError(taskError(agent.name, taskId, card.error ?? 'failed'))
     }
-    const seconds = limits.timeoutSeconds
+    const seconds = applied.timeoutSeconds
     const clock = new TaskClock(seconds * 1000, () => this.causes.abort(controller, timeoutReason(seconds), timeoutCause(seconds)))
-    const child = this.childLevel(level, agent, taskId, transcript, controller.signal, clock)
+    const child = this.childLevel(level, applied.agent, taskId, transcript, controller.signal, clock, applied.modelRef ?? (fork ? level.modelRef : undefined))
+    if (isolated) child.workdir = isolated.workdir
+    if (fork) {
+      this.forks.add(child)
+      const parentRun = this.runs.get(level)
+      // The parent's last request: its system prompt and every message before the step that forked.
+      if (parentRun) this.forkOf.set(child, { run: parentRun, prefixLength: buildPrompt(parentRun.system, inherited!.slice(0, -1)).length })
+    }
     const entry: RunningTask = {
       taskId,
       agentType: agent.name,
@@ -187,23 +232,26 @@ export class Subagents {
       lane: this.laneFor(child.rootSessionId, limits.maxConcurrent),
       onSlot: (slot) => this.slots.set(child, slot),
       child,
-      prompt: input.prompt,
+      prompt: fork ? forkDirective(input.prompt) : input.prompt,
       card,
       publish,
       signal: controller.signal,
       clock,
       cause: () => this.causes.of(controller.signal),
       write: (lvl, text) => this.writeUserMessage(lvl, text),
-    }).finally(() => {
+    })
+      .then((outcome) => (isolated ? this.closeWorktree(card, publish, outcome) : outcome))
+      .finally(() => {
       level.signal.removeEventListener('abort', onParentAbort)
-      if (transcript instanceof NestedTranscript) transcript.flush()
+      if (transcript instanceof NestedTranscript || transcript instanceof ForkTranscript) transcript.flush()
+      if (applied.options.cleanup === 'delete' && agent.inspectable) this.setArchived(child, true)
     })
     this.running.set(taskId, entry)
 
     if (background) {
       // A resumed background child runs again under its old job row (restart reconciliation finds its card by id).
       if (jobs.getJob(taskId)) jobs.updateJob(taskId, 'running')
-      else jobs.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: input.description })
+      else jobs.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: shownName(input) })
       entry.done = work
         .then((outcome) => this.deliverBackground(level, outcome))
         .finally(() => {
@@ -239,6 +287,9 @@ export class Subagents {
   }
 
   private deliverBackground(parent: RunLevel, outcome: ChildOutcome): void {
+    // A background child that has nothing worth telling says exactly ANNOUNCE_SKIP: no message, no wake-up (its answer
+    // stays in its own transcript).
+    if (outcome.ok && outcome.finalText.trim() === ANNOUNCE_SKIP) return
     appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name })
     // The person's Stop (or the host shutting down) caused this result: it is stored for the record, and the next
     // turn the person starts sees it; it starts none by itself.
@@ -260,7 +311,7 @@ export class Subagents {
     if (row) parent.emit({ type: 'session_updated', sessionId: row.id, at: Date.now(), session: row })
   }
 
-  private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal, clock?: TaskClock): RunLevel {
+  private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal, clock?: TaskClock, model?: ModelRef): RunLevel {
     const child: RunLevel = {
       sessionId: childId,
       rootSessionId: level.rootSessionId,
@@ -268,9 +319,9 @@ export class Subagents {
       workdir: level.workdir,
       agent,
       agentPath: [...level.agentPath, agent.name],
-      chain: [...level.chain, agentRules(agent)],
+      chain: [...level.chain, subagentRules(agent, level.settings.config.config)],
       depth: level.depth + 1,
-      modelRef: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
+      modelRef: model ?? this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
       signal,
       emit: (event) => {
         clock?.observe(event)
@@ -281,6 +332,7 @@ export class Subagents {
       headless: level.headless,
       grants: level.grants,
       background: level.background,
+      sessionsPort: level.sessionsPort,
       settings: level.settings,
     }
     this.paths.set(child, [...this.pathOf(level), childId])
@@ -306,21 +358,61 @@ export class Subagents {
     child.userMessageId = appendTextMessage(child.transcript, child.emit, 'user', prompt, { agent: child.agent.name }).id
   }
 
-  private storedChild(level: RunLevel, agent: AgentInfo, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
+  private storedChild(level: RunLevel, applied: AppliedOptions, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
+    const { agent } = applied
     if (!existing) {
       const session = createChildSession(this.deps.sessions, {
         anchor: this.anchorOf(level),
         level,
         taskId,
         agentName: agent.name,
-        title: input.description,
-        model: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
+        title: shownName(input),
+        model: applied.modelRef ?? this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
         background,
         task: input.metadata,
+        options: applied.options,
       })
       level.emit({ type: 'subagent_event', sessionId: taskId, at: Date.now(), agentType: agent.name, event: { type: 'session_created', sessionId: taskId, at: Date.now(), session } })
+    } else if (this.deps.sessions.getSession(taskId)?.archivedAt) {
+      // Resuming a child archived by `cleanup: "delete"` (or by age) brings it back to the list while it works.
+      this.publishSession(level, agent.name, this.deps.sessions.updateSession(taskId, { archivedAt: null }))
     }
     return new StoredTranscript(this.deps.transcript, taskId)
+  }
+
+  /** `cleanup: "delete"`: the child's session is archived as soon as it ends; its transcript stays readable there. */
+  private setArchived(child: RunLevel, archived: boolean): void {
+    const session = this.deps.sessions.updateSession(child.sessionId, { archivedAt: archived ? Date.now() : null })
+    child.emit({ type: 'session_updated', sessionId: child.sessionId, at: Date.now(), session })
+  }
+
+  private publishSession(level: RunLevel, agentType: string, session: SessionRecord): void {
+    level.emit({ type: 'subagent_event', sessionId: session.id, at: Date.now(), agentType, event: { type: 'session_updated', sessionId: session.id, at: Date.now(), session } })
+  }
+
+  /** The child ended: its worktree is removed if it changed nothing, else kept and named in what the parent reads. */
+  private async closeWorktree(card: TaskCard, publish: () => void, outcome: ChildOutcome): Promise<ChildOutcome> {
+    const open = card.worktree!
+    let closed: TaskWorktree
+    try {
+      closed = await finishWorktree(open)
+    } catch (err) {
+      // Never delete what cannot be inspected: keep it, and say why.
+      closed = { ...open, state: 'kept', diffStat: `could not be inspected (${err instanceof Error ? err.message : String(err)})` }
+    }
+    card.worktree = closed
+    publish()
+    return closed.state === 'kept' ? { ...outcome, text: `${outcome.text}\n${worktreeNote(closed)}` } : outcome
+  }
+
+  /** An opaque child's transcript, mirrored into its task card. */
+  private nested(taskId: string, messages: MessageWithParts[], card: TaskCard, ctx: RunToolContext): NestedTranscript {
+    return new NestedTranscript(
+      taskId,
+      messages,
+      (own) => ctx.handle.patch({ subagent: { ...card, transcript: own } }),
+      (run) => this.deps.transcript.beforeFlush(run),
+    )
   }
 
   private laneFor(rootSessionId: string, limit: number): Lane {

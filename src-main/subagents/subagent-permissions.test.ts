@@ -79,7 +79,7 @@ describe('task availability and what the model sees', () => {
     const req = server!.requests.find((r) => (r as Req).tools?.some((t) => t.function.name === 'task')) as Req
     const taskTool = req.tools!.find((t) => t.function.name === 'task')!
     // hidden agents stay callable by task (spec: hidden only hides them from pickers)
-    expect(taskTool.function.parameters.properties.subagent_type.enum).toEqual(['general', 'explore', 'title', 'summary', 'compaction'])
+    expect(taskTool.function.parameters.properties.subagent_type.enum).toEqual(['general', 'explore', 'title', 'summary', 'compaction', 'fork'])
     expect(taskTool.function.description).toContain('- explore: ')
     // an openai-compatible server has no native web search: the listing names only tools explore really has
     expect(taskTool.function.description).toMatch(/- explore: .*\(Tools: grep, glob, list_dir, read_file, web_fetch\)\n/)

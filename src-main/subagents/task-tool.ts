@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import type { AgentInfo, Config, ModelRef } from '../../src-shared'
-import { agentRules, decideFor, isRunToolContext, nativeToolNames, offeredNativeTools, toolExists, type RuleSources, type RunLevel } from '../runtime'
+import { decideFor, subagentRules, isRunToolContext, nativeToolNames, offeredNativeTools, toolExists, type RuleSources, type RunLevel } from '../runtime'
 import { defineTool, ToolError, type ToolDef } from '../tools'
+import { FORK_TYPE } from './fork'
 
 export interface TaskRunner {
   run(level: RunLevel, input: TaskInput, ctx: Parameters<ToolDef['execute']>[1]): Promise<{ output: string; metadata?: Record<string, unknown> }>
@@ -16,6 +17,7 @@ export function callableAgents(level: RunLevel, all: AgentInfo[], rules: Pick<Ru
   return all.filter(
     (a) =>
       (a.mode === 'subagent' || a.mode === 'all') &&
+      a.name !== FORK_TYPE &&
       decideFor(level, snapshot, { tool: 'task', kind: 'name', subjects: [a.name] }).action !== 'deny',
   )
 }
@@ -42,9 +44,10 @@ export function taskDescription(agents: AgentInfo[], exists: (agent: AgentInfo, 
     ...agents.map((a) => `- ${a.name}: ${a.description} (Tools: ${toolsSummary(a, (t) => exists(a, t))})`),
     '',
     'Usage notes:',
-    '- Give a short (3-5 word) description and a complete, self-contained prompt: the subagent does not see this conversation.',
+    '- Give a short (3-5 word) description and a complete, self-contained prompt: a typed subagent does not see this conversation.',
     '- Call task several times in one step to run subagents in parallel.',
-    '- background: true returns at once with a task_id; the result arrives later as a message.',
+    '- background: true returns at once with a task_id; the result arrives later as a message. A background subagent whose final answer is exactly ANNOUNCE_SKIP sends no message (tell it so when you need no report).',
+    `- Leave out subagent_type (or use "${FORK_TYPE}") to fork: a background copy of you with this whole conversation and your tools works on the prompt and reports back. A fork cannot fork again.`,
     '- task_id resumes an earlier subagent of yours with a follow-up prompt (not one that is still running).',
     '- The result comes back as <task_result> (or <task_error>) with the subagent\'s final answer; relay what matters to the user.',
   ].join('\n')
@@ -58,6 +61,22 @@ const FIELDS = {
   task_id: z.string().optional().describe('Resume an earlier subagent (its task_id) with this prompt instead of starting a new one.'),
   run_in_background: z.boolean().optional().describe('Alias of background (accepted for models used to that name).'),
   resume: z.string().optional().describe('Alias of task_id (accepted for models used to that name).'),
+  model: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Run this subagent on another model: "provider/model" or an alias such as "haiku" (default: the agent\'s own model, else yours).'),
+  max_turns: z.number().int().positive().max(1000).optional().describe('At most this many model steps (below the agent\'s own limit); then it must answer.'),
+  label: z.string().trim().min(1).max(80).optional().describe('A short name shown to the user for this task instead of the description.'),
+  isolation: z
+    .enum(['worktree'])
+    .optional()
+    .describe('"worktree": the subagent works in a fresh git worktree on a new branch; kept (and named in the result) only if it changed something.'),
+  cleanup: z
+    .enum(['keep', 'delete'])
+    .optional()
+    .describe('After it ends: keep its session until it is archived automatically (default), or archive it at once (still readable in the archive).'),
 }
 
 /**
@@ -65,13 +84,20 @@ const FIELDS = {
  * accepted as aliases of `background` and `task_id` and normalized away, so such a model does not waste a step on
  * a schema error. Giving both names with different values is an error.
  */
-function taskInputSchema(names: [string, ...string[]]) {
+function taskInputSchema(names: [string, ...string[]], maxTimeoutSeconds: number) {
   return z
     .object({
       ...FIELDS,
+      timeout_seconds: z
+        .number()
+        .positive()
+        .max(maxTimeoutSeconds, { error: `at most ${maxTimeoutSeconds} (subagents.timeoutSeconds in config.yaml)` })
+        .optional()
+        .describe(`Abort the subagent after this many seconds of its own work (at most ${maxTimeoutSeconds}, the default).`),
       subagent_type: z
-        .enum(names, { error: () => `unknown or unavailable agent type; valid types: ${names.join(', ')}` })
-        .describe('Which agent to run.'),
+        .enum([...names, FORK_TYPE], { error: () => `unknown or unavailable agent type; valid types: ${names.join(', ')} (or leave it out to fork)` })
+        .optional()
+        .describe(`Which agent to run. Leave it out (or "${FORK_TYPE}") to fork yourself.`),
     })
     .strict()
     .superRefine((v, ctx) => {
@@ -92,15 +118,20 @@ function taskInputSchema(names: [string, ...string[]]) {
 export type TaskInput = z.output<ReturnType<typeof taskInputSchema>>
 
 /** The `task` tool for a set of callable agents; undefined when there are none (then the tool is not offered). */
-export function createTaskTool(agents: AgentInfo[], runner: TaskRunner, exists: (agent: AgentInfo, tool: string) => boolean): ToolDef | undefined {
+export function createTaskTool(
+  agents: AgentInfo[],
+  runner: TaskRunner,
+  exists: (agent: AgentInfo, tool: string) => boolean,
+  limits: { timeoutSeconds: number } = { timeoutSeconds: 300 },
+): ToolDef | undefined {
   if (agents.length === 0) return undefined
   const names = agents.map((a) => a.name) as [string, ...string[]]
   return defineTool({
     name: 'task',
     description: taskDescription(agents, exists),
-    parameters: taskInputSchema(names),
-    permission: (input) => ({ kind: 'name', subjects: [input.subagent_type] }),
-    display: (input) => ({ summary: `${input.subagent_type}: ${input.description}` }),
+    parameters: taskInputSchema(names, limits.timeoutSeconds),
+    permission: (input) => ({ kind: 'name', subjects: [input.subagent_type ?? FORK_TYPE] }),
+    display: (input) => ({ summary: `${input.subagent_type ?? FORK_TYPE}: ${input.label ?? input.description}` }),
     async execute(input, ctx) {
       if (!isRunToolContext(ctx)) throw new ToolError('task can only run inside an agent run')
       return runner.run(ctx.level, input, ctx)
@@ -125,10 +156,11 @@ export class TaskTools {
   forLevel(level: RunLevel): ToolDef | undefined {
     const agents = callableAgents(level, level.settings.agents, this.rules)
     const native = new Map(agents.map((a) => [a.name, this.nativeToolsOf(level, a)]))
-    const key = agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}\u0000${native.get(a.name)!.join(',')}`).join('\u0001')
+    const limits = { timeoutSeconds: level.settings.config.config.subagents.timeoutSeconds }
+    const key = `${limits.timeoutSeconds}\u0002${agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}\u0000${native.get(a.name)!.join(',')}`).join('\u0001')}`
     if (!this.cache.has(key)) {
       if (this.cache.size > 64) this.cache.clear()
-      this.cache.set(key, createTaskTool(agents, this.runner, (a, tool) => toolExists(tool, native.get(a.name) ?? [])))
+      this.cache.set(key, createTaskTool(agents, this.runner, (a, tool) => toolExists(tool, native.get(a.name) ?? []), limits))
     }
     return this.cache.get(key)
   }
@@ -137,7 +169,7 @@ export class TaskTools {
   private nativeToolsOf(level: RunLevel, agent: AgentInfo): string[] {
     const modelRef = this.agentModel(agent, level.settings.config.config) ?? level.modelRef
     if (nativeToolNames(modelRef, level.settings.config.config).length === 0) return []
-    const child = { ...level, agent, modelRef, chain: [...level.chain, agentRules(agent)], agentPath: [...level.agentPath, agent.name] }
+    const child = { ...level, agent, modelRef, chain: [...level.chain, subagentRules(agent, level.settings.config.config)], agentPath: [...level.agentPath, agent.name] }
     return offeredNativeTools(child, this.rules).map((t) => t.name)
   }
 }

@@ -39,6 +39,7 @@ export function SessionStats({ session }: { session: SessionRecord }) {
           title={sub > 0 ? `${formatTokens(session.usage.total)} this session + ${formatTokens(sub)} subagents` : undefined}
         >
           {formatTokens(total)} tokens{sub > 0 ? ' incl. subagents' : ''}
+          {(session.usage.cacheRead > 0 || session.usage.cacheWrite > 0) && ` · cache ${formatTokens(session.usage.cacheRead)} read / ${formatTokens(session.usage.cacheWrite)} write`}
         </span>
       )}
       {costText && (

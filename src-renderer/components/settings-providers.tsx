@@ -170,7 +170,8 @@ const ACTION = {
   delete: (n: string) => `Removing ${n}`,
 }
 
-type Limits = Settings['subagents']
+// The tool policy (subagents.tools) is edited in config.yaml, not here: these are the numeric limits.
+type Limits = Omit<Settings['subagents'], 'tools'>
 const LIMIT_FIELDS: [keyof Limits, string][] = [
   ['maxDepth', 'Max depth'],
   ['maxConcurrent', 'Max concurrent per session'],

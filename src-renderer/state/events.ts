@@ -140,7 +140,7 @@ function routeRootOnly(event: AgentEvent): void {
         taskId: e.task.taskId,
         parentSessionId: e.sessionId,
         agentType: e.task.agentType,
-        description: e.task.description,
+        description: e.task.options?.label ?? e.task.description,
         status: e.task.status,
         inspectable: e.task.inspectable,
         createdAt: e.task.startedAt ?? e.at,

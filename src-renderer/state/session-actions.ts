@@ -165,6 +165,15 @@ export async function abortTask(taskId: string): Promise<UiError | null> {
   return res.ok ? null : toUiError('Aborting the background task', res.error)
 }
 
+/** A task card's worktree action, asked of the conversation it is shown in (its root and the sessions below). */
+export async function worktreeAction(taskId: string, action: 'diff' | 'remove' | 'open'): Promise<{ diff?: string; error?: UiError }> {
+  const sessionId = useTranscript.getState().rootId ?? useTranscript.getState().viewId
+  if (!sessionId) return { error: { context: 'Worktree', message: 'No conversation is open.', hint: 'Open the conversation of this task first.' } }
+  const res = await call('tasks.worktree', { sessionId, taskId, action })
+  const doing = { diff: 'Showing the worktree diff', remove: 'Removing the worktree', open: 'Opening the worktree folder' }[action]
+  return res.ok ? { diff: res.data.diff } : { error: toUiError(doing, res.error) }
+}
+
 export async function answerApproval(input: CallInput<'approvals.answer'>): Promise<UiError | null> {
   const res = await call('approvals.answer', input)
   if (!res.ok) return toUiError('Answering the approval', res.error)

@@ -12,6 +12,8 @@ export interface AnthropicReply {
   search?: { query: string; results: { url: string; title: string }[] }
   /** client tool calls (the model asks the host to run them) */
   toolCalls?: { name: string; input: Record<string, unknown> }[]
+  /** token usage as Anthropic reports it, with prompt-cache reads and writes */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number }
 }
 
 export interface ScriptedAnthropicServer {
@@ -19,17 +21,20 @@ export interface ScriptedAnthropicServer {
   url: string
   /** parsed request bodies, in arrival order */
   requests: AnthropicRequest[]
+  /** the same bodies as sent, byte for byte */
+  bodies: string[]
   close(): Promise<void>
 }
 
 export interface AnthropicRequest {
-  system?: { type: string; text: string }[] | string
+  system?: { type: string; text: string; cache_control?: unknown }[] | string
   messages: { role: string; content: string | { type: string; [k: string]: unknown }[] }[]
   tools?: { name: string; type?: string; [k: string]: unknown }[]
 }
 
 export async function startScriptedAnthropicServer(respond: (request: AnthropicRequest, index: number) => AnthropicReply): Promise<ScriptedAnthropicServer> {
   const requests: AnthropicRequest[] = []
+  const bodies: string[] = []
   const server = http.createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += String(chunk)))
@@ -40,6 +45,7 @@ export async function startScriptedAnthropicServer(respond: (request: AnthropicR
       }
       const request = JSON.parse(body) as AnthropicRequest
       requests.push(request)
+      bodies.push(body)
       const events = sseEvents(respond(request, requests.length - 1))
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
       for (const e of events) res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
@@ -51,6 +57,7 @@ export async function startScriptedAnthropicServer(respond: (request: AnthropicR
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    bodies,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }
@@ -59,7 +66,7 @@ function sseEvents(reply: AnthropicReply): { type: string; [k: string]: unknown 
   const events: { type: string; [k: string]: unknown }[] = [
     {
       type: 'message_start',
-      message: { id: `msg_${Math.random().toString(36).slice(2)}`, type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 20, output_tokens: 1 } },
+      message: { id: `msg_${Math.random().toString(36).slice(2)}`, type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: startUsage(reply) },
     },
   ]
   let index = 0
@@ -82,7 +89,13 @@ function sseEvents(reply: AnthropicReply): { type: string; [k: string]: unknown 
   for (const call of reply.toolCalls ?? []) {
     block({ type: 'tool_use', id: `toolu_${Math.random().toString(36).slice(2)}`, name: call.name, input: {} }, [{ type: 'input_json_delta', partial_json: JSON.stringify(call.input) }])
   }
-  events.push({ type: 'message_delta', delta: { stop_reason: reply.toolCalls?.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } })
+  events.push({ type: 'message_delta', delta: { stop_reason: reply.toolCalls?.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: reply.usage?.output ?? 5 } })
   events.push({ type: 'message_stop' })
   return events
+}
+
+function startUsage(reply: AnthropicReply): Record<string, number> {
+  const u = reply.usage
+  if (!u) return { input_tokens: 20, output_tokens: 1 }
+  return { input_tokens: u.input, output_tokens: 1, cache_read_input_tokens: u.cacheRead ?? 0, cache_creation_input_tokens: u.cacheWrite ?? 0 }
 }

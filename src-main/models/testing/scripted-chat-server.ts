@@ -34,6 +34,8 @@ export interface ScriptedChatServer {
   url: string
   /** Parsed request bodies, in arrival order. */
   requests: unknown[]
+  /** The same bodies as sent, byte for byte (prompt-cache prefix tests compare these). */
+  bodies: string[]
   /** Request headers, in the same order (tests check which API key was sent). */
   headers: http.IncomingHttpHeaders[]
   /** `GET /models` requests seen (their headers) */
@@ -109,6 +111,7 @@ function completionBody(response: ScriptedChatResponse, model: string): unknown 
  */
 export async function startScriptedChatServer(script: ChatServerScript, options: ScriptedChatServerOptions = {}): Promise<ScriptedChatServer> {
   const requests: unknown[] = []
+  const bodies: string[] = []
   const headers: http.IncomingHttpHeaders[] = []
   const modelRequests: http.IncomingHttpHeaders[] = []
 
@@ -145,6 +148,7 @@ export async function startScriptedChatServer(script: ChatServerScript, options:
     }
     const index = requests.length
     requests.push(body)
+    bodies.push(raw)
     headers.push(req.headers)
     const response = next(body, index)
     if (!response) {
@@ -193,6 +197,7 @@ export async function startScriptedChatServer(script: ChatServerScript, options:
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    bodies,
     headers,
     modelRequests,
     close: () =>

@@ -13,6 +13,8 @@ export interface MatrixRun {
   events: SequencedEvent[]
   /** case id → its root session */
   roots: Map<string, string>
+  /** the host's data dir (where task worktrees are) */
+  dataDir?: string
 }
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -21,11 +23,11 @@ const STATS = 'runtime \\d+(\\.\\d|m\\d+)s · tokens \\d+ in / \\d+ out( · cost
 /** The exact text the parent's model gets about the last child, and how its card ends. */
 function expected(c: MatrixCase, agent: string, taskId: string): { ok: boolean; text: RegExp; status: TaskCard['status']; error: string | RegExp | null } {
   const head = `<task_result agent="${agent}" task_id="${taskId}">\n`
-  const result = (text: string) => new RegExp(`^${esc(head + text)}\\n</task_result>\\n${STATS}$`)
+  const result = (text: string) => new RegExp(`^${esc(head + text)}\\n</task_result>\\n${STATS}${c.resultSuffix ?? ''}$`)
   const error = (reason: string) => new RegExp(`^${esc(`<task_error agent="${agent}" task_id="${taskId}">${reason}</task_error>`)}$`)
   const n = depthOf(c)
   const table: Record<Outcome, ReturnType<typeof expected>> = {
-    success: { ok: true, text: result(doneText(c, n)), status: 'completed', error: null },
+    success: { ok: true, text: result(c.leafText ?? doneText(c, n)), status: 'completed', error: null },
     'tool-error': { ok: true, text: result(toolErrorText(c)), status: 'completed', error: null },
     'model-error': {
       ok: false,
@@ -36,7 +38,12 @@ function expected(c: MatrixCase, agent: string, taskId: string): { ok: boolean; 
     stop: { ok: false, text: error('aborted: stopped by the user'), status: 'aborted', error: 'aborted by parent' },
     timeout: { ok: false, text: error(`aborted: timed out after ${TIMEOUT_SECONDS.timeout}s`), status: 'aborted', error: `timed out after ${TIMEOUT_SECONDS.timeout}s` },
     'approval-wait': { ok: true, text: result(doneText(c, n)), status: 'completed', error: null },
-    restart: { ok: false, text: error('aborted: interrupted by host restart'), status: 'aborted', error: 'interrupted by host restart' },
+    restart: {
+      ok: false,
+      text: new RegExp(`^${esc(`<task_error agent="${agent}" task_id="${taskId}">aborted: interrupted by host restart`)}${c.resultSuffix ?? ''}</task_error>$`),
+      status: 'aborted',
+      error: 'interrupted by host restart',
+    },
     resume: { ok: true, text: result(resumedText(c, n)), status: 'completed', error: null },
   }
   return table[c.outcome]
@@ -121,7 +128,7 @@ function expectRow(run: MatrixRun, c: MatrixCase, chain: StoredLevel[], k: numbe
   const { store } = run.host
   const level = chain[k]
   const row = store.sessions.getSession(level.sessionId)
-  if (c.chain[k - 1] === 'opaque') {
+  if (c.chain[k - 1] !== 'inspectable') {
     expect(row).toBeUndefined()
     return
   }
@@ -140,7 +147,7 @@ function expectChildTranscript(c: MatrixCase, child: Required<StoredLevel>): voi
   const n = depthOf(c)
   switch (c.outcome) {
     case 'success':
-      expect(texts(child.messages)).toEqual([doneText(c, n)])
+      expect(texts(child.messages)).toEqual([c.leafText ?? doneText(c, n)])
       break
     case 'tool-error': {
       const read = child.messages.flatMap((m) => m.parts).find((p) => p.type === 'tool-read_file')!

@@ -20,26 +20,33 @@ export const resumePrompt = (c: MatrixCase): string => `again ${resumeTok(c, 0)}
 /** Answer of a parent woken by a result that names no case (a timeout's task_error). */
 export const NOTED = 'noted the background result'
 
-type Reply = Record<string, unknown>
+export type Reply = Record<string, unknown>
 const SLOW = 30_000
 
 function task(c: MatrixCase, k: number, prompt: string, extra: Record<string, unknown>): Reply {
-  return { name: 'task', input: { subagent_type: agentAt(c, k), description: `L${k} of ${c.id}`, prompt, ...extra } }
+  // A fork is a call without subagent_type.
+  const type = c.chain[k - 1] === 'fork' ? {} : { subagent_type: agentAt(c, k) }
+  return { name: 'task', input: { ...type, description: `L${k} of ${c.id}`, prompt, ...extra } }
 }
 
 /** Phase 1: the root calls the first level, each level the next, the last one ends as the outcome says. */
 export function caseReplies(c: MatrixCase): Reply[] {
+  return caseRepliesWith(c, leafReplies(c))
+}
+
+/** The same, with the last child's own replies given (a row whose child behaves its own way). */
+export function caseRepliesWith(c: MatrixCase, leaf: Reply[]): Reply[] {
   const n = depthOf(c)
   const replies: Reply[] = []
   for (let k = 0; k < n; k++) {
-    const background = k === n - 1 && c.mode === 'background' ? { background: true } : {}
-    replies.push({ match: tok(c, k), step: 1, repeat: true, tools: [task(c, k + 1, `work ${tok(c, k + 1)}`, background)] })
+    const last = k === n - 1 ? { ...(c.mode === 'background' ? { background: true } : {}), ...c.extra } : {}
+    replies.push({ match: tok(c, k), step: 1, repeat: true, tools: [task(c, k + 1, `work ${tok(c, k + 1)}`, last)] })
     replies.push({ match: tok(c, k), step: 2, repeat: true, text: doneText(c, k) })
   }
   // A parent woken by (or reading, mid-turn) its background child's result.
   replies.push({ match: doneText(c, n), repeat: true, text: wokeText(c, n - 1) })
   replies.push({ match: modelErrorMessage(c), repeat: true, text: wokeText(c, n - 1) })
-  replies.push(...leafReplies(c))
+  replies.push(...leaf)
   return replies
 }
 

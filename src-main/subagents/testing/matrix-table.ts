@@ -4,7 +4,8 @@
  * `matrix-script.ts` / `matrix-expect.ts` its replies and its expected outcome.
  */
 
-export type Kind = 'opaque' | 'inspectable'
+/** `fork`: a `task` call without subagent_type — the caller's own agent, nested, in the background (power rows only). */
+export type Kind = 'opaque' | 'inspectable' | 'fork'
 export type Mode = 'blocking' | 'background'
 export type Outcome = 'success' | 'tool-error' | 'model-error' | 'stop' | 'timeout' | 'approval-wait' | 'restart' | 'resume'
 export type Parent = 'root' | Kind
@@ -24,6 +25,12 @@ export interface MatrixCase {
   /** how the last level is called (the levels above it are blocking calls) */
   mode: Mode
   outcome: Outcome
+  /** more input of the last `task` call (the power features' rows: model, max_turns, label, cleanup, …) */
+  extra?: Record<string, unknown>
+  /** the last child's final text when it is not the usual `doneText` (a row whose child is made to answer early) */
+  leafText?: string
+  /** what follows the stats line in the result the parent reads (a regular expression's source; a kept worktree's note) */
+  resultSuffix?: string
 }
 
 /**
@@ -33,7 +40,7 @@ export interface MatrixCase {
 export const TIMEOUT_SECONDS: Partial<Record<Outcome, number>> = { timeout: 2, 'approval-wait': 2 }
 
 /** The agent that plays each kind (custom project agents; `build` is the root). */
-export const AGENT_OF: Record<Kind, string> = { opaque: 'opq', inspectable: 'insp' }
+export const AGENT_OF: Record<Exclude<Kind, 'fork'>, string> = { opaque: 'opq', inspectable: 'insp' }
 
 export function matrixCases(outcomes: Outcome[] = OUTCOMES): MatrixCase[] {
   const rows: Omit<MatrixCase, 'id' | 'name'>[] = []
@@ -56,7 +63,10 @@ export function matrixCases(outcomes: Outcome[] = OUTCOMES): MatrixCase[] {
 
 /** Agent name at level k (0 = root). */
 export function agentAt(c: MatrixCase, k: number): string {
-  return k === 0 ? 'build' : AGENT_OF[c.chain[k - 1]]
+  if (k === 0) return 'build'
+  const kind = c.chain[k - 1]
+  // A fork runs as its caller's agent.
+  return kind === 'fork' ? agentAt(c, k - 1) : AGENT_OF[kind]
 }
 
 /** Depth of the last child. */

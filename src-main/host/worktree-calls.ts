@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process'
+import { HostError, type HostCalls, type TaskCard, type TaskWorktree } from '../../src-shared'
+import { editTaskCard, findNestedTask, removeWorktree, worktreeDiff } from '../subagents'
+import { emitterFor } from '../sessions'
+import type { CallDeps } from './calls'
+
+/** The program that opens a folder in the person's file manager. */
+function opener(): string {
+  if (process.platform === 'darwin') return 'open'
+  if (process.platform === 'win32') return 'explorer'
+  return 'xdg-open'
+}
+
+/**
+ * The actions of a task card with a worktree: show its diff, remove it (folder and branch), open its folder. The card
+ * is looked up in the conversation of `sessionId` and the stored sessions below it (the UI asks from the session it
+ * shows), so only a worktree a card names can be touched.
+ */
+export function worktreeCalls(d: CallDeps): Pick<HostCalls, 'tasks.worktree'> {
+  const find = (sessionId: string, taskId: string): { owner: string; card: TaskCard; worktree: TaskWorktree } => {
+    const ids = [sessionId]
+    for (let i = 0; i < ids.length; i++) for (const child of d.sessions.listSessions({ parentId: ids[i], includeArchived: true, limit: 100_000 })) ids.push(child.id)
+    for (const owner of ids) {
+      const card = findNestedTask(d.transcript.listMessages(owner, { includeHidden: true }), taskId)
+      if (card?.worktree) return { owner, card, worktree: card.worktree }
+      if (card) throw new HostError('invalid_request', `Task ${taskId} did not run in a worktree.`)
+    }
+    throw new HostError('not_found', `No task ${taskId} in session ${sessionId}.`)
+  }
+  return {
+    'tasks.worktree': async ({ sessionId, taskId, action }) => {
+      if (!d.sessions.getSession(sessionId)) throw new HostError('not_found', `No session ${sessionId}.`)
+      const { owner, worktree } = find(sessionId, taskId)
+      if (worktree.state !== 'kept') throw new HostError('conflict', `The worktree of task ${taskId} is ${worktree.state === 'active' ? 'still in use: its task is running' : 'already removed'}.`)
+      if (action === 'diff') return { worktree, diff: await worktreeDiff(worktree) }
+      if (action === 'open') {
+        await openFolder(worktree.path)
+        return { worktree }
+      }
+      await removeWorktree(worktree)
+      const removed: TaskWorktree = { ...worktree, state: 'removed', diffStat: undefined }
+      const part = editTaskCard(d.transcript.listMessages(owner, { includeHidden: true }), taskId, (card) => ({ ...card, worktree: removed }))
+      if (part) {
+        d.transcript.upsertPart(part)
+        const session = d.sessions.getSession(owner)
+        if (session) emitterFor(d.hub, d.sessions, session).emit({ type: 'part_updated', sessionId: owner, at: Date.now(), part })
+      }
+      return { worktree: removed }
+    },
+  }
+}
+
+function openFolder(folder: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(opener(), [folder], { detached: true, stdio: 'ignore' })
+    child.once('error', (err) => reject(new HostError('unavailable', `Could not open the folder (${err.message}); it is at ${folder}.`)))
+    child.once('spawn', () => {
+      child.unref()
+      resolve()
+    })
+  })
+}
