@@ -36,6 +36,8 @@ export interface CallDeps {
   dataDir: string
   workspaces: Workspaces
   sandboxStatus(workdir: string): Promise<SandboxState>
+  /** a deleted root session's event stream: the hub lets go of it */
+  forgetStream(stream: string): void
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
@@ -127,9 +129,14 @@ export function createCalls(d: CallDeps): HostApi {
     },
     'sessions.archive': async ({ sessionId, archived }) => {
       requireSession(sessionId)
-      const session = rows.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
-      publishUpdate(session)
-      return { session }
+      const archive = () => {
+        requireSession(sessionId)
+        const session = rows.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
+        publishUpdate(session)
+        return { session }
+      }
+      // Archiving puts a conversation away: what still runs in it stops first (unarchiving starts nothing).
+      return archived ? d.runner.whileStopped(sessionId, 'session archived', archive) : archive()
     },
     'sessions.summarize': async ({ sessionId }) => {
       const session = requireSession(sessionId)
@@ -142,8 +149,14 @@ export function createCalls(d: CallDeps): HostApi {
     },
     'sessions.delete': async ({ sessionId }) => {
       requireSession(sessionId)
-      if (d.runner.isRunning(sessionId)) throw new HostError('conflict', 'This session is running. Stop it first, then delete it.')
-      rows.deleteSession(sessionId)
+      // Every run in the tree stops and its writes settle first: a write for a deleted row would have nowhere to go.
+      await d.runner.whileStopped(sessionId, 'session deleted', () => {
+        // Deleted meanwhile by an overlapping call: done either way.
+        if (!rows.getSession(sessionId)) return
+        const removed = rows.deleteSession(sessionId)
+        d.runner.forget(removed)
+        for (const id of removed) d.forgetStream(id)
+      })
       return { ok: true as const }
     },
     'messages.prompt': async (input) => {

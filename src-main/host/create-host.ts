@@ -14,6 +14,8 @@ import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
 import { protectLocalPort } from '../tools'
 import { createCalls } from './calls'
+import { containCallFaults } from './contain-faults'
+import { openHostLog, type HostLog } from './host-log'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
 import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
@@ -32,6 +34,8 @@ export interface HostOptions {
   lock?: boolean
   /** backoff base for provider retries (tests make it tiny) */
   retryDelayMs?: number
+  /** where the log's one-line fault notices are echoed (default stderr) */
+  echo?: (line: string) => void
 }
 
 export interface Host {
@@ -44,6 +48,8 @@ export interface Host {
   readonly subagents: Subagents
   readonly hub: EventHub
   readonly reconcileReport: ReconcileReport
+  /** `{dataDir}/logs/host.log`: unexpected failures with the id their caller was shown */
+  readonly log: HostLog
   /** A port this process serves on loopback (the daemon's): no tool call may reach it, whatever the rules say. */
   protectLocalPort(port: number): void
   stop(): Promise<void>
@@ -64,8 +70,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const releaseLock = options.lock === false ? () => {} : acquireDataDirLock(dataDir)
   const disposers: (() => void | Promise<void>)[] = [releaseLock]
   try {
-    const store = openStore(path.join(dataDir, 'agentry.db'))
+    const log = openHostLog(dataDir, { echo: options.echo })
+    const fault = (where: string, err: unknown) => log.fault(where, err)
+    const store = openStore(path.join(dataDir, 'agentry.db'), { log: (line) => log.note(line) })
     disposers.push(() => store.close())
+    // A flush on the timer has no caller: its failure is logged (the rows stay buffered for the next flush).
+    disposers.push(store.onError((err) => void fault('writing to the store', err)))
     const { sessions } = store
     const hub = new EventHub(store.eventLog)
     disposers.push(() => hub.dispose())
@@ -116,6 +126,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       jobs: store.queue,
       agentModel,
       pricing,
+      fault,
     })
     const runner = new SessionRunner({
       sessions,
@@ -130,6 +141,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       contextWindow: (ref) => contextWindowFor(ref, config().config),
       pricing,
       headless: options.headless ?? false,
+      fault,
     })
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     const sandboxStatus = async (workdir: string) => {
@@ -137,7 +149,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: rules.runtimeRules(undefined, workdir) }])
       return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
     }
-    const api = createCalls({
+    const calls = createCalls({
       sessions,
       transcript: store.transcript,
       queue: store.queue,
@@ -158,7 +170,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       env,
       dataDir,
       workspaces,
+      forgetStream: (stream) => hub.forget(stream),
     })
+    // A fault in one call is contained: it answers `internal` with an id to find in the log; the host goes on.
+    const api = containCallFaults(calls, log)
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
     disposers.push(
       startAutoArchive(sessions, () => config().config.subagents.archiveAfterMinutes, (ids) => {
@@ -179,6 +194,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       subagents,
       hub,
       reconcileReport,
+      log,
       protectLocalPort,
       async stop() {
         if (stopped) return

@@ -29,9 +29,13 @@ export interface RunnerDeps {
   contextWindow(ref: ModelRef): number
   pricing(ref: ModelRef): { input: number; output: number } | undefined
   headless: boolean
+  /** an unexpected failure of a run: logged (never its content); returns the id the person is shown */
+  fault(where: string, err: unknown): string
 }
 
 const HELPER_GRACE_MS = 2000
+/** Stopping a tree is repeated while runs in it keep (re)starting — a live parent may resume a child meanwhile. */
+const MAX_STOP_ROUNDS = 20
 
 interface ActiveRun {
   controller: AbortController
@@ -64,11 +68,16 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   private readonly settled = new Set<() => void>()
   /** fire-and-forget helper work (titles) that must still end before the host closes the store */
   private readonly helpers = new Set<{ controller: AbortController; done: Promise<void> }>()
+  /** summaries being written, per session: stopped when the session is deleted or archived */
+  private readonly summaries = new Map<string, Set<AbortController>>()
+  /** sessions being deleted or archived (a count: two such calls may overlap): nothing new starts in them */
+  private readonly closing = new Map<string, number>()
 
   constructor(private readonly deps: RunnerDeps) {}
 
   prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireSession(input.sessionId)
+    if (this.closing.has(session.id)) throw new RunnerError('conflict', 'This session is being deleted or archived right now; nothing new can start in it.')
     if (input.agent && !this.deps.agents(session.workspaceRoot).some((a) => a.name === input.agent)) {
       throw new RunnerError('not_found', `No agent "${input.agent}" in ${session.workspaceRoot}. Pick one from the agent list.`)
     }
@@ -100,10 +109,22 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   /** The hidden `summary` agent over the whole visible conversation; stored in the session's metadata. */
   async summarize(sessionId: string): Promise<string> {
     const session = this.requireSession(sessionId)
-    const level = this.rootLevel(session, new AbortController().signal, null, this.deps.settings(session.workspaceRoot))
+    if (this.closing.has(sessionId)) throw new RunnerError('conflict', 'This session is being deleted or archived right now.')
+    const controller = new AbortController()
+    const level = this.rootLevel(session, controller.signal, null, this.deps.settings(session.workspaceRoot))
     const text = renderConversation(level.transcript.history())
     if (!text.trim()) throw new RunnerError('conflict', 'This session has no messages to summarize yet.')
-    const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000))
+    let running = this.summaries.get(sessionId)
+    if (!running) this.summaries.set(sessionId, (running = new Set()))
+    running.add(controller)
+    let result
+    try {
+      result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000))
+    } finally {
+      running.delete(controller)
+      if (running.size === 0) this.summaries.delete(sessionId)
+    }
+    if (result.finishReason === 'aborted') throw new RunnerError('conflict', `The summary was stopped: ${result.error ?? 'aborted'}.`)
     if (result.finishReason === 'error') throw new RunnerError('conflict', `The summary agent failed: ${result.error ?? 'unknown error'}`)
     const updated = this.deps.sessions.updateSession(sessionId, { metadata: { ...this.requireSession(sessionId).metadata, summary: result.text } })
     this.emit(updated, { type: 'session_updated', sessionId, at: Date.now(), session: updated })
@@ -139,12 +160,68 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
 
   /** A background child finished: let the parent react (now if idle, after its current run otherwise). */
   backgroundDone(sessionId: string): void {
+    if (this.closing.has(sessionId)) return
     this.wakeups.add(sessionId)
     this.drain(sessionId)
   }
 
   isRunning(sessionId: string): boolean {
     return this.active.has(sessionId)
+  }
+
+  /**
+   * Deleting or archiving: first every run in the session's tree stops — its own, its descendants' (stored sessions
+   * prompted directly, and children running as tasks, blocking and background) and summaries being written — and
+   * their writes settle; nothing new starts in the tree meanwhile (prompts are refused, queued ones cancelled, no
+   * background result wakes it). Then `then` runs (the delete or the archive) and the tree is open again.
+   */
+  async whileStopped<T>(sessionId: string, reason: string, then: () => T): Promise<T> {
+    const ids = this.deps.sessions.subtreeIds(sessionId)
+    for (const id of ids) this.closing.set(id, (this.closing.get(id) ?? 0) + 1)
+    try {
+      await this.stopTree(ids, reason)
+      return then()
+    } finally {
+      for (const id of ids) {
+        const n = (this.closing.get(id) ?? 1) - 1
+        if (n > 0) this.closing.set(id, n)
+        else this.closing.delete(id)
+      }
+    }
+  }
+
+  /** A deleted session's memory: grants, wake-ups, a root's lane. */
+  forget(ids: string[]): void {
+    for (const id of ids) {
+      this.wakeups.delete(id)
+      this.resumes.delete(id)
+      this.runGrants.delete(id)
+      this.deps.subagents.forget(id)
+    }
+  }
+
+  private async stopTree(ids: string[], reason: string): Promise<void> {
+    for (let round = 0; round < MAX_STOP_ROUNDS; round++) {
+      const waits: Promise<unknown>[] = []
+      for (const id of ids) {
+        this.wakeups.delete(id)
+        this.resumes.delete(id)
+        for (const entry of this.deps.queue.listQueue(id, 'queued')) {
+          this.promptGrants.delete(entry.id)
+          this.cancelQueued(entry.id, id)
+        }
+        const run = this.active.get(id)
+        if (run) {
+          run.controller.abort(reason)
+          waits.push(run.done)
+        }
+        for (const taskId of this.deps.subagents.stop(id, reason)) waits.push(this.deps.subagents.settled(taskId))
+        for (const controller of this.summaries.get(id) ?? []) controller.abort(reason)
+      }
+      if (waits.length === 0) return
+      await Promise.allSettled(waits)
+    }
+    this.deps.fault('stopping a session tree', new Error(`runs of ${ids.length} session(s) kept restarting after ${MAX_STOP_ROUNDS} stops; going on anyway`))
   }
 
   runs(): { sessionId: string; status: SessionStatus }[] {
@@ -181,7 +258,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   private drain(sessionId: string): void {
-    if (this.active.has(sessionId)) return
+    if (this.active.has(sessionId) || this.closing.has(sessionId)) return
     const next = this.deps.queue.listQueue(sessionId, 'queued')[0]
     const wake = this.wakeups.has(sessionId) || this.resumes.has(sessionId)
     if (!next && !wake) {
@@ -309,13 +386,18 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     return own ?? session.model ?? this.deps.agentModel(agent, config) ?? defaultModelRef(config)
   }
 
+  /** A run that threw (the loop itself never does): contained — logged with an id, the session shows the error. */
   private fail(sessionId: string, err: unknown): void {
-    const message = err instanceof Error ? err.message : String(err)
-    console.error(`[agentry] run of ${sessionId} failed:`, err)
+    const id = this.deps.fault(`run of ${sessionId}`, err)
     const session = this.deps.sessions.getSession(sessionId)
     if (!session) return
-    this.setStatus(session, 'error', message)
-    this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'internal', message })
+    const message = `The run stopped because of an internal error in the host (${id}); send the message again. The details are in the host's log.`
+    try {
+      this.setStatus(session, 'error', message)
+      this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'internal', message })
+    } catch (again) {
+      this.deps.fault(`reporting the failed run of ${sessionId}`, again)
+    }
   }
 
   private setStatus(session: SessionRecord, status: SessionStatus, reason?: string): SessionRecord {

@@ -29,6 +29,8 @@ import { createSummaryRepo, type SessionCounts } from './summaries'
 export type StoreOptions = {
   /** buffered part/event rows that force a synchronous flush (default 1000) */
   maxBuffered?: number
+  /** where dropped writes are reported (default stderr); the host passes its log */
+  log?: (line: string) => void
 }
 
 /** Sessions: the rows of the session list, their totals and archiving. */
@@ -43,8 +45,13 @@ export interface SessionsRepository {
   updateSession(id: string, patch: SessionPatch): SessionRecord
   /** Adds to the session's token and cost totals. */
   addSessionUsage(id: string, usage: Partial<TokenUsage>, costUsd: number): void
-  /** Cascades to messages, parts and child sessions. */
-  deleteSession(id: string): void
+  /**
+   * Cascades to messages, parts and child sessions, and removes the approvals, queued prompts, background jobs and
+   * event stream that name any of them. Returns the ids of the sessions removed (the session first).
+   */
+  deleteSession(id: string): string[]
+  /** The session and all its descendants, the session first ([] when it does not exist). */
+  subtreeIds(id: string): string[]
   /** badge counts for the session list: pending approvals (by root), queued prompts, child sessions */
   sessionCounts(ids: string[]): Record<string, SessionCounts>
   /** archive finished subagent sessions not updated since `updatedBefore`; returns their ids */
@@ -147,7 +154,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   const jobs = createJobRepo(db)
   const queueRows = createQueueRepo(db)
   const eventRows = createEventLogRepo(db)
-  const buffer = createWriteBuffer(db, { maxBuffered: options.maxBuffered ?? 1000 })
+  const buffer = createWriteBuffer(db, { maxBuffered: options.maxBuffered ?? 1000, log: options.log ?? ((line) => console.error(line)) })
   const summaries = createSummaryRepo(db)
 
   const sessions: SessionsRepository = {
@@ -161,8 +168,9 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       // Buffered parts of this session must land before the cascade, or they would be written
       // afterwards against a deleted message and fail the flush.
       buffer.flush()
-      sessionRows.remove(id)
+      return sessionRows.remove(id)
     },
+    subtreeIds: (id) => sessionRows.subtree(id),
     sessionCounts: (ids) => summaries.counts(ids),
     archiveFinishedChildren: (before) => summaries.archiveFinishedChildren(before),
   }

@@ -21,6 +21,17 @@ export interface SubagentDeps {
   /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   pricing(ref: ModelRef): { input: number; output: number } | undefined
+  /** an unexpected failure nobody awaits (a background result that could not be delivered); returns its log id */
+  fault?(where: string, err: unknown): string
+}
+
+/** A child run in flight, blocking or background: what stopping a session and waiting for it needs. */
+interface RunningTask {
+  controller: AbortController
+  /** session ids from the root down to this task's parent (opaque levels included) */
+  path: string[]
+  /** the child's run, and in the background the delivery of its result */
+  done: Promise<void>
 }
 
 interface BackgroundJob {
@@ -36,8 +47,45 @@ export class Subagents {
   private readonly slots = new WeakMap<RunLevel, Slot>()
   private readonly background = new Map<string, BackgroundJob>()
   private readonly taskTools = new Map<string, ToolDef | undefined>()
+  private readonly running = new Map<string, RunningTask>()
+  /** session ids from the root down to a child level (root levels are computed from the store) */
+  private readonly paths = new WeakMap<RunLevel, string[]>()
 
   constructor(private readonly deps: SubagentDeps) {}
+
+  /** Is this session running as a child right now (blocking or background)? */
+  isRunning(sessionId: string): boolean {
+    return this.running.has(sessionId)
+  }
+
+  /** Resolves when that child's run (and, in the background, the delivery of its result) is over. */
+  settled(sessionId: string): Promise<void> {
+    return this.running.get(sessionId)?.done ?? Promise.resolve()
+  }
+
+  /** Aborts `sessionId` if it runs as a child, and every child below it, blocking and background. Returns their ids. */
+  stop(sessionId: string, reason: string): string[] {
+    const stopped: string[] = []
+    for (const [taskId, t] of this.running) {
+      if (taskId !== sessionId && !t.path.includes(sessionId)) continue
+      t.controller.abort(reason)
+      stopped.push(taskId)
+    }
+    return stopped
+  }
+
+  /** A root session was deleted: its lane goes too. */
+  forget(rootSessionId: string): void {
+    this.lanes.delete(rootSessionId)
+  }
+
+  private pathOf(level: RunLevel): string[] {
+    const known = this.paths.get(level)
+    if (known) return known
+    const ids = [level.sessionId]
+    for (let s = this.deps.sessions.getSession(level.sessionId); s?.parentId; s = this.deps.sessions.getSession(s.parentId)) ids.unshift(s.parentId)
+    return ids
+  }
 
   /** A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate. */
   prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): RunContext {
@@ -131,6 +179,11 @@ export class Subagents {
           (run) => this.deps.transcript.beforeFlush(run),
         )
     const child = this.childLevel(level, agent, taskId, transcript, controller.signal)
+    const task: RunningTask = { controller, path: this.pathOf(level), done: Promise.resolve() }
+    this.running.set(taskId, task)
+    const finished = () => {
+      if (this.running.get(taskId) === task) this.running.delete(taskId)
+    }
 
     const work = this.execute(child, input.prompt, card, publish, controller, limits, agent).finally(() => {
       level.signal.removeEventListener('abort', onParentAbort)
@@ -138,10 +191,16 @@ export class Subagents {
     })
 
     if (background) {
-      const done = work.then((outcome) => this.deliverBackground(level, outcome)).finally(() => {
-        this.background.delete(taskId)
-        this.deps.jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
-      })
+      const done = work
+        .then((outcome) => this.deliverBackground(level, outcome))
+        .finally(() => {
+          this.background.delete(taskId)
+          this.deps.jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
+        })
+        // Nobody awaits a background child: a result that cannot be delivered is logged, never an unhandled rejection.
+        .catch((err: unknown) => void this.deps.fault?.(`background task ${taskId}`, err))
+        .finally(finished)
+      task.done = done
       this.deps.jobs.createJob({
         id: taskId,
         parentSessionId: level.sessionId,
@@ -155,6 +214,7 @@ export class Subagents {
       return { output: JSON.stringify({ task_id: taskId, status: 'running' }), metadata: { taskId, background: true } }
     }
 
+    task.done = work.then(finished, finished)
     const slot = this.slots.get(level)
     const outcome = slot ? await slot.yieldWhile(work) : await work
     if (!outcome.ok) throw new ToolError(outcome.text)
@@ -228,7 +288,7 @@ export class Subagents {
   }
 
   private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal): RunLevel {
-    return {
+    const child: RunLevel = {
       sessionId: childId,
       rootSessionId: level.rootSessionId,
       parentSessionId: level.sessionId,
@@ -247,6 +307,8 @@ export class Subagents {
       background: level.background,
       settings: level.settings,
     }
+    this.paths.set(child, [...this.pathOf(level), childId])
+    return child
   }
 
   private writeUserMessage(child: RunLevel, prompt: string): void {
