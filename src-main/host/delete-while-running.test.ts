@@ -82,7 +82,7 @@ const CASES: Case[] = [
     },
   },
   { name: 'delete a running background child', prompt: 'background', call: 'delete', target: 'child', ready: async (h, r) => void (await busyChild(h, r)) },
-  { name: 'delete a root while its opaque child runs', prompt: 'opaque', call: 'delete', target: 'root', ready: async (h) => taskRunning(h) },
+  { name: 'delete a root while its opaque child runs', prompt: 'opaque', call: 'delete', target: 'root', ready: async (h) => void (await taskRunning(h)) },
   {
     name: 'delete an idle child whose background grandchild runs',
     prompt: 'nested',
@@ -138,9 +138,9 @@ describe('deleting or archiving a session with runs in its tree', () => {
     const { sessionId: root } = await h.run('blocking', { wait: false })
     await busyChild(h, root)
     const deleting = h.host.api.calls['sessions.delete']({ sessionId: root })
-    await expect(h.host.api.calls['messages.prompt']({ sessionId: root, text: 'more' })).rejects.toMatchObject({ code: 'conflict' })
+    await expect(h.host.api.calls['messages.prompt']({ sessionId: root, requestId: `more-${Math.random()}`, text: 'more' })).rejects.toMatchObject({ code: 'conflict' })
     await deleting
-    await expect(h.host.api.calls['messages.prompt']({ sessionId: root, text: 'more' })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(h.host.api.calls['messages.prompt']({ sessionId: root, requestId: `more-${Math.random()}`, text: 'more' })).rejects.toMatchObject({ code: 'not_found' })
     await settleHost(h.host)
     expect(healthProblems(h.host)).toEqual([])
   })

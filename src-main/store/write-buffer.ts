@@ -47,9 +47,9 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
   let preparing = false
   const errorListeners = new Set<(err: unknown) => void>()
 
-  function writeRows(): { failures: string[]; dropped: string[] } {
+  function writeRows(): { failures: string[]; dropped: { part: string; sessionId: string; messageId: string }[] } {
     const failures: string[] = []
-    const dropped: string[] = []
+    const dropped: { part: string; sessionId: string; messageId: string }[] = []
     for (const p of parts.values()) {
       try {
         const data = JSON.stringify(p.data ?? {})
@@ -58,7 +58,7 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
         // One bad part must not lose the rest of the batch: the failed statement alone is rolled back. A part whose
         // message is gone (its session was deleted while a write was in flight) has nowhere to go: it is dropped and
         // logged. Anything else is reported after commit.
-        if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') dropped.push(`part ${p.id} of session ${p.sessionId} (message "${p.messageId}" does not exist)`)
+        if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') dropped.push({ part: p.id, sessionId: p.sessionId, messageId: p.messageId })
         else failures.push(`part ${p.id} (${String(err)})`)
       }
     }
@@ -121,11 +121,24 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
     bufferedSeq = new Map()
     if (nested) notifyAfterCommit = true
     else notify()
-    if (dropped.length > 0) options.log(`[agentry] store: dropped ${dropped.length} write(s) for rows that no longer exist: ${dropped.join('; ')}`)
+    if (dropped.length > 0) reportDropped(dropped)
     if (failures.length > 0) {
       const detail = failures.join('; ')
       throw new StoreError('write_failed', `flush: ${failures.length} row(s) could not be written: ${detail}`)
     }
+  }
+
+  /** Sessions whose dropped writes were reported: a run still streaming into a deleted session logs once, not per chunk. */
+  const reportedGone = new Set<string>()
+  function reportDropped(dropped: { part: string; sessionId: string; messageId: string }[]): void {
+    const fresh = dropped.filter((d) => !reportedGone.has(d.sessionId))
+    for (const d of fresh) {
+      if (reportedGone.size >= 1000) reportedGone.clear()
+      reportedGone.add(d.sessionId)
+    }
+    if (fresh.length === 0) return
+    const detail = fresh.map((d) => `part ${d.part} of session ${d.sessionId} (message "${d.messageId}" does not exist)`).join('; ')
+    options.log(`[agentry] store: dropped write(s) for rows that no longer exist: ${detail}; later ones for the same session are not logged`)
   }
 
   function runScheduled(): void {

@@ -192,7 +192,7 @@ export class Subagents {
 
     if (background) {
       const done = work
-        .then((outcome) => this.deliverBackground(level, outcome))
+        .then((outcome) => this.deliverBackground(level, outcome, card.status === 'aborted'))
         .finally(() => {
           this.background.delete(taskId)
           this.deps.jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
@@ -281,10 +281,12 @@ export class Subagents {
     }
   }
 
-  private deliverBackground(parent: RunLevel, outcome: { ok: boolean; text: string }): void {
+  private deliverBackground(parent: RunLevel, outcome: { ok: boolean; text: string }, aborted: boolean): void {
     appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name })
-    // A stored parent (the root, an inspectable child) can take a turn of its own to react; an opaque one cannot.
-    if (this.deps.sessions.getSession(parent.sessionId)) parent.background.backgroundDone(parent.sessionId)
+    // A stored parent (the root, an inspectable child) can take a turn of its own to react; an opaque one cannot. A
+    // child that was stopped wakes nobody: its result is stored, and the next turn the person starts sees it (a
+    // woken parent could start the same child again, and Stop would never stop).
+    if (!aborted && this.deps.sessions.getSession(parent.sessionId)) parent.background.backgroundDone(parent.sessionId)
   }
 
   private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal): RunLevel {
