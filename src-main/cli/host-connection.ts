@@ -1,5 +1,6 @@
 import { HostError } from '../../src-shared/host-api'
 import { createBridgeClient, type RemoteHost } from '../bridge/client'
+import { lockOwner } from '../host/lock'
 import { connectLocalSocket } from '../local-socket/connect-local-socket'
 import type { CliIO } from './run'
 
@@ -8,6 +9,11 @@ export interface CliHost {
   api: RemoteHost
   /** true: another process's host (the app, `agentry serve`, another command); false: this process runs one */
   attached: boolean
+  /**
+   * No live host owns the data dir (its owner died, e.g. `kill -9`): this command only inspects it, read-only, and
+   * what the dead host left busy is shown as interrupted.
+   */
+  hostGone?: boolean
   /** Done with the host: disconnect, or — when this process runs it — stop it once no other command is attached. */
   release(): Promise<void>
 }
@@ -20,11 +26,22 @@ const ATTACH_WAIT_MS = 5_000
  * open); otherwise starts a host in this process, as the only writer, and serves the same socket so that other
  * commands started meanwhile attach to it. Either way the command gets the same `HostApi`.
  */
-export async function connectHost(io: CliIO, o: { workdir: string; debug: boolean }): Promise<CliHost> {
+export async function connectHost(io: CliIO, o: { workdir: string; debug: boolean; inspect?: boolean }): Promise<CliHost> {
   const end = Date.now() + ATTACH_WAIT_MS
   for (;;) {
     const attached = await attach(io.dataDir)
     if (attached) return attached
+    if (o.inspect) {
+      // Reading needs no host of our own: starting one would reconcile the data dir and start its queued prompts.
+      const owner = lockOwner(io.dataDir)
+      if (!owner?.alive) return (await import('./in-process-host')).inspectDataDir(io, o)
+      if (Date.now() > end) {
+        const { HostLockError } = await import('../host/lock')
+        throw new HostLockError(`The Agentry host (pid ${owner.pid}) that holds ${io.dataDir} does not answer on its socket. Wait for it to finish starting, or stop it and try again.`)
+      }
+      await new Promise((r) => setTimeout(r, 50))
+      continue
+    }
     // Loaded only here: an attached command never builds the host (the start-up cost of `agentry run`).
     const { startInProcessHost, isHostLockError } = await import('./in-process-host')
     try {

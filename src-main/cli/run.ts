@@ -16,8 +16,8 @@ export interface CliIO {
   dataDir: string
 }
 
-/** Exit code after Ctrl-C stopped the run (128 + SIGINT, as shells report it). */
-const INTERRUPTED = 130
+/** Exit codes after a signal stopped the run (128 + the signal's number, as shells report it). */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const
 
 /**
  * `agentry run`: one user turn, headless (ask = deny unless --yes / --allow), waiting for background children too —
@@ -78,21 +78,26 @@ async function runOn(
     progress?.onEvent(e)
   })
 
-  let interrupted = false
-  const onInterrupt = (): void => {
-    if (interrupted) process.exit(INTERRUPTED) // a second Ctrl-C: leave now
-    interrupted = true
-    io.stderr.write('\nagentry: aborting the run (Ctrl-C again to quit at once)…\n')
-    api.calls['messages.abort']({ sessionId }).catch((err: unknown) => io.stderr.write(`agentry: could not abort: ${(err as Error).message}\n`))
+  // Ctrl-C and SIGTERM (a terminal closing, a process manager): the run is stopped and its session left not busy
+  // before this command exits. A second signal leaves at once.
+  let interrupted: keyof typeof SIGNAL_EXIT | undefined
+  const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
+    if (interrupted) process.exit(SIGNAL_EXIT[interrupted])
+    interrupted = signal
+    io.stderr.write(`\nagentry: ${signal === 'SIGINT' ? 'Ctrl-C' : signal}: stopping the run (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again quits at once)…\n`)
+    api.calls['messages.abort']({ sessionId }).catch((err: unknown) => io.stderr.write(`agentry: could not stop the run: ${(err as Error).message}\n`))
   }
-  process.on('SIGINT', onInterrupt)
+  const onInt = () => onSignal('SIGINT')
+  const onTerm = () => onSignal('SIGTERM')
+  process.on('SIGINT', onInt)
+  process.on('SIGTERM', onTerm)
   try {
     state.prompted = true
     await api.calls['messages.prompt']({ sessionId, requestId: `cli-${crypto.randomUUID()}`, text: o.prompt, headless: o.headless })
     const { final, lastError } = await watch.done
     if (interrupted) {
-      io.stderr.write(`agentry: run aborted; session ${sessionId} (agentry show ${sessionId})\n`)
-      return INTERRUPTED
+      io.stderr.write(`agentry: run stopped; session ${sessionId} (agentry show ${sessionId})\n`)
+      return SIGNAL_EXIT[interrupted]
     }
     if (!final || final.finishReason === 'error' || final.finishReason === 'aborted') {
       if (final?.text && !json) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)
@@ -105,7 +110,8 @@ async function runOn(
     if (!json) io.stderr.write(`session ${sessionId} (agentry show ${sessionId})\n`)
     return 0
   } finally {
-    process.off('SIGINT', onInterrupt)
+    process.off('SIGINT', onInt)
+    process.off('SIGTERM', onTerm)
     watch.dispose()
   }
 }

@@ -36,6 +36,11 @@ export interface HostOptions {
   retryDelayMs?: number
   /** where the log's one-line fault notices are echoed (default stderr) */
   echo?: (line: string) => void
+  /**
+   * Inspect a data dir whose host is gone, changing nothing: no lock, the database read-only (an empty one when there
+   * is none yet), no restart reconciliation, no queued prompt started. For `agentry sessions` and `show`.
+   */
+  readOnly?: boolean
 }
 
 export interface Host {
@@ -64,15 +69,19 @@ export interface Host {
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir)
-  fs.mkdirSync(dataDir, { recursive: true })
+  const readOnly = options.readOnly ?? false
+  if (!readOnly) fs.mkdirSync(dataDir, { recursive: true })
   // Bash permissions are decided by parsing each line; the grammar loads once, here (a failure makes bash ask).
   await loadShellGrammar()
-  const releaseLock = options.lock === false ? () => {} : acquireDataDirLock(dataDir)
+  const releaseLock = options.lock === false || readOnly ? () => {} : acquireDataDirLock(dataDir)
   const disposers: (() => void | Promise<void>)[] = [releaseLock]
   try {
     const log = openHostLog(dataDir, { echo: options.echo })
     const fault = (where: string, err: unknown) => log.fault(where, err)
-    const store = openStore(path.join(dataDir, 'agentry.db'), { log: (line) => log.note(line) })
+    const dbFile = path.join(dataDir, 'agentry.db')
+    const store = readOnly
+      ? openStore(fs.existsSync(dbFile) ? dbFile : ':memory:', { log: (line) => log.note(line), readOnly: fs.existsSync(dbFile) })
+      : openStore(dbFile, { log: (line) => log.note(line) })
     disposers.push(() => store.close())
     // A flush on the timer has no caller: its failure is logged (the rows stay buffered for the next flush).
     disposers.push(store.onError((err) => void fault('writing to the store', err)))
@@ -83,8 +92,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       if (session) emitterFor(hub, sessions, session).emit(event)
     }
     // Before any run, and through the hub: a viewer resuming from its last seq sees what reconciliation closed.
-    const reconcileReport = reconcileAfterRestart(store, (sessionId, event) => publish(sessions.getSession(sessionId), event))
-    ensureDefaultPermissionsFile(dataDir)
+    const reconcileReport = readOnly
+      ? { toolParts: 0, sessions: 0, backgroundJobs: 0, approvals: 0 }
+      : reconcileAfterRestart(store, (sessionId, event) => publish(sessions.getSession(sessionId), event))
+    if (!readOnly) ensureDefaultPermissionsFile(dataDir)
 
     const env = options.env ?? process.env
     const keys = options.keys ?? createFileKeyStore(dataDir)
@@ -175,7 +186,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     // A fault in one call is contained: it answers `internal` with an id to find in the log; the host goes on.
     const api = containCallFaults(calls, log)
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
-    disposers.push(
+    if (!readOnly) disposers.push(
       startAutoArchive(sessions, () => config().config.subagents.archiveAfterMinutes, (ids) => {
         for (const id of ids) {
           const session = sessions.getSession(id)
@@ -183,7 +194,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         }
       }),
     )
-    runner.resumeQueues()
+    if (!readOnly) runner.resumeQueues()
 
     let stopped = false
     return {

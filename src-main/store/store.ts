@@ -31,6 +31,8 @@ export type StoreOptions = {
   maxBuffered?: number
   /** where dropped writes are reported (default stderr); the host passes its log */
   log?: (line: string) => void
+  /** an existing database, opened read-only (inspecting a data dir whose host is gone) */
+  readOnly?: boolean
 }
 
 /** Sessions: the rows of the session list, their totals and archiving. */
@@ -146,7 +148,7 @@ export interface Store {
 }
 
 export function openStore(file: string, options: StoreOptions = {}): Store {
-  const db = openDatabase(file)
+  const db = openDatabase(file, { readOnly: options.readOnly })
   const sessionRows = createSessionRepo(db)
   const messages = createMessageRepo(db)
   const approvalRows = createApprovalRepo(db)
