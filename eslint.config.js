@@ -25,15 +25,18 @@ export const LAYERS = {
   agents: ['config', 'permissions'],
   // trust decides how a workspace's files layer over the person's: beside permissions and config
   trust: ['config', 'permissions'],
+  // MCP servers as tools (the SDK client, server processes, their tool lists): a tool family beside tools, reading
+  // server definitions from config and running stdio servers under the sandbox folder's parent-death watchdog
+  mcp: ['tools', 'config', 'sandbox'],
   // services over the store
   events: ['store'],
   approvals: ['store'],
   // the agent machinery, each layer over the ones before it
   loop: ['models', 'store', 'tools'],
-  runtime: ['loop', 'tools', 'permissions', 'trust', 'agents', 'sandbox', 'approvals', 'models', 'config', 'store'],
+  runtime: ['loop', 'tools', 'mcp', 'permissions', 'trust', 'agents', 'sandbox', 'approvals', 'models', 'config', 'store'],
   subagents: ['runtime', 'loop', 'tools', 'permissions', 'store'],
   sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store'],
-  host: ['sessions', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools'],
+  host: ['sessions', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
   // the contract's transport-independent core: never the host itself
   bridge: [],
   // transports and entry points

@@ -26,7 +26,8 @@ describe('npm run lint enforces the layers', () => {
     ['the loop calling up into subagents', 'src-main/loop/nested/fixture.ts', "import { Subagents as x } from '../../subagents'", /loop may import only/],
     ['product code importing test helpers', 'src-main/runtime/fixture.ts', "import { startScriptedChatServer as x } from '../models/testing'", /testing\/ folders/],
     ['product code importing its own folder’s test helpers', 'src-main/tools/fixture.ts', "import { makeContext as x } from './testing/test-context'", /testing\/ folders/],
-    ['a new folder that is not in the layer map', 'src-main/mcp/fixture.ts', "import { defineTool as x } from '../tools'", /not in the layer map/],
+    ['a new folder that is not in the layer map', 'src-main/plugins/fixture.ts', "import { defineTool as x } from '../tools'", /not in the layer map/],
+    ['the MCP leaf reaching up to the runtime', 'src-main/mcp/fixture.ts', "import { Runtime as x } from '../runtime'", /src-main\/mcp may import only tools, config, sandbox/],
     ['Electron outside the shell', 'src-main/store/fixture.ts', "import { app as x } from 'electron'", /Only src-main\/electron/],
     ['Node in the contract', 'src-shared/fixture.ts', "import x from 'node:fs'", /node:fs/],
     ['the contract importing main', 'src-shared/fixture.ts', "import { createHost as x } from '../src-main/host'", /imports nothing but itself/],
@@ -40,6 +41,7 @@ describe('npm run lint enforces the layers', () => {
 
   it.each([
     ['the host assembling the runtime', 'src-main/host/fixture.ts', "import { Runtime as x } from '../runtime'"],
+    ['the MCP leaf defining tools', 'src-main/mcp/fixture.ts', "import { defineTool as x } from '../tools'"],
     ['the CLI starting a host of its own', 'src-main/cli/fixture.ts', "import { createHost as x } from '../host'"],
     ['a transport using the bridge', 'src-main/local-socket/fixture.ts', "import { serveConnection as x } from '../bridge'"],
     ['any layer using the contract', 'src-main/tools/fixture.ts', "import { AgentInfo as x } from '../../src-shared'"],

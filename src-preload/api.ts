@@ -65,6 +65,8 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     rulesRevoke: call('rules.revoke'),
     trustGet: call('trust.get'),
     trustSet: call('trust.set'),
+    mcpList: call('mcp.list'),
+    mcpControl: call('mcp.control'),
 
     /** Messages for `subscriptionId` arrive through `onEvent`. A refusal comes back as `{ ok: false }`. */
     subscribe: (subscriptionId: string, input: SubscribeInput) =>

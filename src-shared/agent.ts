@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { McpServerConfig } from './mcp'
 import { CompactPermission, PermissionRule } from './permission'
 
 export const AgentMode = z.enum(['primary', 'subagent', 'all'])
@@ -51,6 +52,10 @@ export const AgentWarning = z.object({
 })
 export type AgentWarning = z.infer<typeof AgentWarning>
 
+/** A server an agent file names in `mcpServers`: a configured one by name, or an inline definition of its own. */
+export const AgentMcpServer = z.object({ name: z.string(), definition: McpServerConfig.optional() })
+export type AgentMcpServer = z.infer<typeof AgentMcpServer>
+
 /** A resolved agent: manifest fields with defaults applied, plus its prompt body and source. */
 export const AgentInfo = AgentFrontmatter.extend({
   name: z.string(),
@@ -59,10 +64,16 @@ export const AgentInfo = AgentFrontmatter.extend({
   prompt: z.string(),
   source: AgentSource,
   warnings: z.array(AgentWarning).default([]),
-  /** `mcp__server__tool` entries of a Claude Code `tools:` list, kept for when MCP servers can be configured */
+  /**
+   * `mcp__server__tool` (or `mcp__server`) entries of a `tools:` list as written. Each is allowed by the agent's
+   * permission, and the agent sees only the servers they (and `mcpServers`) name.
+   */
   mcpTools: z.array(z.string()).optional(),
-  /** a Claude Code `mcpServers:` value as written, kept for the same reason */
-  mcpServers: z.unknown().optional(),
+  /**
+   * `mcpServers:` — the MCP servers this agent may use: configured servers by name, or (in the person's own agent
+   * files) a definition of its own. Absent together with MCP entries in `tools:`: every server its caller has.
+   */
+  mcpServers: z.array(AgentMcpServer).optional(),
 })
 export type AgentInfo = z.infer<typeof AgentInfo>
 

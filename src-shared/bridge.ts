@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { SubagentLimits } from './config'
 import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
+import { McpAction, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
 import { MessageWithParts, SessionRecord, SessionStatus } from './session'
 import type { SequencedEvent } from './events'
@@ -76,7 +77,7 @@ export const ProviderSummary = z.object({
 
 /** One thing a workspace file changes; `needsTrust`: it takes effect only if the person trusts the workspace. */
 export const TrustChange = z.object({
-  kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'problem']),
+  kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'mcp_server', 'problem']),
   text: z.string(),
   needsTrust: z.boolean(),
 })
@@ -276,6 +277,8 @@ export const BridgeCalls = {
       permissionErrors: z.array(z.object({ file: z.string(), reason: z.string() })),
       configIssues: z.array(z.object({ file: z.string(), path: z.string(), reason: z.string() })),
       defaultModel: z.string(),
+      /** the helper agents' model (title, summary, compaction); null: they use the session's model */
+      smallModel: z.string().nullable(),
       subagents: SubagentLimits,
       providers: z.array(ProviderSummary),
       /** the person's sandbox settings, and how bash runs with them on this machine (for the workspace given) */
@@ -286,6 +289,8 @@ export const BridgeCalls = {
     input: z
       .object({
         model: text(200).regex(/^[^/\s]+\/\S+$/).optional(),
+        /** null removes it (helpers go back to the session's model) */
+        smallModel: text(200).regex(/^[^/\s]+\/\S+$/).nullable().optional(),
         subagents: SubagentLimits.partial().optional(),
         sandbox: SandboxSettings.partial().optional(),
       })
@@ -326,6 +331,26 @@ export const BridgeCalls = {
       })
       .strict(),
     output: z.object({ trust: WorkspaceTrust }),
+  },
+  'mcp.list': {
+    /** default: the host's default workspace */
+    input: z
+      .object({
+        workspaceRoot: text(4096).min(1).optional(),
+        /** connect to every server that may start and is not running first (a health check, as `agentry mcp list` does) */
+        start: z.boolean().optional(),
+      })
+      .strict(),
+    output: z.object({
+      workspaceRoot: z.string(),
+      servers: z.array(McpServerInfo),
+      /** MCP files that could not be used at all (a .mcp.json that is not JSON): file, path, reason */
+      problems: z.array(z.object({ file: z.string(), path: z.string(), reason: z.string() })),
+    }),
+  },
+  'mcp.control': {
+    input: z.object({ workspaceRoot: text(4096).min(1), name: id, action: McpAction }).strict(),
+    output: z.object({ server: McpServerInfo }),
   },
 } as const
 

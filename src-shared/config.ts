@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { McpServerConfig } from './mcp'
 import { SandboxSettings } from './sandbox'
 
 export const ProviderType = z.enum(['anthropic', 'openai', 'openai-compatible', 'ollama', 'script', 'demo'])
@@ -82,6 +83,8 @@ export type ModelsConfig = z.infer<typeof ModelsConfig>
 export const Config = z
   .object({
     model: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
+    /** the model of the helper agents (title, summary, compaction); without it they use the session's model */
+    smallModel: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
     providers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/), ProviderConfig).default({}),
     subagents: SubagentLimits.default(SubagentLimits.parse({})),
     timeouts: ModelTimeouts.default(ModelTimeouts.parse({})),
@@ -89,6 +92,11 @@ export const Config = z
     models: ModelsConfig.optional(),
     /** the OS sandbox for bash; only the person's own config.yaml sets it */
     sandbox: SandboxSettings.default(SandboxSettings.parse({})),
+    /**
+     * MCP servers by name. Each entry is checked on its own (src-main/config/mcp-servers.ts): a malformed one disables
+     * only that server. Here: the usable definitions of every layer, trusted or not (see LoadedConfig.mcp).
+     */
+    mcp: z.record(z.string(), McpServerConfig).optional(),
   })
   .strict()
 export type Config = z.infer<typeof Config>

@@ -28,6 +28,8 @@ export const SubagentMeta = z.object({
   depth: z.number().int(),
   background: z.boolean(),
   inspectable: z.boolean(),
+  /** agent names from the root down to this child (its ancestors' rules bound it however it is reached) */
+  agentPath: z.array(z.string()).optional(),
 })
 export type SubagentMeta = z.infer<typeof SubagentMeta>
 
@@ -76,6 +78,18 @@ export const PartRecord = z.object({
   toolState: ToolState.nullable(),
 })
 export type PartRecord = z.infer<typeof PartRecord>
+
+/**
+ * Media a tool returned besides its text (an MCP server's image), kept in the tool part's `metadata.attachments`.
+ * The model receives it where its provider takes images in tool results; elsewhere the text names it.
+ */
+export const ToolAttachment = z.object({
+  type: z.literal('image'),
+  mediaType: z.string(),
+  /** base64 */
+  data: z.string(),
+})
+export type ToolAttachment = z.infer<typeof ToolAttachment>
 
 export const MessageRecord = z.object({
   id: z.string(),

@@ -20,7 +20,7 @@ export type Scenario = {
  * One isolated world per test: a temp data dir whose default model is the `script` provider replaying `script`,
  * a temp workspace with `files`, the real daemon, and a fresh Chromium page on the daemon's URL.
  */
-export async function startScenario(name: string, o: { script: string; files?: Record<string, string>; permissions?: string; model?: string }): Promise<Scenario> {
+export async function startScenario(name: string, o: { script: string; files?: Record<string, string>; permissions?: string; model?: string; config?: string }): Promise<Scenario> {
   const cli = path.join(REPO_ROOT, 'out', 'cli', 'agentry.mjs')
   if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before the e2e tests`)
   await buildRenderer()
@@ -28,7 +28,8 @@ export async function startScenario(name: string, o: { script: string; files?: R
   const workdir = tempDir(`${name}-ws`)
   const scriptFile = path.join(home, 'script.yaml')
   fs.writeFileSync(scriptFile, o.script)
-  fs.writeFileSync(path.join(home, 'config.yaml'), `model: ${o.model ?? 'script/e2e'}\n`)
+  // `config`: more of the person's config.yaml (YAML text), e.g. MCP servers.
+  fs.writeFileSync(path.join(home, 'config.yaml'), `model: ${o.model ?? 'script/e2e'}\n${o.config ?? ''}`)
   // The person's own rules (a workspace's file may only tighten them).
   if (o.permissions) fs.writeFileSync(path.join(home, 'permissions.jsonc'), o.permissions)
   writeTree(workdir, { 'README.md': '# Sample project\n', ...o.files })

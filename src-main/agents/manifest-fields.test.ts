@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { AgentFormat, AgentInfo, PermissionAction } from '../../src-shared'
 import { decide, fromCompact, loadShellGrammar, type PermissionRequest } from '../permissions'
 import { BUILTIN_TOOLS } from '../tools'
-import { AGENTRY_TOOLS, CLAUDE_TOOL_MAP, OPENCODE_TOOL_MAP, offeredTools, parseManifest } from './index'
+import { AGENTRY_TOOLS, CLAUDE_TOOL_MAP, mcpGrantOf, OPENCODE_TOOL_MAP, offeredTools, parseManifest } from './index'
 
 // Bash lines are judged by parsing them; the grammar loads once (createHost does it in the product).
 beforeAll(() => loadShellGrammar())
@@ -133,15 +133,49 @@ describe('permission semantics', () => {
     expect(reasons(agent)).toEqual(['tools: is empty; every tool is offered, as if it were not given'])
   })
 
-  it('keeps mcp__ tools and mcpServers for later, warning once, and never offers them', () => {
+  it('mcp__ tools in a tools: list are allowed by the agent’s rules and name the servers it sees; no warning', () => {
     const agent = agentOf('tools: Read, mcp__context7__get-library-docs, mcp__playwright__browser_click\nmcpServers: [context7]', 'claude')
     expect(agent.mcpTools).toEqual(['mcp__context7__get-library-docs', 'mcp__playwright__browser_click'])
-    expect(agent.mcpServers).toEqual(['context7'])
+    expect(agent.mcpServers).toEqual([{ name: 'context7' }])
     expect(offeredTools(agent)).toEqual(['read_file'])
-    expect(reasons(agent)).toEqual([
-      'mcpServers: MCP servers are not configured here yet; kept, and used once they can be',
-      'tools: mcp__context7__get-library-docs, mcp__playwright__browser_click: MCP servers are not configured here yet; kept, and used once they can be',
-    ])
+    expect(agent.warnings).toEqual([])
+    expect(verdict(agent, 'mcp__context7__get-library-docs', 'x')).toBe('allow')
+    expect(verdict(agent, 'mcp__context7__resolve-library-id', 'x')).toBe('deny')
+    expect(verdict(agent, 'mcp__github__create_issue', 'x')).toBe('deny')
+    expect(mcpGrantOf(agent)).toEqual({ names: new Set(['context7', 'playwright']), own: [] })
+  })
+
+  const grantCases: { label: string; yaml: string; format?: AgentFormat; names: string[] | null; allowed?: string[]; denied?: string[]; warning?: RegExp }[] = [
+    { label: 'no MCP settings: every server its caller has', yaml: 'tools: Read', format: 'claude', names: null, denied: ['mcp__github__x'] },
+    { label: 'nothing at all', yaml: 'mode: subagent', names: null, allowed: ['mcp__github__x'] },
+    { label: 'a whole server (mcp__github)', yaml: 'tools: Read, mcp__github', format: 'claude', names: ['github'], allowed: ['mcp__github__x'], denied: ['mcp__docs__x'] },
+    { label: 'a server glob (mcp__github__*)', yaml: 'tools: "mcp__github__*"', format: 'claude', names: ['github'], allowed: ['mcp__github__x'] },
+    { label: 'every MCP tool (mcp__*)', yaml: 'tools: "Read, mcp__*"', format: 'claude', names: null, allowed: ['mcp__github__x', 'mcp__docs__y'], denied: ['bash'] },
+    { label: 'mcpServers by name only', yaml: 'mcpServers: [github, docs]', format: 'claude', names: ['github', 'docs'], allowed: ['mcp__github__x'] },
+    { label: 'mcpServers as text', yaml: 'mcpServers: "github, docs"', format: 'claude', names: ['github', 'docs'] },
+    { label: 'an empty mcpServers list: none', yaml: 'mcpServers: []', format: 'claude', names: [] },
+    { label: 'disallowedTools an MCP tool', yaml: 'disallowedTools: [mcp__github__delete_repo]', format: 'claude', names: null, allowed: ['mcp__github__x'], denied: ['mcp__github__delete_repo'] },
+    { label: 'opencode permission on MCP tools', yaml: 'permission: { "mcp__github__*": deny }', format: 'opencode', names: null, denied: ['mcp__github__x'], allowed: ['mcp__docs__x'] },
+    { label: 'opencode switching an MCP tool off', yaml: 'tools: { mcp__github__delete_repo: false }', format: 'opencode', names: null, denied: ['mcp__github__delete_repo'], allowed: ['mcp__github__x'] },
+    { label: 'a bad server name', yaml: 'mcpServers: [ok, "bad__name"]', format: 'claude', names: ['ok'], warning: /mcpServers\[1\]: invalid server name "bad__name"/ },
+    { label: 'a workspace file’s inline definition: a reference, with a warning', yaml: 'mcpServers:\n  - fs: { command: node, args: [server.js] }', format: 'claude', names: ['fs'], warning: /mcpServers\.fs: inline MCP server definitions are not started from a workspace's agent file/ },
+  ]
+  it.each(grantCases)('MCP grant: $label', (c) => {
+    const agent = agentOf(c.yaml, c.format)
+    const grant = mcpGrantOf(agent)
+    expect(grant.names === null ? null : [...grant.names]).toEqual(c.names)
+    expect(grant.own).toEqual([])
+    for (const t of c.allowed ?? []) expect([t, verdict(agent, t, 'x')]).toEqual([t, 'allow'])
+    for (const t of c.denied ?? []) expect([t, verdict(agent, t, 'x')]).toEqual([t, 'deny'])
+    if (c.warning) expect(reasons(agent).join('\n')).toMatch(c.warning)
+    else expect(agent.warnings).toEqual([])
+  })
+
+  it('the person’s own agent file may define a server inline; a malformed inline definition is a warning', () => {
+    const r = parseManifest('/data/agents/a.md', '---\ndescription: d\nmcpServers:\n  - fs: { command: node, args: [s.js] }\n  - bad: { args: [x] }\n  - github\n---\n', 'user')
+    if ('errors' in r) throw new Error(JSON.stringify(r.errors))
+    expect(mcpGrantOf(r.agent)).toEqual({ names: new Set(['fs', 'github']), own: [{ name: 'fs', definition: { command: 'node', args: ['s.js'] } }] })
+    expect(r.agent.warnings.map((w) => `${w.field}: ${w.reason}`)).toEqual([expect.stringMatching(/^mcpServers\.bad: needs command .*; this server is not available to the agent$/)])
   })
 
   it('an unknown tool name is a warning, never an error', () => {

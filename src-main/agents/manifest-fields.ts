@@ -1,4 +1,5 @@
-import { CompactPermission, type AgentFormat, type AgentWarning, describeZodIssues } from '../../src-shared'
+import { CompactPermission, describeZodIssues, parseMcpToolName, type AgentFormat, type AgentMcpServer, type AgentWarning } from '../../src-shared'
+import { readMcpServersField } from './mcp-servers-field'
 import { PermissionBuilder } from './permission-builder'
 import { AGENTRY_TOOLS, lookupClaudeTool, lookupOpencodeTool, NOT_NEEDED, type ToolLookup } from './tool-names'
 
@@ -19,7 +20,7 @@ export interface MappedFields {
   format: AgentFormat
   disabled: boolean
   mcpTools: string[]
-  mcpServers?: unknown
+  mcpServers?: AgentMcpServer[]
 }
 
 /** Fields Agentry takes as they are. */
@@ -43,14 +44,12 @@ const CLAUDE_KEYS = ['disallowedTools', 'permissionMode', 'maxTurns', 'mcpServer
 const OPENCODE_KEYS = ['steps', 'top_p', 'disable', 'variant', 'options', 'hidden_from_cycle', 'permissions']
 const HANDLED = new Set(['name', 'permission', 'permissions', 'tools', 'disallowedTools', 'permissionMode', 'mcpServers', 'disable', ...DIRECT, ...Object.keys(RENAMED), ...Object.keys(IGNORED)])
 
-const MCP_NOT_YET = 'MCP servers are not configured here yet; kept, and used once they can be'
-
 /**
  * Maps one frontmatter (Agentry's, Claude Code's or opencode's fields, or a mix) onto Agentry's agent fields.
  * `folderFormat` is the format of the folder the file was found in; a file in Agentry's own folders is
  * recognised by its fields. Unknown keys become warnings; only values whose meaning is unclear are errors.
  */
-export function mapFields(raw: Record<string, unknown>, folderFormat: AgentFormat, lineOf: (key: string) => number | undefined): MappedFields {
+export function mapFields(raw: Record<string, unknown>, folderFormat: AgentFormat, lineOf: (key: string) => number | undefined, source: 'user' | 'project' = 'project'): MappedFields {
   const format = folderFormat === 'agentry' ? detectFormat(raw) : folderFormat
   const out: MappedFields = { settings: {}, origin: {}, warnings: [], errors: [], format, disabled: false, mcpTools: [] }
   const warn = (field: string, reason: string) => out.warnings.push({ field, reason, ...lineAt(lineOf, field) })
@@ -68,16 +67,12 @@ export function mapFields(raw: Record<string, unknown>, folderFormat: AgentForma
     if (typeof raw.disable === 'boolean') out.disabled = raw.disable
     else out.errors.push({ field: 'disable', reason: `must be true or false (got ${JSON.stringify(raw.disable)})` })
   }
-  if (Object.hasOwn(raw, 'mcpServers')) {
-    out.mcpServers = raw.mcpServers
-    warn('mcpServers', MCP_NOT_YET)
-  }
+  if (Object.hasOwn(raw, 'mcpServers') && raw.mcpServers !== null) out.mcpServers = readMcpServersField(raw.mcpServers, source, warn)
   for (const key of Object.keys(raw)) {
     if (!HANDLED.has(key)) warn(key, 'not an agent setting here; ignored')
   }
 
   const permission = buildPermission(raw, out, warn)
-  if (out.mcpTools.length) warn('tools', `${out.mcpTools.join(', ')}: ${MCP_NOT_YET}`)
   if (permission) {
     out.settings.permission = permission
     out.origin.permission = Object.hasOwn(raw, 'permission') ? 'permission' : Object.hasOwn(raw, 'permissions') ? 'permissions' : 'tools'
@@ -122,6 +117,7 @@ function buildPermission(raw: Record<string, unknown>, out: MappedFields, warn: 
     for (const entry of toolEntries(raw.disallowedTools, 'disallowedTools', out)) {
       const found = lookupClaudeTool(entry.name)
       if (found.kind === 'tools') for (const t of found.tools) b.denyLast(t, entry.pattern && patternFor(t, entry.pattern))
+      else if (found.kind === 'mcp') b.denyLast(mcpRuleName(entry.name))
       else noteTool(found, entry.name, 'disallowedTools', warn, out)
     }
   }
@@ -139,6 +135,7 @@ function applyAllowList(b: PermissionBuilder, tools: unknown, out: MappedFields,
   for (const entry of entries) {
     const found = lookupClaudeTool(entry.name)
     if (found.kind === 'tools') for (const t of found.tools) b.add(t, entry.pattern && patternFor(t, entry.pattern), 'allow')
+    else if (found.kind === 'mcp') b.add(noteMcpTool(entry.name, out), undefined, 'allow')
     else noteTool(found, entry.name, 'tools', warn, out)
   }
 }
@@ -152,6 +149,8 @@ function applyToolSwitches(b: PermissionBuilder, tools: Record<string, unknown>,
     }
     const found = lookupOpencodeTool(name)
     if (found.kind === 'tools') for (const t of found.tools) b.set(t, on ? 'allow' : 'deny')
+    // A switch over the default: it does not limit which servers the agent sees (a `tools:` allow-list does).
+    else if (found.kind === 'mcp') b.set(mcpRuleName(name), on ? 'allow' : 'deny')
     // Switching off a tool that does not exist here changes nothing: no need to say so.
     else if (on) noteTool(found, name, `tools.${name}`, warn, out)
   }
@@ -169,6 +168,8 @@ function applyPermissionMap(b: PermissionBuilder, value: unknown, key: string, o
     const rule = catchAllFirst(written, `${key}.${name}`, warn)
     const found = lookupOpencodeTool(name)
     if (found.kind === 'tools') for (const t of found.tools) b.set(t, rule)
+    // An MCP tool's rule applies as written, to whichever configured server offers it.
+    else if (found.kind === 'mcp') b.set(mcpRuleName(name), rule)
     // Denying a tool that does not exist here changes nothing: no need to say so.
     else if (isDenyOnly(rule)) continue
     else if (found.kind === 'unknown') {
@@ -217,11 +218,20 @@ function applyPermissionMode(b: PermissionBuilder, mode: unknown, warn: Warn): v
 }
 
 function noteTool(found: ToolLookup, name: string, field: string, warn: Warn, out: MappedFields): void {
-  // MCP tools are kept and reported together, once per file.
-  if (found.kind === 'mcp') {
-    if (!out.mcpTools.includes(name)) out.mcpTools.push(name)
-  } else if (found.kind === 'unavailable') warn(field, `${name} is not available here${NOT_NEEDED[name] ? ` (${NOT_NEEDED[name]})` : ''}`)
+  if (found.kind === 'mcp') noteMcpTool(name, out)
+  else if (found.kind === 'unavailable') warn(field, `${name} is not available here${NOT_NEEDED[name] ? ` (${NOT_NEEDED[name]})` : ''}`)
   else if (found.kind === 'unknown') warn(field, `${name} is not a tool known here; ignored`)
+}
+
+/** An MCP tool an agent file grants: remembered (its server is one the agent sees); returns its rule's tool name. */
+function noteMcpTool(name: string, out: MappedFields): string {
+  if (!out.mcpTools.includes(name)) out.mcpTools.push(name)
+  return mcpRuleName(name)
+}
+
+/** `mcp__github` (Claude Code: every tool of the server) → `mcp__github__*`; a full tool name stays as it is. */
+function mcpRuleName(name: string): string {
+  return parseMcpToolName(name) || /[*?[\]{}]/.test(name) ? name : `${name.replace(/_+$/, '')}__*`
 }
 
 interface ToolEntry {

@@ -38,7 +38,7 @@ export function parseManifest(file: string, text: string, source: 'user' | 'proj
   }
   const fields = raw as Record<string, unknown>
   const lineOf = (key: string): number | undefined => yaml.keyLines[key]
-  const mapped = mapFields(fields, opts.format ?? 'agentry', lineOf)
+  const mapped = mapFields(fields, opts.format ?? 'agentry', lineOf, source)
   const errors: AgentLoadError[] = mapped.errors.map((e) => ({ file, ...e, ...lineFor(lineOf, e.field) }))
 
   const parsed = Settings.safeParse(mapped.settings)

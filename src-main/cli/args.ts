@@ -11,13 +11,15 @@ export const USAGE = `Usage:
   agentry show SESSION [--json]
   agentry serve [--port N] [--workdir D] [--token T]
   agentry trust [--workdir D] [--show | --revoke] [--json]
+  agentry mcp list [--workdir D] [--json] [--cached]
 
 Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
 serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open tabs reconnect.
 --debug (any command, or AGENTRY_DEBUG=1) checks every host answer against the bridge contract and prints stack traces.
 --allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.
 trust shows what a workspace's .agents/permissions.jsonc and config.yaml change, then trusts them as they are
-(untrusted, a workspace may only tighten your rules and its providers get none of your keys).`
+(untrusted, a workspace may only tighten your rules, its providers get none of your keys and its MCP servers do not start).
+mcp list connects to each MCP server that may start and shows its status and tools (--cached: only what is known).`
 
 type Spec = NonNullable<ParseArgsConfig['options']>
 
@@ -35,6 +37,7 @@ const COMMANDS: Record<string, Spec> = {
   show: { json: { type: 'boolean' } },
   serve: { port: { type: 'string' }, workdir: { type: 'string' }, token: { type: 'string' } },
   trust: { workdir: { type: 'string' }, revoke: { type: 'boolean' }, show: { type: 'boolean' }, json: { type: 'boolean' } },
+  mcp: { workdir: { type: 'string' }, json: { type: 'boolean' }, cached: { type: 'boolean' } },
 }
 
 /** Every command: `--debug` checks each host answer against the bridge contract and prints stack traces. */

@@ -5,6 +5,7 @@ import { runCommand, type CliIO } from './run'
 import { showCommand } from './show'
 import { serveCommand } from './serve'
 import { trustCommand } from './trust'
+import { mcpCommand } from './mcp'
 
 /** Entry point shared by `bin/agentry.js` and tests: returns the exit code (0 ok, 1 run failed, 2 usage/config). */
 export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
@@ -27,6 +28,8 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         return await serveCommand(args, full)
       case 'trust':
         return await trustCommand(args, full)
+      case 'mcp':
+        return await mcpCommand(args, full)
       default:
         throw new UsageError(`Unknown command ${args.command}`)
     }

@@ -42,7 +42,7 @@ const OUTCOME: Record<'shown' | 'trusted' | 'revoked' | 'not_trusted', (root: st
   shown: (root) => `Nothing changed. Run "agentry trust --workdir ${root}" to trust these files as they are now.`,
   trusted: () =>
     'Trusted: the files above, exactly as they are now. If one of them changes (or appears), the workspace is untrusted again until you run agentry trust again.',
-  revoked: () => 'Trust revoked: the workspace may again only tighten your rules, and its providers get none of your keys.',
+  revoked: () => 'Trust revoked: the workspace may again only tighten your rules, its providers get none of your keys, and its MCP servers do not start.',
   not_trusted: () => 'This workspace was not trusted; nothing changed.',
 }
 

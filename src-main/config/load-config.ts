@@ -4,6 +4,7 @@ import { Config, isPlainObject } from '../../src-shared'
 import { dropInvalid } from './drop-invalid'
 import { parseYamlText } from './yaml-text'
 import { limitWorkspaceProviders, type KeyLimit, type WorkspaceProvider } from './workspace-layer'
+import { mergeMcpLayers, parseMcpSection, readMcpJson, type McpFileProblem, type McpServerEntry } from './mcp-servers'
 
 /** A problem in a config file: which file, which setting (dotted path) and what is wrong. */
 export interface ConfigIssue {
@@ -22,6 +23,14 @@ export interface LoadedConfig {
   workspaceProviders: Record<string, WorkspaceProvider>
   /** per provider: which of the person's keys it may not receive (absent = no limit) */
   keyLimits: Record<string, KeyLimit>
+  /**
+   * MCP servers: the person's `mcp:`, then the workspace's `.mcp.json` and `.agents/config.yaml` `mcp:` (later names
+   * replace earlier ones). A malformed entry is kept here with its errors (only that server is unusable); it is never
+   * one of `issues`, which stop a run.
+   */
+  mcp: McpServerEntry[]
+  /** MCP files that could not be used at all (a `.mcp.json` that is not JSON) */
+  mcpProblems: McpFileProblem[]
 }
 
 export const CONFIG_FILE = 'config.yaml'
@@ -44,6 +53,7 @@ export function loadConfig(dataDir: string, workdir?: string, o: { trusted?: boo
   const issues: ConfigIssue[] = []
   const files: string[] = []
   const person = readConfigLayer(userConfigPath(dataDir))
+  const mcpLayers = [parseMcpSection(person.mcp, { file: userConfigPath(dataDir), where: 'mcp', scope: 'user', needsTrust: false })]
   if (person.read) {
     files.push(userConfigPath(dataDir))
     issues.push(...person.issues)
@@ -60,14 +70,23 @@ export function loadConfig(dataDir: string, workdir?: string, o: { trusted?: boo
     workspaceProviders = limited.providers
     merged = overlay(merged, limited.clean)
   }
+  // A workspace's servers run commands from whatever was cloned: they wait for the person's trust.
+  if (workdir) mcpLayers.push(readMcpJson(workdir, o.trusted !== true))
+  if (file && project?.read) mcpLayers.push(parseMcpSection(project.mcp, { file, where: 'mcp', scope: 'workspace', needsTrust: o.trusted !== true }))
+  const mcp = mergeMcpLayers(mcpLayers)
+  const usable = mcp.entries.flatMap((e) => (e.config ? [[e.name, e.config] as const] : []))
+  if (usable.length) merged.mcp = Object.fromEntries(usable)
   const keyLimits: Record<string, KeyLimit> = {}
   for (const [name, p] of Object.entries(workspaceProviders)) if (p.limit) keyLimits[name] = p.limit
   // Each layer is valid on its own and the merge only combines whole valid entries, so this holds.
-  return { config: Config.parse(merged), issues, files, workspaceProviders, keyLimits }
+  return { config: Config.parse(merged), issues, files, workspaceProviders, keyLimits, mcp: mcp.entries, mcpProblems: mcp.problems }
 }
 
-/** One config file on its own: its valid settings (defaults not applied) and its problems. */
-export function readConfigLayer(file: string): { read: boolean; clean: Record<string, unknown>; issues: ConfigIssue[] } {
+/**
+ * One config file on its own: its valid settings (defaults not applied) and its problems. The `mcp:` section is
+ * returned as written (`mcp`), for parseMcpSection: one bad server must not be an issue that stops every run.
+ */
+export function readConfigLayer(file: string): { read: boolean; clean: Record<string, unknown>; issues: ConfigIssue[]; mcp?: unknown } {
   let text: string
   try {
     text = fs.readFileSync(file, 'utf8')
@@ -81,9 +100,16 @@ export function readConfigLayer(file: string): { read: boolean; clean: Record<st
   if (!parsed.ok) {
     return { read: true, clean: {}, issues: parsed.errors.map((e) => ({ file, path: '', reason: e.reason })) }
   }
-  const { clean, problems } = dropInvalid(parsed.value, Config)
+  const { mcp, rest } = splitMcp(parsed.value)
+  const { clean, problems } = dropInvalid(rest, Config)
   resolveScriptPaths(clean, path.dirname(file))
-  return { read: true, clean, issues: problems.map((p) => ({ file, path: p.path, reason: p.reason })) }
+  return { read: true, clean, issues: problems.map((p) => ({ file, path: p.path, reason: p.reason })), mcp }
+}
+
+function splitMcp(value: unknown): { mcp?: unknown; rest: unknown } {
+  if (!isPlainObject(value) || !Object.hasOwn(value, 'mcp')) return { rest: value }
+  const { mcp, ...rest } = value
+  return { mcp, rest }
 }
 
 /**

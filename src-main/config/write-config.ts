@@ -7,11 +7,13 @@ import { parseYamlText } from './yaml-text'
 
 /**
  * A settings change. `Partial<Config>` fits; additionally `null` removes a setting
- * (`model: null` → back to the default model, `providers: { x: null }` → remove provider x)
+ * (`model: null` → back to the default model, `smallModel: null` → helpers use the session's model,
+ * `providers: { x: null }` → remove provider x)
  * and `subagents` may name only the limits that change.
  */
 export interface ConfigPatch {
   model?: string | null
+  smallModel?: string | null
   providers?: Record<string, ProviderConfig | null>
   subagents?: Partial<SubagentLimits>
   sandbox?: Partial<SandboxSettings>
@@ -42,8 +44,10 @@ export function writeConfigValue(dataDir: string, patch: ConfigPatch | Partial<C
     throw new Error(`Cannot update ${file}: it must be a mapping of settings (key: value). Fix the file first; it was left unchanged.`)
   }
 
-  if (patch.model === null) doc.delete('model')
-  else if (patch.model !== undefined) doc.set('model', patch.model)
+  for (const key of ['model', 'smallModel'] as const) {
+    if (patch[key] === null) doc.delete(key)
+    else if (patch[key] !== undefined) doc.set(key, patch[key])
+  }
   for (const [name, provider] of Object.entries(patch.providers ?? {})) {
     if (provider === null) deleteIn(doc, ['providers', name])
     else setIn(doc, ['providers', name], provider)
@@ -66,6 +70,7 @@ function validatePatch(patch: ConfigPatch): void {
   const providers = Object.fromEntries(Object.entries(patch.providers ?? {}).filter(([, p]) => p !== null))
   const candidate = {
     ...(typeof patch.model === 'string' ? { model: patch.model } : {}),
+    ...(typeof patch.smallModel === 'string' ? { smallModel: patch.smallModel } : {}),
     ...(patch.providers ? { providers } : {}),
     ...(patch.subagents ? { subagents: stripUndefined(patch.subagents) } : {}),
     ...(patch.sandbox ? { sandbox: stripUndefined(patch.sandbox) } : {}),

@@ -2,12 +2,14 @@ import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, t
 import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
+import type { McpPool } from '../mcp'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import type { Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
+import { mcpCalls } from './mcp-calls'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
@@ -38,6 +40,7 @@ export interface CallDeps {
   sandboxStatus(workdir: string): Promise<SandboxState>
   /** a deleted root session's event stream: the hub lets go of it */
   forgetStream(stream: string): void
+  mcp: McpPool
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
@@ -198,9 +201,11 @@ export function createCalls(d: CallDeps): HostApi {
         endedAt: j.endedAt,
       })),
     }),
-    'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.abortBackground({ taskId }, 'aborted by user') > 0 }),
+    // The person stops one child from the tasks panel: like Stop, for that child and everything below it.
+    'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.isRunning(taskId) && d.runner.abort(taskId) }),
     ...settingsCalls(d),
     ...trustCalls(d),
+    ...mcpCalls(d),
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)
   return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage, snapshot) }

@@ -5,6 +5,7 @@ import { AgentRegistry, resolveAgentModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
+import { McpPool } from '../mcp'
 import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason } from '../permissions'
 import { networkAllowed, Runtime, type RuleSources } from '../runtime'
@@ -52,6 +53,8 @@ export interface Host {
   readonly runner: SessionRunner
   readonly subagents: Subagents
   readonly hub: EventHub
+  /** the workspaces' MCP servers (started on first need, stopped with the host) */
+  readonly mcp: McpPool
   readonly reconcileReport: ReconcileReport
   /** `{dataDir}/logs/host.log`: unexpected failures with the id their caller was shown */
   readonly log: HostLog
@@ -106,6 +109,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
+    // MCP servers start when a run first needs them and stop with the host (before the store closes).
+    const mcp = new McpPool({ dataDir, env })
+    disposers.push(() => mcp.dispose())
     const rules: RuleSources = {
       protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
       runtimeRules: (rootSessionId, workdir) =>
@@ -128,6 +134,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       resolveModel: modelFor,
       // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
       sandboxSettings: () => config().config.sandbox,
+      mcp,
     })
     const subagents = new Subagents({
       runtime,
@@ -182,6 +189,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       dataDir,
       workspaces,
       forgetStream: (stream) => hub.forget(stream),
+      mcp,
     })
     // A fault in one call is contained: it answers `internal` with an id to find in the log; the host goes on.
     const api = containCallFaults(calls, log)
@@ -204,13 +212,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
       runner,
       subagents,
       hub,
+      mcp,
       reconcileReport,
       log,
       protectLocalPort,
       async stop() {
         if (stopped) return
         stopped = true
-        subagents.abortBackground({ all: true }, 'host stopping')
+        subagents.stopAll()
         await runner.stop('host stopping')
         await subagents.settle()
         for (const dispose of disposers.reverse()) await dispose()

@@ -1,10 +1,12 @@
-import type { AgentEvent, PartRecord, TaskCard } from '../../src-shared'
+import type { AgentEvent, MessageRecord, MessageWithParts, PartRecord, TaskCard } from '../../src-shared'
 import { textPart } from '../loop'
-import type { Store } from '../store'
-import { taskError } from '../subagents'
+import { newId, type JobRecord, type Store } from '../store'
+import { editNestedTranscript, taskError, type NestedPath } from '../subagents'
 
 export const RESTART_REASON = 'aborted by host restart'
 const CHILD_REASON = 'interrupted by host restart'
+/** What a parent's model reads about a child the restart cut short: the id, so it can resume the partial work. */
+const childError = (card: { agentType: string; taskId: string }) => taskError(card.agentType, card.taskId, `aborted: ${CHILD_REASON}`)
 
 export interface ReconcileReport {
   toolParts: number
@@ -19,9 +21,6 @@ export interface ReconcileReport {
  * would keep showing the session busy and the tool running.
  */
 export type ReconcilePublish = (sessionId: string, event: AgentEvent) => void
-
-/** An opaque child level a nested part lives in, outermost first. */
-type NestedPath = { sessionId: string; agentType: string }[]
 
 /**
  * Runs at host start, before any run: nothing is left "running" from a process that died. Tool calls in flight
@@ -81,10 +80,21 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
     for (const job of store.queue.listJobs({ status: 'running' })) {
       store.queue.updateJob(job.id, 'interrupted')
       report.backgroundJobs++
-      if (!store.sessions.getSession(job.parentSessionId)) continue
-      const card = closeBackgroundCard(store, job.parentSessionId, job.toolCallId)
+      if (!store.sessions.getSession(job.parentSessionId)) {
+        // The parent was an opaque child: its transcript is nested in a stored session's task part. Tell it there.
+        const nested = interruptNestedJob(store, job)
+        if (!nested) continue
+        partUpdated(nested.part, [], nested.owner)
+        partUpdated(nested.card, nested.path, nested.owner)
+        let created: AgentEvent = { type: 'message_created', sessionId: job.parentSessionId, at, message: nested.message }
+        for (let i = nested.path.length - 1; i >= 0; i--) created = { type: 'subagent_event', sessionId: nested.path[i].sessionId, at, agentType: nested.path[i].agentType, event: created }
+        publish(nested.owner, created)
+        partUpdated(nested.text, nested.path, nested.owner)
+        continue
+      }
+      const card = closeBackgroundCard(store, job.parentSessionId, job.id)
       if (card) partUpdated(card)
-      addMessage(job.parentSessionId, { synthetic: true, agent: job.agentType }, taskError(job.agentType, job.id, CHILD_REASON))
+      addMessage(job.parentSessionId, { synthetic: true, agent: job.agentType }, childError({ agentType: job.agentType, taskId: job.id }))
     }
     for (const session of store.sessions.listSessions({ statuses: ['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'], includeArchived: true, limit: 100_000 })) {
       addMessage(
@@ -112,7 +122,7 @@ const OPEN_STATES = new Set(['input-streaming', 'input-available', 'approval-req
  */
 function closePart(part: PartRecord, path: NestedPath, nested: { path: NestedPath; part: PartRecord }[]): PartRecord {
   const card = part.data.subagent as TaskCard | undefined
-  const data: Record<string, unknown> = { ...part.data, error: RESTART_REASON, endedAt: Date.now() }
+  const data: Record<string, unknown> = { ...part.data, error: card ? childError(card) : RESTART_REASON, endedAt: Date.now() }
   if (card) data.subagent = closeCard(card, path, nested)
   const closed: PartRecord = { ...part, data, toolState: 'output-error' }
   if (path.length > 0) nested.push({ path, part: closed })
@@ -121,18 +131,23 @@ function closePart(part: PartRecord, path: NestedPath, nested: { path: NestedPat
 
 /**
  * A background task's part was closed long ago (it returned the handle), but its card kept being updated while the
- * child ran: left alone it would show "running" forever for a child that no longer exists.
+ * child ran: left alone it would show "running" forever for a child that no longer exists. Found by the task id
+ * (a resumed child has a newer call than the one its job row was created for).
  */
-function closeBackgroundCard(store: Store, sessionId: string, toolCallId: string): PartRecord | undefined {
-  for (const message of store.transcript.listMessages(sessionId, { includeHidden: true })) {
-    const part = message.parts.find((p) => p.toolCallId === toolCallId)
-    const card = part?.data.subagent as TaskCard | undefined
-    if (!part || !card) continue
-    const closed = { ...part, data: { ...part.data, subagent: closeCard(card, [], []) } }
+function closeBackgroundCard(store: Store, sessionId: string, taskId: string): PartRecord | undefined {
+  for (const message of [...store.transcript.listMessages(sessionId, { includeHidden: true })].reverse()) {
+    const part = message.parts.find((p) => isOpenCardOf(p, taskId))
+    if (!part) continue
+    const closed = { ...part, data: { ...part.data, subagent: closeCard(part.data.subagent as TaskCard, [], []) } }
     store.transcript.upsertPart(closed)
     return closed
   }
   return undefined
+}
+
+function isOpenCardOf(part: PartRecord, taskId: string): boolean {
+  const card = part.data.subagent as TaskCard | undefined
+  return card?.taskId === taskId && (card.status === 'queued' || card.status === 'running')
 }
 
 function closeCard(card: TaskCard, path: NestedPath, nested: { path: NestedPath; part: PartRecord }[]): TaskCard {
@@ -144,8 +159,50 @@ function closeCard(card: TaskCard, path: NestedPath, nested: { path: NestedPath;
   }))
   return {
     ...card,
-    ...(open ? { status: 'failed' as const, error: CHILD_REASON, endedAt: Date.now() } : {}),
+    ...(open ? { status: 'aborted' as const, error: CHILD_REASON, endedAt: Date.now() } : {}),
     ...(transcript ? { transcript } : {}),
   }
+}
+
+/**
+ * A background child of an opaque child: find the stored session whose task part nests that parent (the root or an
+ * inspectable session below it), close the child's card there and append the failure message to the parent's
+ * nested transcript — where its model reads it when it is resumed. Returns the rewritten stored part and the
+ * nested parts to announce, with the opaque levels they live in.
+ */
+function interruptNestedJob(
+  store: Store,
+  job: JobRecord,
+): { owner: string; part: PartRecord; path: NestedPath; card: PartRecord; message: MessageRecord; text: PartRecord } | undefined {
+  for (const sessionId of treeOf(store, job.rootSessionId)) {
+    let card: PartRecord | undefined
+    const now = Date.now()
+    const message: MessageWithParts = { id: newId('msg'), sessionId: job.parentSessionId, role: 'assistant', metadata: { synthetic: true, agent: job.agentType }, createdAt: now, updatedAt: now, parts: [] }
+    const text = textPart(message.id, job.parentSessionId, childError({ agentType: job.agentType, taskId: job.id }))
+    const hit = editNestedTranscript(store.transcript.listMessages(sessionId, { includeHidden: true }), job.parentSessionId, (nested) => [
+      ...nested.map((m) => ({
+        ...m,
+        parts: m.parts.map((p) => {
+          if (!isOpenCardOf(p, job.id)) return p
+          return (card = { ...p, data: { ...p.data, subagent: closeCard(p.data.subagent as TaskCard, [], []) } })
+        }),
+      })),
+      { ...message, parts: [text] },
+    ])
+    if (!hit || !card) continue
+    store.transcript.upsertPart(hit.part)
+    const { parts: _parts, ...record } = message
+    return { owner: sessionId, part: hit.part, path: hit.path, card, message: record, text }
+  }
+  return undefined
+}
+
+/** A root session and every stored session below it. */
+function treeOf(store: Store, rootId: string): string[] {
+  const ids = [rootId]
+  for (let i = 0; i < ids.length; i++) {
+    for (const child of store.sessions.listSessions({ parentId: ids[i], includeArchived: true, limit: 100_000 })) ids.push(child.id)
+  }
+  return ids
 }
 

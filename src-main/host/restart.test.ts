@@ -203,15 +203,15 @@ describe('host restart after kill -9', () => {
     const messages = h.store.transcript.listMessages(sessionId)
     const synthetic = messages.filter((m) => m.metadata.synthetic)
     expect(synthetic).toHaveLength(1)
-    expect(textOf(synthetic)).toEqual([`<task_error agent="explore" task_id="${job.id}">${INTERRUPTED}</task_error>`])
+    expect(textOf(synthetic)).toEqual([`<task_error agent="explore" task_id="${job.id}">aborted: ${INTERRUPTED}</task_error>`])
     const [part] = toolParts(messages)
     expect(part.toolState).toBe('output-available')
     expect(JSON.parse(String(part.data.output))).toEqual({ task_id: job.id, status: 'running' })
     // The card in the parent's task part must not keep showing "running" for a child that no longer exists.
-    expect(part.data.subagent).toMatchObject({ taskId: job.id, status: 'failed', error: INTERRUPTED })
+    expect(part.data.subagent).toMatchObject({ taskId: job.id, status: 'aborted', error: INTERRUPTED })
     const resumed = resumeFrom(h, sessionId, child.events).map((f) => f.event)
     const cardUpdate = resumed.find((e) => e.type === 'part_updated' && e.part.id === part.id)
-    expect(cardUpdate?.type === 'part_updated' && cardUpdate.part.data.subagent).toMatchObject({ status: 'failed' })
+    expect(cardUpdate?.type === 'part_updated' && cardUpdate.part.data.subagent).toMatchObject({ status: 'aborted' })
     expectRestartNotice(h, sessionId)
     expect(h.store.queue.listJobs({ rootSessionId: sessionId, status: 'running' })).toEqual([])
 
@@ -301,7 +301,8 @@ describe('host restart after kill -9', () => {
     expect((await h.api.calls['approvals.list']({ rootSessionId: sessionId })).approvals).toEqual([])
     const [taskPart] = toolParts(h.store.transcript.listMessages(sessionId))
     const card = taskPart.data.subagent as TaskCard
-    expect(card.status).toBe('failed')
+    expect(card.status).toBe('aborted')
+    expect(taskPart.data.error).toBe(`<task_error agent="worker" task_id="${card.taskId}">aborted: ${INTERRUPTED}</task_error>`)
     expect(toolParts(card.transcript!)[0].toolState).toBe('output-error')
     expectRestartNotice(h, sessionId)
     const resumed = resumeFrom(h, sessionId, child.events).map((f) => f.event)
@@ -353,12 +354,13 @@ describe('host restart after kill -9', () => {
     const h = await restart()
     const sessionId = child.sessionId!
     const parts = toolParts(h.store.transcript.listMessages(sessionId))
-    expect(parts.map((p) => [p.type, p.toolState, p.data.error])).toEqual([
-      ['tool-task', 'output-error', RESTART_REASON],
-      ['tool-task', 'output-error', RESTART_REASON],
-    ])
     const [explore, worker] = parts.map((p) => p.data.subagent as TaskCard)
-    for (const card of [explore, worker]) expect(card).toMatchObject({ status: 'failed', error: INTERRUPTED })
+    // The parent's model reads which child it was and why, with the id to resume the partial work.
+    expect(parts.map((p) => [p.type, p.toolState, p.data.error])).toEqual([
+      ['tool-task', 'output-error', `<task_error agent="explore" task_id="${explore.taskId}">aborted: ${INTERRUPTED}</task_error>`],
+      ['tool-task', 'output-error', `<task_error agent="worker" task_id="${worker.taskId}">aborted: ${INTERRUPTED}</task_error>`],
+    ])
+    for (const card of [explore, worker]) expect(card).toMatchObject({ status: 'aborted', error: INTERRUPTED })
     expect(h.store.sessions.getSession(explore.taskId)).toBeUndefined()
     const exploreText = textOf(explore.transcript!).join('')
     expect(exploreText.startsWith(committedText)).toBe(true)

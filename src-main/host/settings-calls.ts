@@ -33,6 +33,7 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
         permissionErrors: d.staticRules(workspaceRoot ?? d.workspaces.defaultRoot).errors,
         configIssues: loaded.issues,
         defaultModel: formatModelRef(defaultModelRef(loaded.config)),
+        smallModel: loaded.config.smallModel ?? null,
         subagents: loaded.config.subagents,
         providers,
         // The person's own file only: a workspace's config.yaml cannot switch the sandbox.

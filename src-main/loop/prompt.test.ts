@@ -18,6 +18,22 @@ const msg = (id: string, role: MessageWithParts['role'], parts: Partial<PartReco
 })
 
 describe('buildPrompt', () => {
+  const image = { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }
+  it.each([
+    ['a model that takes images: text, then the image', { toolResultImages: true }, 'output-available', [image], { type: 'content', value: [{ type: 'text', text: '[image 1: image/png, 8 B]' }, { type: 'file', data: { type: 'data', data: 'iVBORw0KGgo=' }, mediaType: 'image/png' }] }],
+    ['a model that does not: the text that names it', { toolResultImages: false }, 'output-available', [image], { type: 'text', value: '[image 1: image/png, 8 B]' }],
+    ['an error: its text only', { toolResultImages: true }, 'output-error', [image], { type: 'error-text', value: '[image 1: image/png, 8 B]' }],
+    ['a malformed attachment is left out', { toolResultImages: true }, 'output-available', [{ type: 'image', data: 5 }], { type: 'text', value: '[image 1: image/png, 8 B]' }],
+  ])('a tool result with an image attachment, %s', (_label, options, state, attachments, expected) => {
+    const text = '[image 1: image/png, 8 B]'
+    const prompt = buildPrompt(
+      'sys',
+      [msg('m1', 'assistant', [{ type: 'tool-mcp__x__shot', toolCallId: 'c1', toolState: state as PartRecord['toolState'], data: { input: {}, output: text, error: text, metadata: { attachments } } }])],
+      options,
+    )
+    expect((prompt[2].content as { output: unknown }[])[0].output).toEqual(expected)
+  })
+
   it('pairs every tool call with a result, including calls cut off by a restart', () => {
     const prompt = buildPrompt('sys', [
       msg('m1', 'user', [{ data: { text: 'hi' } }]),

@@ -1,5 +1,5 @@
-import type { LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider'
-import type { MessageWithParts, PartRecord } from '../../src-shared'
+import type { JSONValue, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from '@ai-sdk/provider'
+import { ToolAttachment, type MessageWithParts, type PartRecord } from '../../src-shared'
 
 export const TOOL_PART_PREFIX = 'tool-'
 
@@ -24,7 +24,7 @@ export function toolResultText(part: PartRecord): { text: string; isError: boole
  * the latest compaction summary (if any) plus everything after it, minus hidden messages. Synthetic messages
  * (background task completions) are shown to the model as user-side notices so that a turn can react to them.
  */
-export function buildPrompt(system: string, history: MessageWithParts[]): LanguageModelV4Prompt {
+export function buildPrompt(system: string, history: MessageWithParts[], o: PromptOptions = {}): LanguageModelV4Prompt {
   const prompt: LanguageModelV4Prompt = [{ role: 'system', content: system }]
   // The newest compaction marker covers every message up to `upToMessageId` (ids sort by creation time).
   let coveredUpTo = ''
@@ -38,12 +38,17 @@ export function buildPrompt(system: string, history: MessageWithParts[]): Langua
   }
   for (const message of history) {
     if (message.id <= coveredUpTo || message.metadata.hiddenAt || message.metadata.compaction || message.metadata.notice) continue
-    prompt.push(...toModelMessages(message))
+    prompt.push(...toModelMessages(message, o))
   }
   return prompt
 }
 
-function toModelMessages(message: MessageWithParts): LanguageModelV4Message[] {
+export interface PromptOptions {
+  /** the model takes images in tool results (see models' acceptsToolResultImages); else only their textual mention */
+  toolResultImages?: boolean
+}
+
+function toModelMessages(message: MessageWithParts, o: PromptOptions): LanguageModelV4Message[] {
   const texts = message.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text ?? ''))
   if (message.role === 'user' || message.metadata.synthetic) {
     const text = texts.join('\n')
@@ -58,22 +63,45 @@ function toModelMessages(message: MessageWithParts): LanguageModelV4Message[] {
   for (const part of message.parts) {
     if (part.type === 'text' && part.data.text) assistant.content.push({ type: 'text', text: String(part.data.text) })
     else if (part.type === 'reasoning' && part.data.text) assistant.content.push({ type: 'reasoning', text: String(part.data.text) })
-    else if (isToolPart(part) && part.toolCallId) {
+    else if (isToolPart(part) && part.toolCallId && part.data.providerExecuted) {
+      // A provider tool (native web search) ran at the provider: call and result go back in the assistant message,
+      // as the provider expects them. One cut short (a restart) had no result to replay: it is left out whole.
+      if (!('result' in part.data)) continue
+      const toolName = toolNameOf(part)
+      assistant.content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName, input: part.data.input ?? {}, providerExecuted: true })
+      const value = (part.data.result ?? null) as JSONValue
+      assistant.content.push({ type: 'tool-result', toolCallId: part.toolCallId, toolName, output: part.toolState === 'output-error' ? { type: 'error-json', value } : { type: 'json', value } })
+    } else if (isToolPart(part) && part.toolCallId) {
       const toolName = toolNameOf(part)
       assistant.content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName, input: part.data.input ?? {} })
-      const result = toolResultText(part)
-      results.content.push({
-        type: 'tool-result',
-        toolCallId: part.toolCallId,
-        toolName,
-        output: result.isError ? { type: 'error-text', value: result.text } : { type: 'text', value: result.text },
-      })
+      results.content.push({ type: 'tool-result', toolCallId: part.toolCallId, toolName, output: toolOutput(part, o) })
     }
   }
   const out: LanguageModelV4Message[] = []
   if (assistant.content.length) out.push(assistant)
   if (results.content.length) out.push(results)
   return out
+}
+
+function toolOutput(part: PartRecord, o: PromptOptions): LanguageModelV4ToolResultOutput {
+  const result = toolResultText(part)
+  if (result.isError) return { type: 'error-text', value: result.text }
+  const images = o.toolResultImages ? attachmentsOf(part) : []
+  if (images.length === 0) return { type: 'text', value: result.text }
+  return {
+    type: 'content',
+    value: [{ type: 'text', text: result.text }, ...images.map((a) => ({ type: 'file' as const, data: { type: 'data' as const, data: a.data }, mediaType: a.mediaType }))],
+  }
+}
+
+/** Images a tool returned (`metadata.attachments`), as stored; anything malformed is left out. */
+function attachmentsOf(part: PartRecord): ToolAttachment[] {
+  const list = (part.data.metadata as { attachments?: unknown } | undefined)?.attachments
+  if (!Array.isArray(list)) return []
+  return list.flatMap((a) => {
+    const parsed = ToolAttachment.safeParse(a)
+    return parsed.success ? [parsed.data] : []
+  })
 }
 
 /** Rough token estimate (chars / 4) used to decide when to compact. */

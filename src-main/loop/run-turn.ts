@@ -1,4 +1,4 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider'
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4ProviderTool, LanguageModelV4StreamPart } from '@ai-sdk/provider'
 import type { AgentEvent, AgentInfo, PartRecord, SessionStatus, TokenUsage } from '../../src-shared'
 import { streamWithRetry } from '../models'
 import { newId } from '../store'
@@ -14,6 +14,8 @@ export interface RunContext {
   model: LanguageModelV4
   transcript: Transcript
   tools: ToolDef[]
+  /** tools the provider runs itself (native web search): offered to the model, never executed here */
+  providerTools?: LanguageModelV4ProviderTool[]
   system: string
   signal: AbortSignal
   maxSteps: number
@@ -21,6 +23,10 @@ export interface RunContext {
   emit(event: AgentEvent): void
   setStatus(status: SessionStatus, reason?: string): void
   toolContext: ToolContextFactory
+  /** the model takes images in tool results (else tools' images reach it only as the text that names them) */
+  toolResultImages?: boolean
+  /** why a tool the model called is not offered, when there is more to say than "unknown" (an MCP server needing trust) */
+  unknownTool?(name: string): string | undefined
   /** metadata stamped on every assistant message (model, agent, …) */
   messageMetadata?: Record<string, unknown>
   /** called after every model step with that step's usage */
@@ -59,12 +65,15 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
   let steps = 0
   let lastText = ''
   let lastMessageId: string | null = null
-  const toolSpecs = ctx.tools.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, inputSchema: toolJsonSchema(t) }))
+  const toolSpecs: LanguageModelV4CallOptions['tools'] = [
+    ...ctx.tools.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, inputSchema: toolJsonSchema(t) })),
+    ...(ctx.providerTools ?? []),
+  ]
 
   try {
     for (;;) {
       const finalStep = steps >= ctx.maxSteps
-      const prompt = buildPrompt(ctx.system, ctx.transcript.history())
+      const prompt = buildPrompt(ctx.system, ctx.transcript.history(), { toolResultImages: ctx.toolResultImages })
       if (finalStep) prompt.push({ role: 'user', content: [{ type: 'text', text: FINAL_ANSWER_NOTICE }] })
       const options: LanguageModelV4CallOptions = {
         prompt,
@@ -176,7 +185,7 @@ async function consumeStep(ctx: RunContext, stream: ReadableStream<LanguageModel
           break
         }
         case 'tool-input-start': {
-          const part = newPart(`tool-${chunk.toolName}`, { input: null }, chunk.id)
+          const part = newPart(`tool-${chunk.toolName}`, { input: null, ...(chunk.providerExecuted ? { providerExecuted: true } : {}) }, chunk.id)
           open.set(`tool:${chunk.id}`, part)
           ctx.transcript.upsertPart(part)
           break
@@ -188,7 +197,7 @@ async function consumeStep(ctx: RunContext, stream: ReadableStream<LanguageModel
             open.set(`tool:${chunk.toolCallId}`, part)
           }
           const parsed = parseInput(chunk.input)
-          part.data = { input: parsed.ok ? parsed.value : chunk.input }
+          part.data = { input: parsed.ok ? parsed.value : chunk.input, ...(chunk.providerExecuted ? { providerExecuted: true } : {}) }
           part.toolState = 'input-available'
           ctx.transcript.upsertPart(part)
           ctx.emit({
@@ -201,7 +210,20 @@ async function consumeStep(ctx: RunContext, stream: ReadableStream<LanguageModel
             toolName: chunk.toolName,
             input: part.data.input,
           })
-          calls.push({ part, toolName: chunk.toolName, input: parsed.ok ? parsed.value : undefined, inputError: parsed.ok ? undefined : parsed.error })
+          // The provider runs its own tools (native web search); its result arrives in this same stream.
+          if (!chunk.providerExecuted) calls.push({ part, toolName: chunk.toolName, input: parsed.ok ? parsed.value : undefined, inputError: parsed.ok ? undefined : parsed.error })
+          break
+        }
+        case 'tool-result': {
+          const part = open.get(`tool:${chunk.toolCallId}`)
+          if (!part || chunk.preliminary) break
+          const output = providerResultText(chunk.result)
+          const ok = chunk.isError !== true
+          // `result` is kept as the provider sent it: it is replayed to the provider in later requests.
+          part.data = { ...part.data, result: chunk.result, ...(ok ? { output } : { error: output }), endedAt: Date.now() }
+          part.toolState = ok ? 'output-available' : 'output-error'
+          ctx.transcript.upsertPart(part)
+          ctx.emit({ type: 'tool_call_end', sessionId, at: Date.now(), messageId: part.messageId, partId: part.id, toolCallId: chunk.toolCallId, toolName: chunk.toolName, ok, output, durationMs: 0 })
           break
         }
         case 'finish':
@@ -222,6 +244,18 @@ async function consumeStep(ctx: RunContext, stream: ReadableStream<LanguageModel
     : [...open.values()].filter((p) => p.type === 'text').map((p) => String(p.data.text)).join('')
   if (messageId) ctx.transcript.updateMessageMetadata(messageId, { usage })
   return { messageId, text, calls, usage }
+}
+
+/** What the person (and a later model) reads of a provider tool's result: search results as `title — url` lines. */
+function providerResultText(result: unknown): string {
+  if (Array.isArray(result)) {
+    const lines = result
+      .map((r) => (r && typeof r === 'object' ? (r as { title?: unknown; url?: unknown }) : {}))
+      .filter((r) => typeof r.url === 'string')
+      .map((r) => `${typeof r.title === 'string' ? r.title : r.url} — ${r.url}`)
+    if (lines.length) return lines.join('\n')
+  }
+  return typeof result === 'string' ? result : JSON.stringify(result)
 }
 
 function parseInput(raw: unknown): { ok: true; value: unknown } | { ok: false; error: string } {

@@ -41,7 +41,7 @@ async function executeOne(ctx: RunContext, call: PendingCall): Promise<void> {
   let result: { ok: boolean; output: string; metadata?: Record<string, unknown>; durationMs: number }
   if (!def) {
     const names = ctx.tools.map((t) => t.name).join(', ') || '(none)'
-    result = { ok: false, output: `Unknown tool "${call.toolName}". Available tools: ${names}.`, durationMs: 0 }
+    result = { ok: false, output: ctx.unknownTool?.(call.toolName) ?? `Unknown tool "${call.toolName}". Available tools: ${names}.`, durationMs: 0 }
   } else if (call.inputError) {
     result = { ok: false, output: `Invalid arguments for ${call.toolName}: ${call.inputError}.`, durationMs: 0 }
   } else if (call.decided && !call.decided.approved) {

@@ -25,3 +25,13 @@ export function pricingFor(ref: ModelRef, config: Config): { input: number; outp
 export function contextWindowFor(ref: ModelRef, config: Config): number {
   return config.providers[ref.provider]?.models?.[ref.model]?.contextWindow ?? DEFAULT_CONTEXT_WINDOW
 }
+
+/**
+ * Whether a model of this provider takes images in tool results (an MCP server's screenshot): Anthropic's Messages
+ * API and OpenAI's Responses API do; the chat-completions API behind openai-compatible and Ollama takes only text
+ * there (the AI SDK would inline the image as JSON text), so those get the text that names the image.
+ */
+export function acceptsToolResultImages(ref: ModelRef, config: Config): boolean {
+  const type = config.providers[ref.provider]?.type
+  return type === 'anthropic' || type === 'openai'
+}

@@ -71,6 +71,8 @@ describe('default permissions.jsonc', () => {
     ['web_fetch', 'example.org', 'ask'],
     ['plan_exit', '', 'ask'],
     ['web_search', '', 'ask'],
+    ['mcp__github__create_issue', 'create_issue', 'ask'],
+    ['mcp__everything__echo', 'echo', 'ask'],
   ])('%s %j → %s', (tool, subject, action) => {
     expect(withDefaults(tool, subject)).toBe(action)
   })
@@ -79,5 +81,13 @@ describe('default permissions.jsonc', () => {
     expect(withDefaults('bash', 'ls', fromCompact({ '*': 'allow' }))).toBe('ask')
     expect(withDefaults('bash', 'ls', fromCompact({ '*': 'deny', read_file: 'allow' }))).toBe('deny')
     expect(withDefaults('read_file', '.env', fromCompact({ '*': 'allow' }))).toBe('deny')
+  })
+
+  it('MCP tools ask under the defaults even for an agent whose own rules allow everything; without the mcp__* line "*" still asks', () => {
+    expect(withDefaults('mcp__github__create_issue', 'create_issue', fromCompact({ '*': 'allow' }))).toBe('ask')
+    const withoutLine = DEFAULTS.filter((r) => r.tool !== 'mcp__*')
+    expect(withoutLine.length).toBe(DEFAULTS.length - 1)
+    const req: PermissionRequest = { tool: 'mcp__github__create_issue', kind: 'name', subjects: ['create_issue'] }
+    expect(decide([{ agent: fromCompact({ '*': 'allow' }), static: withoutLine, runtime: [] }], req).action).toBe('ask')
   })
 })

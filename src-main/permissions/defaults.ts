@@ -52,7 +52,11 @@ export const DEFAULT_PERMISSIONS_JSONC = `// Agentry permission rules (JSONC: co
 
   // Shell commands and network access ask first.
   "bash": "ask",
-  "web_fetch": "ask"
+  "web_fetch": "ask",
+
+  // Tools of MCP servers ("mcp__<server>__<tool>") ask first ("*" above says so too). Allow a
+  // server or a tool by name, e.g. "mcp__github__get_issue": "allow" or "mcp__docs__*": "allow".
+  "mcp__*": "ask"
 
   // Bash runs in an OS sandbox without network. To let commands reach the network, add:
   //   "network": "allow"

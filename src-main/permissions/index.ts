@@ -10,3 +10,4 @@ export { loadStaticRules, ensureDefaultPermissionsFile, PERMISSIONS_FILE_NAME, M
 export { DEFAULT_PERMISSIONS_JSONC } from './defaults'
 export { PROTECTED_IN_WORKSPACE, protectedRoots, protectedWriteReason, gitHooksPath } from './protected-paths'
 export type { ProtectedRoot } from './protected-paths'
+export { matchTool } from './matcher'

@@ -5,12 +5,14 @@ import type { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
+import { acceptsToolResultImages } from '../models'
 import type { SessionsRepository } from '../store'
 import type { ToolContext, ToolDef } from '../tools'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel } from './level'
-import { toolsForRun } from './tool-set'
+import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type McpToolSource } from './mcp-servers'
+import { offeredNativeTools, toolsForRun } from './tool-set'
 
 export interface RuntimeDeps {
   approvals: Approvals
@@ -22,6 +24,8 @@ export interface RuntimeDeps {
   sessions: Pick<SessionsRepository, 'getSession' | 'updateSession'>
   /** the person's sandbox settings (their own config.yaml only); absent → sandbox on */
   sandboxSettings?(): SandboxSettings
+  /** MCP servers' tools (the host's pool); absent → none */
+  mcp?: McpToolSource
   retryDelayMs?: number
 }
 
@@ -45,20 +49,30 @@ export interface PrepareOptions {
 export class Runtime {
   constructor(readonly deps: RuntimeDeps) {}
 
-  prepare(level: RunLevel, transcript: Transcript, o: PrepareOptions = {}): RunContext {
-    const tools = toolsForRun(level.agent, level.chain, o.tools ?? [])
-    const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools, model: level.modelRef })
+  /**
+   * The loop's context for a level. Async for MCP: servers the run may see whose tools are not known yet start here
+   * (once per server; later runs reuse their tool lists), each within its start timeout.
+   */
+  async prepare(level: RunLevel, transcript: Transcript, o: PrepareOptions = {}): Promise<RunContext> {
+    const servers = visibleMcpServers(level).filter((e) => !serverDeniedOutright(level.chain, e.name))
+    const mcp = servers.length && this.deps.mcp ? await this.deps.mcp.toolsFor(level.workdir, servers, level.signal) : undefined
+    const tools = toolsForRun(level.agent, level.chain, [...(o.tools ?? []), ...(mcp?.tools ?? [])])
+    const native = offeredNativeTools(level, this.deps.rules)
+    const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef })
     return {
       agent: level.agent,
       model: this.deps.resolveModel(level.modelRef, level.agent.name, level.settings.config),
       transcript,
       tools,
+      providerTools: native.map((t) => t.spec),
       system,
       signal: level.signal,
       maxSteps: level.agent.maxSteps,
       emit: level.emit,
       setStatus: (status, reason) => level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status, reason }),
       toolContext: ({ handle, toolName }) => this.toolContext(level, handle, toolName),
+      unknownTool: (name) => unavailableToolMessage(mcp, name),
+      toolResultImages: acceptsToolResultImages(level.modelRef, level.settings.config.config),
       messageMetadata: { model: level.modelRef, agent: level.agent.name },
       onStep: o.onStep,
       retryDelayMs: this.deps.retryDelayMs,

@@ -13,3 +13,15 @@ export const WATCHDOG_SCRIPT = 'exec 3<&0; (read -r _ <&3; kill -KILL 0) >/dev/n
 export function watchdogCommand(file: string, args: string[]): { file: string; args: string[] } {
   return { file: 'sh', args: ['-c', WATCHDOG_SCRIPT, 'agentry-watchdog', file, ...args] }
 }
+
+/**
+ * The same guard for a long-running program that talks over its stdin/stdout (an MCP server): the host's end of the
+ * pipe is on fd 3 instead, so stdin stays the program's. The reader closes everything else it inherited, so the
+ * host still sees the program's stdout end when the program exits.
+ */
+export const PIPE_WATCHDOG_SCRIPT = '(read -r _ <&3; kill -KILL 0) </dev/null >/dev/null 2>&1 & exec "$@" 3<&-'
+
+/** `sh -c PIPE_WATCHDOG agentry-watchdog FILE ARGS…`: spawn detached with stdio [pipe, pipe, pipe, pipe] (fd 3 = the guard). */
+export function pipeWatchdogCommand(file: string, args: string[]): { file: string; args: string[] } {
+  return { file: 'sh', args: ['-c', PIPE_WATCHDOG_SCRIPT, 'agentry-watchdog', file, ...args] }
+}

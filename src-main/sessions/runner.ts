@@ -1,4 +1,4 @@
-import type { AgentInfo, ApprovalRecord, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
 import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
@@ -6,10 +6,11 @@ import { defaultModelRef } from '../models'
 import type { Ruleset } from '../permissions'
 import { agentRules, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
-import { costOf, type Subagents } from '../subagents'
+import { costOf, USER_STOP_REASON, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
 import { noteRuleErrors } from './rule-notice'
+import { helperModel } from './helper-model'
 import { generateTitle } from './title'
 import { settleWaitingCalls, waitingCalls } from './waiting-calls'
 
@@ -84,7 +85,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     if (input.headless) this.promptGrants.set(entry.id, grantRules(input.headless))
-    const busy = this.active.has(input.sessionId)
+    const busy = this.active.has(input.sessionId) || this.deps.subagents.isRunning(input.sessionId)
     if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
     this.drain(input.sessionId)
     return { entry, duplicate: false, queued: busy }
@@ -99,11 +100,17 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     return true
   }
 
-  abort(sessionId: string, reason = 'aborted by user'): boolean {
-    const run = this.active.get(sessionId)
-    const background = this.deps.subagents.abortBackground({ rootSessionId: sessionId }, 'aborted by parent')
-    if (run) run.controller.abort(reason)
-    return Boolean(run) || background > 0
+  /**
+   * The person's Stop: the session's run and everything below it — children running as tasks (blocking and
+   * background) and runs of stored descendant sessions — end now, and nothing starts because of it. Background
+   * results it causes are stored for the record; the next turn the person starts sees them.
+   */
+  abort(sessionId: string, reason = USER_STOP_REASON): boolean {
+    const tasks = this.deps.subagents.stop(sessionId, reason)
+    const runs = [...this.active.keys()].filter((id) => id === sessionId || this.isDescendant(id, sessionId))
+    for (const id of [sessionId, ...tasks, ...runs]) this.wakeups.delete(id)
+    for (const id of runs) this.active.get(id)!.controller.abort(reason)
+    return runs.length > 0 || tasks.length > 0
   }
 
   /** The hidden `summary` agent over the whole visible conversation; stored in the session's metadata. */
@@ -119,7 +126,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     running.add(controller)
     let result
     try {
-      result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000))
+      result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000), helperModel(level))
     } finally {
       running.delete(controller)
       if (running.size === 0) this.summaries.delete(sessionId)
@@ -166,7 +173,12 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   isRunning(sessionId: string): boolean {
-    return this.active.has(sessionId)
+    return this.active.has(sessionId) || this.deps.subagents.isRunning(sessionId)
+  }
+
+  private isDescendant(sessionId: string, ancestorId: string): boolean {
+    const session = this.deps.sessions.getSession(sessionId)
+    return session !== undefined && ancestorsOf(this.deps.sessions, session).some((a) => a.id === ancestorId)
   }
 
   /**
@@ -259,6 +271,11 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
 
   private drain(sessionId: string): void {
     if (this.active.has(sessionId) || this.closing.has(sessionId)) return
+    // An inspectable child running as its parent's task: one run per session, so whatever waits here goes after it.
+    if (this.deps.subagents.isRunning(sessionId)) {
+      void this.deps.subagents.settled(sessionId).then(() => this.drain(sessionId))
+      return
+    }
     const next = this.deps.queue.listQueue(sessionId, 'queued')[0]
     const wake = this.wakeups.has(sessionId) || this.resumes.has(sessionId)
     if (!next && !wake) {
@@ -328,7 +345,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const resuming = this.resumes.delete(sessionId) && !entry
     let run
     try {
-      run = this.deps.subagents.prepare(level, level.transcript)
+      run = await this.deps.subagents.prepare(level, level.transcript)
     } catch (err) {
       // Model not configured / key missing: the run cannot start; say why, in this session.
       const e = err as Error
@@ -355,7 +372,10 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const ancestors = ancestorsOf(this.deps.sessions, session)
     const rootSessionId = ancestors[0]?.id ?? session.id
     const grants = this.runGrants.get(rootSessionId)
-    const chainAgents = [...ancestors.map((a) => all.find((x) => x.name === a.agent)).filter((a): a is AgentInfo => !!a), own]
+    // A child records the agents above it (opaque ones have no session row to find them by): all of them bound it.
+    const recorded = (session.metadata.subagent as SubagentMeta | undefined)?.agentPath?.slice(0, -1)
+    const above = recorded ?? ancestors.map((a) => a.agent)
+    const chainAgents = [...above.map((name) => all.find((x) => x.name === name)).filter((a): a is AgentInfo => !!a), own]
     return {
       sessionId: session.id,
       rootSessionId,
@@ -364,7 +384,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       agent: own,
       agentPath: chainAgents.map((a) => a.name),
       chain: chainAgents.map(agentRules),
-      depth: ancestors.length,
+      depth: above.length,
       modelRef: this.modelFor(session, own, settings.config.config),
       signal,
       emit: emitterFor(this.deps.hub, this.deps.sessions, session).emit,

@@ -2,13 +2,14 @@ import type { SessionRecord } from '../../src-shared'
 import type { RunLevel } from '../runtime'
 import type { RunnerDeps } from './runner'
 import { emitterFor } from './emitter'
+import { helperModel } from './helper-model'
 
 /** Fire-and-forget: the hidden `title` agent names the session after its first message. */
 export async function generateTitle(deps: RunnerDeps, level: RunLevel, session: SessionRecord, text: string, signal: AbortSignal): Promise<void> {
   if (session.title && session.title !== 'New session') return
   try {
     // Its own signal: aborting the user's turn must not cut the title short; stopping the host does.
-    const result = await deps.subagents.runHelper({ ...level, signal }, 'title', text.slice(0, 4000))
+    const result = await deps.subagents.runHelper({ ...level, signal }, 'title', text.slice(0, 4000), helperModel(level))
     const title = cleanTitle(result.text)
     if (!title || result.finishReason !== 'stop') return
     const current = deps.sessions.getSession(session.id)

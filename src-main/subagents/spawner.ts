@@ -1,13 +1,16 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SubagentLimits, type TaskCard, type TokenUsage } from '../../src-shared'
-import { addUsage, appendTextMessage, emptyUsage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
+import { newTaskCard, type AgentInfo, type Config, type ModelRef, type TaskCard } from '../../src-shared'
+import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
-import { findNestedTask } from './nested'
+import { AbortCauses, HOST_STOP_REASON, inheritedCause, PARENT_ABORT_REASON, timeoutCause, timeoutReason, USER_STOP_REASON, causeOfReason, type AbortCause } from './abort-cause'
+import { runChild, type ChildOutcome } from './child-run'
+import { createChildSession, findResumable, sessionBusy, type Anchor } from './child-session'
 import { Lane, type Slot } from './lane'
-import { costOf, statsLine, taskError, taskResult } from './result-text'
-import { callableAgents, createTaskTool, type TaskInput } from './task-tool'
+import { taskError } from './result-text'
+import { TaskClock } from './task-clock'
+import { TaskTools, type TaskInput } from './task-tool'
 
 export interface SubagentDeps {
   runtime: Runtime
@@ -17,7 +20,7 @@ export interface SubagentDeps {
   sessions: SessionsRepository
   transcript: TranscriptRepository
   /** background children are jobs */
-  jobs: Pick<QueueRepository, 'createJob' | 'updateJob'>
+  jobs: Pick<QueueRepository, 'createJob' | 'getJob' | 'updateJob'>
   /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   pricing(ref: ModelRef): { input: number; output: number } | undefined
@@ -25,33 +28,46 @@ export interface SubagentDeps {
   fault?(where: string, err: unknown): string
 }
 
-/** A child run in flight, blocking or background: what stopping a session and waiting for it needs. */
+/** A child run in flight, blocking or background. */
 interface RunningTask {
-  controller: AbortController
-  /** session ids from the root down to this task's parent (opaque levels included) */
-  path: string[]
-  /** the child's run, and in the background the delivery of its result */
-  done: Promise<void>
-}
-
-interface BackgroundJob {
-  controller: AbortController
+  taskId: string
+  agentType: string
+  description: string
   rootSessionId: string
-  parentSessionId: string
+  /** session ids from the root down to this task's parent */
+  ancestors: string[]
+  background: boolean
+  controller: AbortController
   done: Promise<void>
 }
 
-/** Spawns children on the same loop: the `task` tool, the per-root lane, background jobs, helper agents. */
+/** Spawns children on the same loop: the `task` tool, the per-root lane, running children, helper agents. */
 export class Subagents {
   private readonly lanes = new Map<string, Lane>()
   private readonly slots = new WeakMap<RunLevel, Slot>()
-  private readonly background = new Map<string, BackgroundJob>()
-  private readonly taskTools = new Map<string, ToolDef | undefined>()
-  private readonly running = new Map<string, RunningTask>()
+  private readonly clocks = new WeakMap<RunLevel, TaskClock>()
   /** session ids from the root down to a child level (root levels are computed from the store) */
   private readonly paths = new WeakMap<RunLevel, string[]>()
+  /** for opaque child levels: the stored session their inspectable children hang from */
+  private readonly anchors = new WeakMap<RunLevel, Anchor>()
+  private readonly running = new Map<string, RunningTask>()
+  private readonly causes = new AbortCauses()
+  private readonly taskTools: TaskTools
 
-  constructor(private readonly deps: SubagentDeps) {}
+  constructor(private readonly deps: SubagentDeps) {
+    this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.rules, deps.agentModel)
+  }
+
+  /** A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate. */
+  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): Promise<RunContext> {
+    const task = this.toolFor(level)
+    return this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
+  }
+
+  /** The `task` tool for a level, or nothing when no agent can be called from it. */
+  toolFor(level: RunLevel): ToolDef | undefined {
+    return this.taskTools.forLevel(level)
+  }
 
   /** Is this session running as a child right now (blocking or background)? */
   isRunning(sessionId: string): boolean {
@@ -63,15 +79,20 @@ export class Subagents {
     return this.running.get(sessionId)?.done ?? Promise.resolve()
   }
 
-  /** Aborts `sessionId` if it runs as a child, and every child below it, blocking and background. Returns their ids. */
-  stop(sessionId: string, reason: string): string[] {
-    const stopped: string[] = []
-    for (const [taskId, t] of this.running) {
-      if (taskId !== sessionId && !t.path.includes(sessionId)) continue
-      t.controller.abort(reason)
-      stopped.push(taskId)
+  /**
+   * The person's Stop: aborts `sessionId` itself if it runs as a child, and every child below it, blocking and
+   * background. What they return is stored; it wakes nobody. Returns the task ids it aborted.
+   */
+  stop(sessionId: string, reason = USER_STOP_REASON): string[] {
+    const cause = causeOfReason(reason)
+    const aborted: string[] = []
+    for (const t of this.running.values()) {
+      const self = t.taskId === sessionId
+      if (!self && !t.ancestors.includes(sessionId)) continue
+      this.causes.abort(t.controller, self ? reason : PARENT_ABORT_REASON, cause)
+      aborted.push(t.taskId)
     }
-    return stopped
+    return aborted
   }
 
   /** A root session was deleted: its lane goes too. */
@@ -79,63 +100,34 @@ export class Subagents {
     this.lanes.delete(rootSessionId)
   }
 
-  private pathOf(level: RunLevel): string[] {
-    const known = this.paths.get(level)
-    if (known) return known
-    const ids = [level.sessionId]
-    for (let s = this.deps.sessions.getSession(level.sessionId); s?.parentId; s = this.deps.sessions.getSession(s.parentId)) ids.unshift(s.parentId)
-    return ids
+  /** The host is shutting down: every child stops, and nothing wakes. */
+  stopAll(): void {
+    for (const t of this.running.values()) this.causes.abort(t.controller, HOST_STOP_REASON, causeOfReason(HOST_STOP_REASON))
   }
 
-  /** A run at any level, root or child: the runtime's run context plus the `task` tool when the level may delegate. */
-  prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'> = {}): RunContext {
-    const task = this.toolFor(level)
-    return this.deps.runtime.prepare(level, transcript, { ...o, tools: task ? [task] : [] })
-  }
-
-  /** The `task` tool for a level, or nothing when no agent can be called from it. */
-  toolFor(level: RunLevel): ToolDef | undefined {
-    // Agents and limits come with the level: read once when the root's prompt started (level.settings).
-    const agents = callableAgents(level, level.settings.agents, this.deps.rules)
-    // The tool depends only on which agents are callable (the run level arrives with each call), so every spawn
-    // with the same set reuses one definition — and its JSON schema, which is costly to derive.
-    const key = agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}`).join('\u0001')
-    if (!this.taskTools.has(key)) {
-      if (this.taskTools.size > 64) this.taskTools.clear()
-      this.taskTools.set(key, createTaskTool(agents, { run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }))
-    }
-    return this.taskTools.get(key)
-  }
-
-  abortBackground(filter: { rootSessionId?: string; taskId?: string; all?: boolean }, reason: string): number {
-    let n = 0
-    for (const [id, job] of this.background) {
-      if (filter.all || (filter.taskId && id === filter.taskId) || (filter.rootSessionId && job.rootSessionId === filter.rootSessionId)) {
-        job.controller.abort(reason)
-        n++
-      }
-    }
-    return n
-  }
-
-  /** Wait for every background child (tests, orderly shutdown). */
+  /** Wait for every running child (tests, orderly shutdown). */
   async settle(): Promise<void> {
-    while (this.background.size) await Promise.allSettled([...this.background.values()].map((j) => j.done))
+    while (this.running.size) await Promise.allSettled([...this.running.values()].map((t) => t.done))
   }
 
-  /** Run a hidden helper agent (title, summary, compaction) as an opaque child of `level` and return its answer. */
-  async runHelper(level: RunLevel, agentName: string, prompt: string): Promise<TurnResult> {
+  /**
+   * Run a hidden helper agent (title, summary, compaction) as an opaque child of `level` and return its answer, on
+   * `model` when given (the small model) unless the helper agent names its own.
+   */
+  async runHelper(level: RunLevel, agentName: string, prompt: string, model?: ModelRef): Promise<TurnResult> {
     const agent = level.settings.agents.find((a) => a.name === agentName)
     if (!agent) throw new Error(`helper agent "${agentName}" is not defined`)
     const childId = newId('ses')
     const transcript = new NestedTranscript(childId, [], () => {})
+    const modelRef = this.deps.agentModel(agent, level.settings.config.config) ?? model ?? level.modelRef
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
-    const child = { ...this.childLevel(level, agent, childId, transcript, level.signal), emit: () => {} }
+    const child: RunLevel = { ...this.childLevel(level, agent, childId, transcript, level.signal), modelRef, emit: () => {} }
     this.writeUserMessage(child, prompt)
-    return runTurn(this.prepare(child, transcript))
+    return runTurn(await this.prepare(child, transcript))
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
+    const { sessions, jobs } = this.deps
     const limits = level.settings.config.config.subagents
     const agent = level.settings.agents.find((a) => a.name === input.subagent_type)
     if (!agent) throw new ToolError(`No agent "${input.subagent_type}".`)
@@ -143,18 +135,11 @@ export class Subagents {
       throw new ToolError(`Subagent depth limit reached (maxDepth ${limits.maxDepth}): this agent is at depth ${level.depth} and cannot start another level. Do the work yourself.`)
     }
     const background = input.background ?? agent.background
-    const resumed = input.task_id ? this.findResumable(level, input.task_id, agent) : undefined
+    // Only the caller's own children can be resumed (checked first: another's child is not even described).
+    const resumed = input.task_id ? findResumable(sessions, level, input.task_id, agent.name, agent.inspectable) : undefined
+    if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
-
-    const card: TaskCard = newTaskCard({
-      taskId,
-      agentType: agent.name,
-      description: input.description,
-      background,
-      inspectable: agent.inspectable,
-      depth: level.depth + 1,
-      status: 'queued',
-    })
+    const card: TaskCard = newTaskCard({ taskId, agentType: agent.name, description: input.description, background, inspectable: agent.inspectable, depth: level.depth + 1, status: 'queued' })
     const publish = () => {
       ctx.handle.patch({ subagent: { ...(ctx.handle.part.data.subagent as object | undefined), ...card } })
       const { transcript: _t, ...summary } = card
@@ -163,133 +148,114 @@ export class Subagents {
     publish()
 
     const controller = new AbortController()
-    const onParentAbort = () => controller.abort('aborted by parent')
+    const onParentAbort = () => this.causes.abort(controller, PARENT_ABORT_REASON, inheritedCause(this.causes.of(level.signal)))
     // Each child of a fan-out listens to its parent's signal; 64 at once is normal, not the leak Node warns about
     // (on stderr, to the user) past 10 listeners. 0 = no limit.
     setMaxListeners(0, level.signal)
     if (level.signal.aborted) onParentAbort()
     else level.signal.addEventListener('abort', onParentAbort, { once: true })
 
-    const transcript: Transcript = agent.inspectable
-      ? this.storedChild(level, agent, taskId, background, input, resumed !== undefined)
-      : new NestedTranscript(
-          taskId,
-          resumed?.messages ?? [],
-          (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }),
-          (run) => this.deps.transcript.beforeFlush(run),
-        )
-    const child = this.childLevel(level, agent, taskId, transcript, controller.signal)
-    const task: RunningTask = { controller, path: this.pathOf(level), done: Promise.resolve() }
-    this.running.set(taskId, task)
-    const finished = () => {
-      if (this.running.get(taskId) === task) this.running.delete(taskId)
+    let transcript: Transcript
+    try {
+      transcript = agent.inspectable
+        ? this.storedChild(level, agent, taskId, background, input, resumed !== undefined)
+        : new NestedTranscript(
+            taskId,
+            resumed?.messages ?? [],
+            (messages) => ctx.handle.patch({ subagent: { ...card, transcript: messages } }),
+            (run) => this.deps.transcript.beforeFlush(run),
+          )
+    } catch (err) {
+      // Nothing ran; the card must still end (a card left "queued" would spin forever in the UI).
+      level.signal.removeEventListener('abort', onParentAbort)
+      Object.assign(card, { status: 'failed', error: (err as Error).message, endedAt: Date.now() })
+      publish()
+      throw new ToolError(taskError(agent.name, taskId, card.error ?? 'failed'))
     }
-
-    const work = this.execute(child, input.prompt, card, publish, controller, limits, agent).finally(() => {
+    const seconds = limits.timeoutSeconds
+    const clock = new TaskClock(seconds * 1000, () => this.causes.abort(controller, timeoutReason(seconds), timeoutCause(seconds)))
+    const child = this.childLevel(level, agent, taskId, transcript, controller.signal, clock)
+    const entry: RunningTask = {
+      taskId,
+      agentType: agent.name,
+      description: input.description,
+      rootSessionId: level.rootSessionId,
+      ancestors: this.pathOf(level),
+      background,
+      controller,
+      done: Promise.resolve(),
+    }
+    const work = runChild({
+      sessions,
+      prepare: (lvl, t, o) => this.prepare(lvl, t, o),
+      pricing: this.deps.pricing,
+      lane: this.laneFor(child.rootSessionId, limits.maxConcurrent),
+      onSlot: (slot) => this.slots.set(child, slot),
+      child,
+      prompt: input.prompt,
+      card,
+      publish,
+      signal: controller.signal,
+      clock,
+      cause: () => this.causes.of(controller.signal),
+      write: (lvl, text) => this.writeUserMessage(lvl, text),
+    }).finally(() => {
       level.signal.removeEventListener('abort', onParentAbort)
       if (transcript instanceof NestedTranscript) transcript.flush()
     })
+    this.running.set(taskId, entry)
 
     if (background) {
-      const done = work
-        .then((outcome) => this.deliverBackground(level, outcome, card.status === 'aborted'))
+      // A resumed background child runs again under its old job row (restart reconciliation finds its card by id).
+      if (jobs.getJob(taskId)) jobs.updateJob(taskId, 'running')
+      else jobs.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: input.description })
+      entry.done = work
+        .then((outcome) => this.deliverBackground(level, outcome))
         .finally(() => {
-          this.background.delete(taskId)
-          this.deps.jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
+          this.running.delete(taskId)
+          jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
         })
         // Nobody awaits a background child: a result that cannot be delivered is logged, never an unhandled rejection.
         .catch((err: unknown) => void this.deps.fault?.(`background task ${taskId}`, err))
-        .finally(finished)
-      task.done = done
-      this.deps.jobs.createJob({
-        id: taskId,
-        parentSessionId: level.sessionId,
-        rootSessionId: level.rootSessionId,
-        parentMessageId: level.userMessageId,
-        toolCallId: ctx.toolCallId,
-        agentType: agent.name,
-        description: input.description,
-      })
-      this.background.set(taskId, { controller, rootSessionId: level.rootSessionId, parentSessionId: level.sessionId, done })
       return { output: JSON.stringify({ task_id: taskId, status: 'running' }), metadata: { taskId, background: true } }
     }
-
-    task.done = work.then(finished, finished)
+    entry.done = work.then(
+      () => void this.running.delete(taskId),
+      () => void this.running.delete(taskId),
+    )
+    // A parent that is itself a child gives back its lane slot, and stops its own clock, while it waits.
+    let waiting: Promise<ChildOutcome> = work
     const slot = this.slots.get(level)
-    const outcome = slot ? await slot.yieldWhile(work) : await work
-    if (!outcome.ok) throw new ToolError(outcome.text)
+    if (slot) waiting = slot.yieldWhile(waiting)
+    const parentClock = this.clocks.get(level)
+    if (parentClock) waiting = parentClock.pauseWhile(waiting)
+    const outcome = await waiting
+    await entry.done
+    if (!outcome.ok) throw new ToolError(outcome.text, { describesAbort: true })
     return { output: outcome.text, metadata: { taskId, sessionId: agent.inspectable ? taskId : undefined } }
   }
 
-  /** Queue in the lane, run the child's turn with its timeout, and produce the result text for the parent. */
-  private async execute(
-    child: RunLevel,
-    prompt: string,
-    card: TaskCard,
-    publish: () => void,
-    controller: AbortController,
-    limits: SubagentLimits,
-    agent: AgentInfo,
-  ): Promise<{ ok: boolean; text: string }> {
-    const lane = this.laneFor(child.rootSessionId, limits.maxConcurrent)
-    let slot: Slot | undefined
-    const usage: TokenUsage = emptyUsage()
-    const started = Date.now()
-    let timer: NodeJS.Timeout | undefined
-    try {
-      slot = await lane.acquire(controller.signal)
-      this.slots.set(child, slot)
-      card.status = 'running'
-      card.startedAt = Date.now()
-      publish()
-      timer = setTimeout(() => controller.abort(`timed out after ${limits.timeoutSeconds}s`), limits.timeoutSeconds * 1000)
-      this.setChildStatus(child, 'busy')
-      const pricing = this.deps.pricing(child.modelRef)
-      this.writeUserMessage(child, prompt)
-      const run = this.prepare(child, child.transcript, {
-        onStep: ({ usage: u }) => {
-          addUsage(usage, u)
-          card.steps++
-          card.tokensIn = usage.prompt
-          card.tokensOut = usage.completion
-          card.costUsd = costOf(usage, pricing)
-          publish()
-        },
-      })
-      const result = await runTurn(run)
-      const cost = costOf(usage, pricing)
-      if (agent.inspectable) this.deps.sessions.addSessionUsage(child.sessionId, usage, cost ?? 0)
-      const ok = result.finishReason === 'stop' || result.finishReason === 'max_steps'
-      card.status = ok ? 'completed' : result.finishReason === 'aborted' ? 'aborted' : 'failed'
-      card.error = ok ? null : (result.error ?? 'failed')
-      this.setChildStatus(child, ok ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : 'error', card.error ?? undefined)
-      child.emit({ type: 'turn_complete', sessionId: child.sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage, text: result.text })
-      if (!ok) return { ok: false, text: taskError(agent.name, child.sessionId, card.error ?? 'failed') }
-      return { ok: true, text: taskResult(agent.name, child.sessionId, result.text, statsLine(Date.now() - started, usage, cost)) }
-    } catch (err) {
-      // Only a lane wait cut short by abort lands here; the loop itself never throws.
-      const reason = controller.signal.aborted ? String(controller.signal.reason) : err instanceof Error ? err.message : String(err)
-      card.status = controller.signal.aborted ? 'aborted' : 'failed'
-      card.error = reason
-      this.setChildStatus(child, 'aborted', reason)
-      return { ok: false, text: taskError(agent.name, child.sessionId, reason) }
-    } finally {
-      clearTimeout(timer)
-      slot?.release()
-      card.endedAt = Date.now()
-      publish()
-    }
+  /** Never two runs on one session: a child still running cannot be resumed (its result is on its way). */
+  private refuseIfRunning(taskId: string): void {
+    const t = this.running.get(taskId)
+    const stored = this.deps.sessions.getSession(taskId)
+    if (!t && !sessionBusy(this.deps.sessions, taskId)) return
+    const what = t ? `${t.agentType}: "${t.description}"` : `${stored?.agent}: "${stored?.title}"`
+    const how = t?.background === false ? 'its result comes back to the call that started it' : 'its result arrives as a message when it ends'
+    throw new ToolError(`task_id ${taskId} (${what}) is still running; wait for its result (${how}) instead of resuming it, or start a new task without task_id.`)
   }
 
-  private deliverBackground(parent: RunLevel, outcome: { ok: boolean; text: string }, aborted: boolean): void {
+  private deliverBackground(parent: RunLevel, outcome: ChildOutcome): void {
     appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name })
-    // A stored parent (the root, an inspectable child) can take a turn of its own to react; an opaque one cannot. A
-    // child that was stopped wakes nobody: its result is stored, and the next turn the person starts sees it (a
-    // woken parent could start the same child again, and Stop would never stop).
-    if (!aborted && this.deps.sessions.getSession(parent.sessionId)) parent.background.backgroundDone(parent.sessionId)
+    // The person's Stop (or the host shutting down) caused this result: it is stored for the record, and the next
+    // turn the person starts sees it; it starts none by itself.
+    const cause: AbortCause | undefined = outcome.aborted ? outcome.cause : undefined
+    if (cause?.byUser || cause?.hostStopping) return
+    // A stored parent (the root, an inspectable child) can take a turn of its own to react; an opaque one cannot.
+    if (this.deps.sessions.getSession(parent.sessionId)) parent.background.backgroundDone(parent.sessionId)
   }
 
-  private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal): RunLevel {
+  private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal, clock?: TaskClock): RunLevel {
     const child: RunLevel = {
       sessionId: childId,
       rootSessionId: level.rootSessionId,
@@ -301,7 +267,10 @@ export class Subagents {
       depth: level.depth + 1,
       modelRef: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
       signal,
-      emit: (event) => level.emit({ type: 'subagent_event', sessionId: childId, at: event.at, agentType: agent.name, event }),
+      emit: (event) => {
+        clock?.observe(event)
+        level.emit({ type: 'subagent_event', sessionId: childId, at: event.at, agentType: agent.name, event })
+      },
       userMessageId: null,
       transcript,
       headless: level.headless,
@@ -310,7 +279,22 @@ export class Subagents {
       settings: level.settings,
     }
     this.paths.set(child, [...this.pathOf(level), childId])
+    if (!agent.inspectable) this.anchors.set(child, this.anchorOf(level))
+    if (clock) this.clocks.set(child, clock)
     return child
+  }
+
+  /** Session ids from the root down to `level`. */
+  private pathOf(level: RunLevel): string[] {
+    const known = this.paths.get(level)
+    if (known) return known
+    const ids = [level.sessionId]
+    for (let s = this.deps.sessions.getSession(level.sessionId); s?.parentId; s = this.deps.sessions.getSession(s.parentId)) ids.unshift(s.parentId)
+    return ids
+  }
+
+  private anchorOf(level: RunLevel): Anchor {
+    return this.anchors.get(level) ?? { sessionId: level.sessionId, userMessageId: level.userMessageId }
   }
 
   private writeUserMessage(child: RunLevel, prompt: string): void {
@@ -319,45 +303,19 @@ export class Subagents {
 
   private storedChild(level: RunLevel, agent: AgentInfo, taskId: string, background: boolean, input: TaskInput, existing: boolean): Transcript {
     if (!existing) {
-      const session = this.deps.sessions.createSession({
-        id: taskId,
-        agent: agent.name,
+      const session = createChildSession(this.deps.sessions, {
+        anchor: this.anchorOf(level),
+        level,
+        taskId,
+        agentName: agent.name,
         title: input.description,
-        workspaceRoot: level.workdir,
         model: this.deps.agentModel(agent, level.settings.config.config) ?? level.modelRef,
-        parentId: level.sessionId,
-        parentMessageId: level.userMessageId,
-        metadata: {
-          subagent: { agentType: agent.name, parentSessionId: level.sessionId, depth: level.depth + 1, background, inspectable: true },
-          ...(input.metadata ? { task: input.metadata } : {}),
-        },
+        background,
+        task: input.metadata,
       })
       level.emit({ type: 'subagent_event', sessionId: taskId, at: Date.now(), agentType: agent.name, event: { type: 'session_created', sessionId: taskId, at: Date.now(), session } })
     }
     return new StoredTranscript(this.deps.transcript, taskId)
-  }
-
-  private setChildStatus(child: RunLevel, status: 'busy' | 'idle' | 'error' | 'aborted', reason?: string): void {
-    if (child.agent.inspectable) this.deps.sessions.updateSession(child.sessionId, { status })
-    child.emit({ type: 'status_change', sessionId: child.sessionId, at: Date.now(), status, reason })
-  }
-
-  /** `task_id` must name a descendant of the caller: an inspectable child session, or an opaque one nested in its history. */
-  private findResumable(level: RunLevel, taskId: string, agent: AgentInfo): { taskId: string; messages?: MessageWithParts[] } {
-    if (agent.inspectable) {
-      let s = this.deps.sessions.getSession(taskId)
-      const target = s
-      while (s && s.parentId && s.parentId !== level.sessionId) s = this.deps.sessions.getSession(s.parentId)
-      if (!target || !s || s.parentId !== level.sessionId) {
-        throw new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
-      }
-      if (target.agent !== agent.name) throw new ToolError(`task_id ${taskId} was a "${target.agent}" task; resume it with subagent_type "${target.agent}".`)
-      return { taskId }
-    }
-    const found = findNestedTask(level.transcript.history(), taskId)
-    if (!found) throw new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
-    if (found.agentType !== agent.name) throw new ToolError(`task_id ${taskId} was a "${found.agentType}" task; resume it with subagent_type "${found.agentType}".`)
-    return { taskId, messages: found.transcript ?? [] }
   }
 
   private laneFor(rootSessionId: string, limit: number): Lane {

@@ -51,7 +51,7 @@ describe('task: blocking children on the same loop', () => {
     const userMessage = r.messages.find((m) => m.role === 'user')!
     expect(child.parentId).toBe(r.sessionId)
     expect(child.parentMessageId).toBe(userMessage.id)
-    expect(child.metadata.subagent).toEqual({ agentType: 'general', parentSessionId: r.sessionId, depth: 1, background: false, inspectable: true })
+    expect(child.metadata.subagent).toEqual({ agentType: 'general', parentSessionId: r.sessionId, depth: 1, background: false, inspectable: true, agentPath: ['build', 'general'] })
     expect(textOf(h.host.store.transcript.listMessages(child.id))).toEqual(['No build files.'])
     expect(generalCard.transcript).toBeUndefined()
     // child events reach the root's subscribers wrapped in subagent_event
@@ -146,7 +146,7 @@ describe('task: blocking children on the same loop', () => {
     const [part] = toolParts(r.messages)
     const card = part.data.subagent as TaskCard
     expect(part.toolState).toBe('output-error')
-    expect(String(part.data.error)).toBe(`<task_error agent="explore" task_id="${card.taskId}">timed out after 0.2s</task_error>`)
+    expect(String(part.data.error)).toBe(`<task_error agent="explore" task_id="${card.taskId}">aborted: timed out after 0.2s</task_error>`)
     expect(String(part.data.error)).not.toMatch(/denied/)
     expect(r.final?.text).toBe('parent saw it')
   })

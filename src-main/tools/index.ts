@@ -1,6 +1,6 @@
 export { defineTool, Todo, TodoStatus, ToolError } from './tool'
 export type { PermissionAsk, ToolContext, ToolDef, ToolDisplay, ToolResult } from './tool'
-export { formatValidationError, runTool, toolJsonSchema } from './run-tool'
+export { argumentShape, formatValidationError, runTool, toolJsonSchema } from './run-tool'
 export type { ToolRunResult } from './run-tool'
 export { BUILTIN_TOOLS } from './builtin-tools'
 export { planExitTool } from './plan-exit'
@@ -10,3 +10,4 @@ export { DEFAULT_MAX_OUTPUT_CHARS, TOOL_OUTPUT_SCHEME, truncateOutput } from './
 export { protectLocalPort } from './http-get'
 export type { TruncatedOutput } from './truncate'
 export { unifiedDiff } from './diff'
+export { groupAlive, signalGroup } from './process-group'

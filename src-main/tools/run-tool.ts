@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { z } from 'zod'
 import { describeZodIssues, problemsLine } from '../../src-shared'
-import type { ToolContext, ToolDef, ToolResult } from './tool'
+import { ToolError, type ToolContext, type ToolDef, type ToolResult } from './tool'
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from './truncate'
 
 export interface ToolRunResult {
@@ -23,6 +23,7 @@ const schemaCache = new WeakMap<ToolDef, JSONSchema7>()
 
 /** The JSON schema the model sees for a tool's arguments (input side: defaulted fields are optional). */
 export function toolJsonSchema(def: ToolDef): JSONSchema7 {
+  if (def.inputSchema) return def.inputSchema
   const cached = schemaCache.get(def)
   if (cached) return cached
   const { $schema: _ignored, ...schema } = z.toJSONSchema(def.parameters, { io: 'input' }) as Record<string, unknown>
@@ -32,7 +33,7 @@ export function toolJsonSchema(def: ToolDef): JSONSchema7 {
 }
 
 /** `{path, old_string, new_string, replace_all?}` — the shape to send, from the JSON schema. */
-function argumentShape(def: ToolDef): string | null {
+export function argumentShape(def: ToolDef): string | null {
   const schema = toolJsonSchema(def)
   if (schema.type !== 'object' || !schema.properties) return null
   const required = new Set(schema.required ?? [])
@@ -49,6 +50,13 @@ export function formatValidationError(def: ToolDef, error: z.ZodError, input: un
 function errorMessage(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e)
   return msg.length > MAX_ERROR_CHARS ? `${msg.slice(0, MAX_ERROR_CHARS)}… [error message truncated]` : msg
+}
+
+/** "by the user" for the person's Stop; otherwise the real reason (a subagent's timeout, its parent's abort). */
+function abortedBy(signal: AbortSignal): string {
+  const r: unknown = signal.reason
+  const reason = typeof r === 'string' ? r : r instanceof Error && r.name !== 'AbortError' ? r.message : undefined
+  return reason === undefined || reason === 'aborted by user' ? 'by the user' : `(${reason})`
 }
 
 const ABORTED = Symbol('aborted')
@@ -86,7 +94,7 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
     ...(metadata ? { metadata } : {}),
     durationMs: Math.round(performance.now() - started),
   })
-  const aborted = () => done(false, `Aborted: ${def.name} was cancelled by the user.`, { aborted: true })
+  const aborted = () => done(false, `Aborted: ${def.name} was cancelled ${abortedBy(ctx.signal)}.`, { aborted: true })
 
   if (ctx.signal.aborted) return aborted()
 
@@ -95,6 +103,8 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
   const input: unknown = parsed.data
 
   try {
+    const invalid = def.validate ? await def.validate(input) : null
+    if (invalid) return done(false, invalid, { invalidArguments: true })
     const ask = def.permission(input, ctx)
     if (ask && (!Array.isArray(ask) || ask.length > 0)) {
       const display = def.display ? await def.display(input, ctx) : undefined
@@ -112,7 +122,7 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
   try {
     result = await Promise.race([def.execute(input, ctx), abortWait.promise])
   } catch (e) {
-    if (ctx.signal.aborted) return aborted()
+    if (ctx.signal.aborted && !(ToolError.isInstance(e) && e.describesAbort)) return aborted()
     return done(false, errorMessage(e))
   } finally {
     abortWait.dispose()

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest'
+import { BUILTIN_AGENTS } from '../agents'
+import { createTaskTool } from '../subagents/task-tool'
 import { BUILTIN_TOOLS } from './builtin-tools'
 import { planExitTool } from './plan-exit'
 import { toolJsonSchema } from './run-tool'
+import type { ToolDef } from './tool'
 
-const ALL = [...BUILTIN_TOOLS, planExitTool]
+// `task` as the built-in agents offer it on a provider without native tools (its listing names only real tools).
+const taskTool = createTaskTool(
+  BUILTIN_AGENTS.filter((a) => a.mode !== 'primary'),
+  { run: async () => ({ output: '' }) },
+  (_agent, tool) => tool !== 'web_search',
+) as ToolDef
+const ALL = [...BUILTIN_TOOLS, planExitTool, taskTool]
 
 describe('tool catalog', () => {
   it('has exactly the built-in tools, with unique names', () => {
@@ -24,4 +33,16 @@ describe('tool catalog', () => {
       expect({ description: t.description, parameters: toolJsonSchema(t) }).toMatchSnapshot()
     })
   }
+
+  it('task accepts the field names models are trained on (run_in_background, resume) and normalizes them', () => {
+    const parse = (input: Record<string, unknown>) => taskTool.parameters.safeParse({ description: 'Look around', prompt: 'look', subagent_type: 'explore', ...input })
+    expect(parse({ run_in_background: true, resume: 'ses_1' }).data).toEqual({ description: 'Look around', prompt: 'look', subagent_type: 'explore', background: true, task_id: 'ses_1' })
+    expect(parse({ background: false, task_id: 'ses_2' }).data).toEqual({ description: 'Look around', prompt: 'look', subagent_type: 'explore', background: false, task_id: 'ses_2' })
+    expect(parse({ run_in_background: true, background: true }).success).toBe(true)
+    expect(parse({ run_in_background: true, background: false }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'run_in_background: conflicts with background; send only background',
+    ])
+    expect(parse({ resume: 'a', task_id: 'b' }).error?.issues[0].message).toBe('conflicts with task_id; send only task_id')
+    expect(parse({ run_in_background: 'yes' }).success).toBe(false)
+  })
 })

@@ -1,3 +1,4 @@
+import type { JSONSchema7 } from '@ai-sdk/provider'
 import { z } from 'zod'
 import type { SandboxPolicy } from '../sandbox'
 
@@ -85,6 +86,13 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
   /** what the model reads to decide when and how to call the tool */
   description: string
   parameters: P
+  /**
+   * The JSON schema the model sees, when it is not derived from `parameters`: a tool defined elsewhere (an MCP
+   * server's) passes its own schema as given, and checks arguments against it in `validate`.
+   */
+  inputSchema?: JSONSchema7
+  /** A check of the parsed arguments beyond `parameters`, before any permission is asked; a message on failure. */
+  validate?(input: z.infer<P>): Promise<string | null>
   /** null = no check needed; several asks are decided together (see ToolContext.authorize) */
   permission(input: z.infer<P>, ctx: ToolContext): PermissionAsk | PermissionAsk[] | null
   /** what the approval dialog shows (a summary and, for edits, a diff) */
@@ -100,6 +108,15 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
  */
 export class ToolError extends Error {
   override readonly name = 'ToolError'
+  /**
+   * The message already says how an abort ended the call (the `task` tool's `<task_error …>aborted: …`, with the
+   * child's id so the model can resume it): runTool shows it instead of its generic "Aborted" text.
+   */
+  readonly describesAbort: boolean
+  constructor(message: string, options: { describesAbort?: boolean } = {}) {
+    super(message)
+    this.describesAbort = options.describesAbort === true
+  }
   static isInstance(e: unknown): e is ToolError {
     return e instanceof Error && e.name === 'ToolError'
   }

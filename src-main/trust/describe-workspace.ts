@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { formatPath, type AgentInfo, type PermissionAction, type TrustChange, type WorkspaceTrust } from '../../src-shared'
-import { limitWorkspaceProviders, readConfigLayer, userConfigPath } from '../config'
+import { limitWorkspaceProviders, MCP_JSON_FILE, parseMcpSection, readConfigLayer, readMcpJson, userConfigPath, type McpLayer } from '../config'
+import { describeMcpServer } from './describe-mcp'
 import { evaluateRuleset, formatRule, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset, type SubjectKind } from '../permissions'
 import type { TrustList } from './trust-list'
 
@@ -15,7 +16,7 @@ export function describeWorkspace(dataDir: string, root: string, trust: TrustLis
   const state = trust.state(root)
   const files = state.files.map((f) => {
     const file = path.join(root, f.path)
-    const changes = f.sha256 === null ? [] : f.path.endsWith(PERMISSIONS_FILE_NAME) ? describeRules(dataDir, file) : describeConfig(dataDir, file)
+    const changes = f.sha256 === null ? [] : f.path.endsWith(PERMISSIONS_FILE_NAME) ? describeRules(dataDir, file) : f.path === MCP_JSON_FILE ? describeMcp(readMcpJson(root, true)) : describeConfig(dataDir, file)
     return { path: f.path, file, sha256: f.sha256, changedSinceTrust: state.changed.includes(f.path), changes }
   })
   return {
@@ -66,6 +67,7 @@ function describeConfig(dataDir: string, file: string): TrustChange[] {
     const limits = Object.entries(ws.clean.subagents).map(([k, v]) => `${k} ${String(v)}`)
     if (limits.length) out.push({ kind: 'limits', text: `sets subagent limits: ${limits.join(', ')}`, needsTrust: false })
   }
+  out.push(...describeMcp(parseMcpSection(ws.mcp, { file, where: 'mcp', scope: 'workspace', needsTrust: true })))
   const limited = limitWorkspaceProviders(person, ws.clean, { file, trusted: true })
   for (const [name, p] of Object.entries(limited.providers)) {
     const entry = (ws.clean.providers as Record<string, { type?: string; baseURL?: string; apiKeyEnv?: string }>)[name]
@@ -78,6 +80,19 @@ function describeConfig(dataDir: string, file: string): TrustChange[] {
     if (entry.apiKeyEnv !== undefined) {
       out.push({ kind: 'key_env', text: `names the environment variable ${entry.apiKeyEnv} as the key of provider ${name} (${formatPath(['providers', name, 'apiKeyEnv'])})`, needsTrust: true })
     }
+  }
+  return out
+}
+
+/** What each MCP server a workspace file defines would run or connect to: starting it needs trust. */
+function describeMcp(layer: McpLayer): TrustChange[] {
+  const out: TrustChange[] = layer.problems.map((p) => ({ kind: 'problem' as const, text: p.reason, needsTrust: false }))
+  for (const entry of layer.entries) {
+    if (!entry.config) {
+      out.push(...entry.errors.map((e) => ({ kind: 'problem' as const, text: `MCP server ${entry.name} cannot be used: ${e}`, needsTrust: false })))
+      continue
+    }
+    out.push({ kind: 'mcp_server', text: describeMcpServer(entry.name, entry.config), needsTrust: true })
   }
   return out
 }

@@ -3,8 +3,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 
-/** The workspace files trust is about: the ones that may loosen the person's rules or route keys when trusted. */
-export const TRUSTED_FILES = ['.agents/permissions.jsonc', '.agents/config.yaml'] as const
+/**
+ * The workspace files trust is about: the ones that may loosen the person's rules, route keys or start programs (MCP
+ * servers, from `.mcp.json` and `.agents/config.yaml`) when trusted.
+ */
+export const TRUSTED_FILES = ['.agents/permissions.jsonc', '.agents/config.yaml', '.mcp.json'] as const
 
 const FileStamp = z.object({ path: z.string(), sha256: z.string().nullable() }).strict()
 export type FileStamp = z.infer<typeof FileStamp>
@@ -48,7 +51,8 @@ export class TrustList {
     const { entries, problem } = this.read()
     const entry = entries.find((e) => e.root === root)
     if (!entry) return { root, status: 'untrusted', trustedAt: null, files, changed: [], problem }
-    const changed = files.filter((f) => entry.files.find((e) => e.path === f.path)?.sha256 !== f.sha256).map((f) => f.path)
+    // A file trust did not cover when it was given (a list from before .mcp.json counted) stands as absent then.
+    const changed = files.filter((f) => (entry.files.find((e) => e.path === f.path)?.sha256 ?? null) !== f.sha256).map((f) => f.path)
     return { root, status: changed.length ? 'changed' : 'trusted', trustedAt: entry.trustedAt, files, changed, problem }
   }
 
@@ -59,7 +63,7 @@ export class TrustList {
   trust(root: string, expected?: FileStamp[]): TrustState {
     const files = stampFiles(root)
     if (expected) {
-      const differs = files.filter((f) => expected.find((e) => e.path === f.path)?.sha256 !== f.sha256)
+      const differs = files.filter((f) => (expected.find((e) => e.path === f.path)?.sha256 ?? null) !== f.sha256)
       if (differs.length) throw new TrustError(`${differs.map((f) => f.path).join(', ')} changed since it was shown. Review the workspace's files again, then trust it.`)
     }
     const { entries } = this.read()

@@ -78,6 +78,11 @@ export function ApprovalShell({ approval: a, more, title, testId, onEnter, child
         )}
       </div>
       <div className="agent-path" data-testid="approval-agent-path">{a.agentPath.join(' › ')}</div>
+      {a.agentPath.length > 1 && (
+        <div className="muted small" data-testid="approval-clock-note">
+          Take your time: a subagent&apos;s timeout does not run while it waits for you.
+        </div>
+      )}
       {children}
     </section>
   )

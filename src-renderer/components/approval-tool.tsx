@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react'
-import type { ApprovalRecord, RuleScope } from '../../src-shared'
+import { parseMcpToolName, type ApprovalRecord, type RuleScope } from '../../src-shared'
 import { Markdown } from '../markdown'
 import { alwaysSuggestions, approvalArgs, approvalRisk, type Suggestion } from '../state/approval-data'
 import type { UiError } from '../state/bridge'
@@ -39,7 +39,18 @@ export function ToolApproval({ approval: a, more }: { approval: ApprovalRecord; 
   }
 
   const plan = a.kind === 'plan'
-  const title = plan ? 'Approve this plan and start building?' : <>Allow <code>{a.toolName}</code>?</>
+  const mcp = parseMcpToolName(a.toolName)
+  const title = plan ? (
+    'Approve this plan and start building?'
+  ) : mcp ? (
+    <span data-testid="approval-mcp">
+      Allow <code>{mcp.tool}</code> from the MCP server <strong data-testid="approval-mcp-server">{mcp.server}</strong>?
+    </span>
+  ) : (
+    <>
+      Allow <code>{a.toolName}</code>?
+    </>
+  )
   return (
     <ApprovalShell approval={a} more={more} title={title} testId="approval-dialog" onEnter={mode === 'main' ? () => void answer('allow_once') : undefined}>
       {risk.risky && (

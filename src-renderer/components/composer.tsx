@@ -32,6 +32,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const area = useRef<HTMLTextAreaElement>(null)
   const lastSent = useRef<string | null>(null)
   const running = status !== null && RUNNING.has(status)
+  // The conversation's own turn may be over while its background children still work: Stop ends those too.
+  const background = useTranscript((s) => s.viewId !== null && s.viewId === s.rootId && Object.values(s.tasks).some((t) => t.status === 'running' || t.status === 'queued'))
 
   const mention = useMemo(() => /(^|\s)@([a-z0-9_-]*)$/i.exec(text.slice(0, caret)), [text, caret])
   const matches = useMemo(
@@ -182,8 +184,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
             {approvalWaiting ? 'An approval is waiting above — Shift+Tab to reach it' : running ? 'Esc to stop · Enter to queue' : 'Enter to send · Shift+Enter for a new line'}
           </span>
           <span className="spacer" />
-          {running && viewId && (
-            <button className="btn danger" data-testid="stop-button" onClick={() => void stop()}>
+          {(running || background) && viewId && (
+            <button className="btn danger" data-testid="stop-button" title={running ? 'Stop the run and every subagent' : 'Stop the background subagents'} onClick={() => void stop()}>
               ■ Stop
             </button>
           )}

@@ -115,10 +115,12 @@ function SyntheticCallout({ parts }: { parts: PartRecord[] }) {
   const text = parts.map(partText).join('\n')
   const result = splitTaskResults(text).find((s) => s.kind === 'task')
   const failed = result?.kind === 'task' && result.failed
+  // `aborted: <why>` — stopped by the person, a timeout, a parent's abort or a restart, rather than a failure of its own
+  const stopped = failed && result.body.trim().startsWith('aborted:')
   return (
-    <div className={`callout ${failed ? 'error' : 'info'}`} data-testid="synthetic-callout">
+    <div className={`callout ${failed ? 'error' : 'info'}`} data-testid="synthetic-callout" data-outcome={stopped ? 'aborted' : failed ? 'failed' : 'completed'}>
       <div className="callout-title">
-        {result?.kind === 'task' ? `Background task ${failed ? 'failed' : 'finished'}: ${result.agent}` : 'Note from the host'}
+        {result?.kind === 'task' ? `Background task ${stopped ? 'stopped' : failed ? 'failed' : 'finished'}: ${result.agent}` : 'Note from the host'}
       </div>
       {result?.kind === 'task' ? (
         <>

@@ -44,6 +44,7 @@ export const SessionRowView = memo(function SessionRowView({ session: s, depth, 
       data-testid="session-row"
       data-session-id={s.id}
       data-agent={s.agent}
+      data-status={s.status}
       data-depth={depth}
       onClick={() => !editing && void openSession(s.id)}
       onDoubleClick={() => setEditing(s.id)}

@@ -113,16 +113,23 @@ function ProviderRow({ provider: p }: { provider: Provider }) {
 
 export function ModelAndLimits({ settings }: { settings: Settings }) {
   const [model, setModel] = useState(settings.defaultModel)
+  const [small, setSmall] = useState(settings.smallModel ?? '')
   const [limits, setLimits] = useState(settings.subagents)
   const [error, setError] = useState<UiError | null>(null)
   const [saved, setSaved] = useState<string | null>(null)
 
-  const save = async (what: 'model' | 'limits') => {
+  const SAVES = {
+    model: { patch: () => ({ model: model.trim() }), doing: 'Saving the default model', done: 'Default model saved.' },
+    // Empty means "no small model": the helpers go back to the session's model.
+    small: { patch: () => ({ smallModel: small.trim() || null }), doing: 'Saving the small model', done: 'Small model saved.' },
+    limits: { patch: () => ({ subagents: limits }), doing: 'Saving the subagent limits', done: 'Limits saved.' },
+  }
+  const save = async (what: keyof typeof SAVES) => {
     setError(null)
     setSaved(null)
-    const r = await call('settings.update', what === 'model' ? { model: model.trim() } : { subagents: limits })
-    if (!r.ok) return setError(toUiError(what === 'model' ? 'Saving the default model' : 'Saving the subagent limits', r.error))
-    setSaved(what === 'model' ? 'Default model saved.' : 'Limits saved.')
+    const r = await call('settings.update', SAVES[what].patch())
+    if (!r.ok) return setError(toUiError(SAVES[what].doing, r.error))
+    setSaved(SAVES[what].done)
     await loadSettings()
   }
   const field = (k: keyof typeof limits, label: string, step = 1) => (
@@ -143,16 +150,10 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
   return (
     <section className="card" data-testid="settings-model">
       <h2>Default model</h2>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void save('model')
-        }}
-      >
-        <input className="input mono" data-testid="default-model" value={model} onChange={(e) => setModel(e.target.value)} placeholder="provider/model" />
-        <button className="btn" type="submit">Save</button>
-      </form>
+      <ModelForm testId="default-model" value={model} onChange={setModel} onSave={() => void save('model')} placeholder="provider/model" />
+      <h2>Small model</h2>
+      <p className="muted small">Writes session titles, summaries and compactions. Empty: they use the session&apos;s model.</p>
+      <ModelForm testId="small-model" value={small} onChange={setSmall} onSave={() => void save('small')} placeholder="provider/model (optional)" />
       <h2>Subagent limits</h2>
       <div className="grid4">
         {field('maxDepth', 'Max depth')}
@@ -168,5 +169,23 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
       </div>
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
     </section>
+  )
+}
+
+/** One `provider/model` setting with its Save button (Enter saves too). */
+function ModelForm(p: { testId: string; value: string; placeholder: string; onChange(v: string): void; onSave(): void }) {
+  return (
+    <form
+      className="row"
+      onSubmit={(e) => {
+        e.preventDefault()
+        p.onSave()
+      }}
+    >
+      <input className="input mono" data-testid={p.testId} value={p.value} onChange={(e) => p.onChange(e.target.value)} placeholder={p.placeholder} />
+      <button className="btn" type="submit" data-testid={`${p.testId}-save`}>
+        Save
+      </button>
+    </form>
   )
 }

@@ -8,9 +8,10 @@ import { AgentsSection } from './settings-agents'
 import { ModelAndLimits, ProvidersSection } from './settings-providers'
 import { RulesSection } from './settings-rules'
 import { TrustSection } from './settings-trust'
+import { McpSection } from './settings-mcp'
 import { SandboxSection } from './settings-sandbox'
 
-/** Settings: providers and keys, default model, subagent limits, permission rules, agents and their load errors. */
+/** Settings: providers and keys, default model, subagent limits, permission rules, trust, MCP servers, agents and their load errors. */
 export function SettingsView() {
   const settings = useSettings((s) => s.settings)
   const loadError = useSettings((s) => s.loadError)
@@ -49,6 +50,7 @@ const SECTIONS: { id: string; Section: ComponentType<{ settings: Settings }> }[]
   { id: 'sandbox', Section: SandboxSection },
   { id: 'rules', Section: RulesSection },
   { id: 'trust', Section: TrustSection },
+  { id: 'mcp', Section: McpSection },
   { id: 'agents', Section: AgentsSection },
   { id: 'data', Section: DataSection },
 ]

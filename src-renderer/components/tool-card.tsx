@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import type { PartRecord } from '../../src-shared'
+import { parseMcpToolName, type PartRecord } from '../../src-shared'
 import { formatDuration } from '../lib/format'
 import { useNow } from '../lib/use-now'
 import { keyArgument, numberField, sandboxOf, toolInput, toolMetadata, toolName, toolOutput } from '../state/part-data'
@@ -22,12 +22,18 @@ export const ToolCard = memo(function ToolCard({ part }: { part: PartRecord }) {
   const key = keyArgument(name, input)
   const isEdit = name === 'edit_file' || name === 'write_file'
   const todos = name === 'todo' ? readTodos(input) : null
+  const mcp = parseMcpToolName(name)
 
   return (
     <div className={`tool-card state-${state}`} data-testid="tool-card" data-tool={name} data-state={state}>
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
         <StatusIcon state={state} />
-        <span className="tool-name">{name}</span>
+        <span className="tool-name" title={name}>{mcp ? mcp.tool : name}</span>
+        {mcp && (
+          <span className="pill tool-server" data-testid="tool-server" title={`A tool of the MCP server "${mcp.server}"`}>
+            MCP · {mcp.server}
+          </span>
+        )}
         <span className="tool-arg" title={key}>{key}</span>
         <span className="tool-meta">
           {state === 'approval-requested' && <span className="pill warn">{name === 'question' ? 'awaiting your answer' : 'awaiting approval'}</span>}

@@ -134,6 +134,9 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'rules.revoke': () => ({ ruleId: some(s.rules, 'rul') }),
     'trust.get': () => ({ workspaceRoot: s.workdir }),
     'trust.set': () => ({ workspaceRoot: s.workdir, trusted: r() < 0.5 }),
+    // No MCP servers are configured in the fuzz's workspace: the calls answer, for a name nobody configured too.
+    'mcp.list': () => ({ workspaceRoot: s.workdir }),
+    'mcp.control': () => ({ workspaceRoot: s.workdir, name: pick(['nope', 'fuzz'])!, action: pick(['start', 'stop', 'restart'] as const)! }),
   }
   return { name, input: inputs[name]() }
 }

@@ -13,6 +13,8 @@ export { createFixture, type Fixture } from '../../testing/fixture'
 export interface ChildHost {
   pid: number
   sessionId?: string
+  /** the sessions of `prompts`, in order */
+  sessionIds: string[]
   /** events the child delivered (so: committed to its store), in order */
   events: SequencedEvent[]
   /** poll until `cond` holds; fails early with the child's stderr if it exits */
@@ -49,14 +51,18 @@ export async function bundleHostProcess(): Promise<{ file: string; dispose(): vo
   return { file, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) }
 }
 
-export async function startChildHost(bundle: string, f: Fixture, o: { prompt?: string; agent?: string; headless?: boolean } = {}): Promise<ChildHost> {
+export async function startChildHost(
+  bundle: string,
+  f: Fixture,
+  o: { prompt?: string; agent?: string; headless?: boolean; prompts?: { text: string; agent?: string }[] } = {},
+): Promise<ChildHost> {
   const proc: ChildProcess = spawn(process.execPath, [bundle, JSON.stringify({ dataDir: f.dataDir, workdir: f.workdir, ...o })], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const events: SequencedEvent[] = []
   let stderr = ''
   let exited: string | undefined
-  let ready: { pid: number; sessionId?: string } | undefined
+  let ready: { pid: number; sessionId?: string; sessionIds: string[] } | undefined
   proc.stderr!.on('data', (d: Buffer) => (stderr += String(d)))
   const exit = new Promise<void>((resolve) =>
     proc.once('exit', (code, signal) => {
@@ -65,9 +71,9 @@ export async function startChildHost(bundle: string, f: Fixture, o: { prompt?: s
     }),
   )
   createInterface({ input: proc.stdout! }).on('line', (text) => {
-    const m = JSON.parse(text) as { kind: string; event?: SequencedEvent; pid?: number; sessionId?: string; message?: string }
+    const m = JSON.parse(text) as { kind: string; event?: SequencedEvent; pid?: number; sessionId?: string; sessionIds?: string[]; message?: string }
     if (m.kind === 'event') events.push(m.event!)
-    else if (m.kind === 'ready') ready = { pid: m.pid!, sessionId: m.sessionId }
+    else if (m.kind === 'ready') ready = { pid: m.pid!, sessionId: m.sessionId, sessionIds: m.sessionIds ?? [] }
     else if (m.kind === 'fatal') stderr += `fatal: ${m.message}\n`
   })
 
@@ -83,6 +89,7 @@ export async function startChildHost(bundle: string, f: Fixture, o: { prompt?: s
   return {
     pid: ready!.pid,
     sessionId: ready!.sessionId,
+    sessionIds: ready!.sessionIds,
     events,
     until,
     async kill() {

@@ -4,6 +4,7 @@
  * wants and opens a new host on the same data dir.
  *
  * Usage: node --import tsx host-process.ts '{"dataDir": "...", "workdir": "...", "prompt": "go", "headless": false}'
+ * (or `"prompts": [{"text": "...", "agent": "..."}, …]` for several root sessions at once, each a session of its own)
  *
  * Events are delivered only after the transaction that wrote them committed (see events/hub.ts), and stdout writes
  * to a pipe are synchronous on Linux, so every line the test has read describes state that is on disk.
@@ -17,6 +18,7 @@ const Options = z.object({
   prompt: z.string().optional(),
   agent: z.string().optional(),
   headless: z.boolean().default(false),
+  prompts: z.array(z.object({ text: z.string(), agent: z.string().optional() })).default([]),
 })
 
 function line(value: unknown): void {
@@ -36,7 +38,13 @@ async function main(): Promise<void> {
     sessionId = (await host.api.calls['sessions.create']({ workspaceRoot: options.workdir, agent: options.agent })).session.id
     await host.api.calls['messages.prompt']({ sessionId, requestId: 'restart-test-1', text: options.prompt })
   }
-  line({ kind: 'ready', pid: process.pid, sessionId })
+  const sessionIds: string[] = []
+  for (const [i, p] of options.prompts.entries()) {
+    const id = (await host.api.calls['sessions.create']({ workspaceRoot: options.workdir, agent: p.agent })).session.id
+    await host.api.calls['messages.prompt']({ sessionId: id, requestId: `restart-test-many-${i}`, text: p.text })
+    sessionIds.push(id)
+  }
+  line({ kind: 'ready', pid: process.pid, sessionId, sessionIds })
   // Stay up until killed: the test decides when this host dies.
   setInterval(() => {}, 1 << 30)
 }

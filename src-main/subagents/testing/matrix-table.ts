@@ -1,0 +1,63 @@
+/**
+ * The subagent combination matrix (issue 12), as data: every case is one row generated from these lists, and each
+ * row's script, driving and expectations come from its fields. To add a dimension value, add it here and teach
+ * `matrix-script.ts` / `matrix-expect.ts` its replies and its expected outcome.
+ */
+
+export type Kind = 'opaque' | 'inspectable'
+export type Mode = 'blocking' | 'background'
+export type Outcome = 'success' | 'tool-error' | 'model-error' | 'stop' | 'timeout' | 'approval-wait' | 'restart' | 'resume'
+export type Parent = 'root' | Kind
+
+export const KINDS: Kind[] = ['opaque', 'inspectable']
+export const MODES: Mode[] = ['blocking', 'background']
+export const PARENTS: Parent[] = ['root', 'opaque', 'inspectable']
+export const OUTCOMES: Outcome[] = ['success', 'tool-error', 'model-error', 'stop', 'timeout', 'approval-wait', 'restart', 'resume']
+
+/** One case: a chain of children below a root session, the run mode of the last call, and how the last child ends. */
+export interface MatrixCase {
+  /** unique token, e.g. `c017`; every prompt and reply of the case carries it */
+  id: string
+  name: string
+  /** kinds of the levels below the root, top down; the last one is "the child", the one before it "the parent" */
+  chain: Kind[]
+  /** how the last level is called (the levels above it are blocking calls) */
+  mode: Mode
+  outcome: Outcome
+}
+
+/**
+ * The children's timeout per group (seconds): short where it must fire or be outwaited, with room for the
+ * children's own work (model steps, a file write) on a loaded machine; elsewhere the default.
+ */
+export const TIMEOUT_SECONDS: Partial<Record<Outcome, number>> = { timeout: 2, 'approval-wait': 2 }
+
+/** The agent that plays each kind (custom project agents; `build` is the root). */
+export const AGENT_OF: Record<Kind, string> = { opaque: 'opq', inspectable: 'insp' }
+
+export function matrixCases(outcomes: Outcome[] = OUTCOMES): MatrixCase[] {
+  const rows: Omit<MatrixCase, 'id' | 'name'>[] = []
+  for (const outcome of outcomes) {
+    // parent {root, opaque child, inspectable child} × child {opaque, inspectable} × mode
+    for (const parent of PARENTS) {
+      for (const child of KINDS) {
+        for (const mode of MODES) rows.push({ chain: parent === 'root' ? [child] : [parent, child], mode, outcome })
+      }
+    }
+    // depth-3 chains mixing opaque and inspectable levels
+    for (const a of KINDS) for (const b of KINDS) for (const c of KINDS) for (const mode of MODES) rows.push({ chain: [a, b, c], mode, outcome })
+  }
+  return rows.map((r, i) => ({
+    ...r,
+    id: `c${String(i).padStart(3, '0')}`,
+    name: `${r.outcome}: root → ${r.chain.join(' → ')} (${r.mode})`,
+  }))
+}
+
+/** Agent name at level k (0 = root). */
+export function agentAt(c: MatrixCase, k: number): string {
+  return k === 0 ? 'build' : AGENT_OF[c.chain[k - 1]]
+}
+
+/** Depth of the last child. */
+export const depthOf = (c: MatrixCase): number => c.chain.length
