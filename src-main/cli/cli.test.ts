@@ -102,9 +102,9 @@ describe.concurrent('agentry run with the offline demo model (no config)', () =>
     expect(cards.find((c) => c.agentType === 'explore')?.transcript?.length).toBeGreaterThan(0)
   })
 
-  it('show of an unknown id fails with a hint', async () => {
+  it('show of an unknown id is a usage error with a hint', async () => {
     const r = await s.run(['show', 'ses_nope'])
-    expect(r.code).toBe(1)
+    expect(r.code).toBe(2)
     expect(r.stderr).toContain('no session ses_nope')
   })
 })
@@ -380,6 +380,6 @@ describe.concurrent('AGENTRY_HOME isolation', () => {
     expect(fs.existsSync(path.join(a.home, 'agentry.db'))).toBe(true)
     expect((await b.run(['sessions'])).stdout).toContain('No sessions yet')
     const shown = await b.run(['show', inA[0].id])
-    expect(shown.code).toBe(1)
+    expect(shown.code).toBe(2)
   })
 })

@@ -85,7 +85,7 @@ async function runOn(
     if (interrupted) process.exit(SIGNAL_EXIT[interrupted])
     interrupted = signal
     io.stderr.write(`\nagentry: ${signal === 'SIGINT' ? 'Ctrl-C' : signal}: stopping the run (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again quits at once)…\n`)
-    api.calls['messages.abort']({ sessionId }).catch((err: unknown) => io.stderr.write(`agentry: could not stop the run: ${(err as Error).message}\n`))
+    api.calls['messages.abort']({ sessionId, reason: 'interrupted' }).catch((err: unknown) => io.stderr.write(`agentry: could not stop the run: ${(err as Error).message}\n`))
   }
   const onInt = () => onSignal('SIGINT')
   const onTerm = () => onSignal('SIGTERM')

@@ -7,7 +7,7 @@ import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
-import type { Subagents } from '../subagents'
+import { INTERRUPTED_REASON, type Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
 import { mcpCalls } from './mcp-calls'
 import { settingsCalls } from './settings-calls'
@@ -171,9 +171,9 @@ export function createCalls(d: CallDeps): HostApi {
         throw err
       }
     },
-    'messages.abort': async ({ sessionId }) => {
+    'messages.abort': async ({ sessionId, reason }) => {
       requireSession(sessionId)
-      return { aborted: d.runner.abort(sessionId) }
+      return { aborted: d.runner.abort(sessionId, reason === 'interrupted' ? INTERRUPTED_REASON : undefined) }
     },
     'queue.list': async ({ sessionId }) => ({ entries: d.queue.listQueue(sessionId) }),
     'queue.cancel': async ({ queueId }) => {

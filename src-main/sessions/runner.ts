@@ -6,7 +6,7 @@ import { defaultModelRef } from '../models'
 import type { Ruleset } from '../permissions'
 import { agentRules, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
-import { costOf, USER_STOP_REASON, type Subagents } from '../subagents'
+import { costOf, INTERRUPTED_REASON, USER_STOP_REASON, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
 import { noteRuleErrors } from './rule-notice'
@@ -37,6 +37,7 @@ export interface RunnerDeps {
 const HELPER_GRACE_MS = 2000
 /** Stopping a tree is repeated while runs in it keep (re)starting — a live parent may resume a child meanwhile. */
 const MAX_STOP_ROUNDS = 20
+const INTERRUPTED_NOTICE = 'Interrupted: the agentry run command that ran this turn was stopped (Ctrl-C or SIGTERM). Tool calls in flight were stopped and not repeated. Send a message to continue.'
 
 interface ActiveRun {
   controller: AbortController
@@ -359,7 +360,10 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const result = await runTurn(run)
     const cost = costOf(result.usage, this.deps.pricing(level.modelRef))
     this.deps.sessions.addSessionUsage(sessionId, result.usage, cost ?? 0)
-    const status: SessionStatus = result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
+    // Interrupted (the client running the turn went away) is not a failure of the session: it is left idle.
+    const interrupted = result.finishReason === 'aborted' && controller.signal.reason === INTERRUPTED_REASON
+    const status: SessionStatus = interrupted ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
+    if (interrupted) appendTextMessage(level.transcript, emit, 'assistant', INTERRUPTED_NOTICE, { notice: 'interrupted' })
     session = this.setStatus(this.requireSession(sessionId), status, result.error)
     emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage: result.usage, text: result.text })
   }
