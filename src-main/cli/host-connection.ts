@@ -18,8 +18,11 @@ export interface CliHost {
   release(): Promise<void>
 }
 
-/** How long a command waits for a host that holds the data dir to open its socket (it may be starting). */
-const ATTACH_WAIT_MS = 5_000
+/**
+ * How long a command waits for a live host that holds the data dir to open its socket: it may be starting (opening
+ * the database, loading the shell grammar), which on a loaded machine takes seconds. A dead holder is taken over at once.
+ */
+const ATTACH_WAIT_MS = 20_000
 
 /**
  * Attaches to the live host of the data dir when there is one (over its local socket, which only this OS user can

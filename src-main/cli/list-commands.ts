@@ -30,6 +30,7 @@ export async function withHost<T>(args: ParsedArgs, io: CliIO, workdir: string, 
  * Settings › Agents shows, through the same calls. A bad config.yaml is reported and exits 2.
  */
 export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  refuseExtraArguments('agents', args.positionals)
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
   const { listed, settings } = await withHost(args, io, workdir, async (api) => ({
     listed: await api.calls['agents.list']({ workspaceRoot: workdir }),
@@ -126,5 +127,5 @@ export function shownStatus(status: string, host: CliHost): string {
 
 /** Commands that take no positional arguments say so instead of ignoring them. */
 export function refuseExtraArguments(command: string, positionals: string[]): void {
-  if (positionals.length) throw new UsageError(`agentry ${command} takes no arguments (got "${positionals.join(' ')}"). See agentry --help.`)
+  if (positionals.length) throw new UsageError(`agentry ${command} takes no arguments (got "${positionals.join(' ')}"). Run agentry --help for its options.`)
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { RemoteHost } from '../bridge/client'
 import { formatConfigIssues } from '../config/format-issues'
-import { debugEnabled, parseAllow, UsageError, USAGE, type ParsedArgs } from './args'
+import { debugEnabled, parseAllow, UsageError, type ParsedArgs } from './args'
 import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import { ProgressView } from './progress'
 import { describeSandbox } from './sandbox-note'
@@ -25,7 +25,7 @@ const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const
  */
 export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const prompt = args.positionals.join(' ').trim()
-  if (!prompt) throw new UsageError(`agentry run needs a PROMPT, e.g. agentry run "summarize this project"\n${USAGE}`)
+  if (!prompt) throw new UsageError('agentry run needs a PROMPT, e.g. agentry run "summarize this project". Run agentry --help for its options.')
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
   if (!fs.existsSync(workdir) || !fs.statSync(workdir).isDirectory()) throw new UsageError(`--workdir ${workdir}: not a folder`)
   const yes = Boolean(args.values.yes)
@@ -102,8 +102,9 @@ async function runOn(
     if (!final || final.finishReason === 'error' || final.finishReason === 'aborted') {
       if (final?.text && !json) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)
       io.stderr.write(`agentry: ${lastError?.message ?? `the run ${final?.finishReason ?? 'ended without an answer'}`}\n`)
-      // A model that is not configured is a configuration error (2); anything else is a failed run (1).
-      return lastError?.code === 'model_config' ? 2 : 1
+      // A model that is not configured or whose key is refused is a configuration error (2); anything else is a
+      // failed run (1).
+      return lastError?.code === 'model_config' || lastError?.code === 'model_auth' ? 2 : 1
     }
     // A failed turn may have no text at all; print nothing rather than a blank line.
     if (!json && final.text) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)

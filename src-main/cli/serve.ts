@@ -1,10 +1,12 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { debugEnabled, UsageError, type ParsedArgs } from './args'
+import { refuseExtraArguments } from './list-commands'
 import type { CliIO } from './run'
 
 /** `agentry serve`: the daemon — the UI and its WebSocket bridge on 127.0.0.1, until Ctrl+C — and the local socket. */
 export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  refuseExtraArguments('serve', args.positionals)
   const port = args.values.port === undefined ? 0 : Number(args.values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${args.values.port}: expected a port number (0 = random)`)
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
 import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
@@ -102,10 +103,19 @@ export function createCalls(d: CallDeps): HostApi {
     },
     'sessions.create': async (input) => {
       const root = d.workspaces.open(input.workspaceRoot)
-      const { agents } = d.registry.resolve(root)
+      const { agents, errors } = d.registry.resolve(root)
       const agentName = input.agent ?? 'build'
       const agent = agents.find((a) => a.name === agentName)
-      if (!agent) throw new HostError('not_found', `No agent "${agentName}" in ${root}. Available: ${agents.map((a) => a.name).join(', ')}.`)
+      if (!agent) {
+        // The agent's file is there but could not be loaded: say why, not just that the name is unknown.
+        const broken = errors.find((e) => path.basename(e.file).replace(/\.[^.]+$/, '') === agentName)
+        if (broken) {
+          const where = `${broken.file}${broken.line ? `:${broken.line}` : ''}`
+          const reason = `${broken.field ? `${broken.field}: ` : ''}${broken.reason}`.replace(/\s*\n\s*/g, ' ')
+          throw new HostError('not_found', `Agent "${agentName}" could not be loaded: ${where}: ${reason}. Fix the file and try again (agentry agents lists every problem).`)
+        }
+        throw new HostError('not_found', `No agent "${agentName}" in ${root}. Available: ${agents.map((a) => a.name).join(', ')}.`)
+      }
       if (agent.mode === 'subagent') throw new HostError('invalid_request', `Agent "${agentName}" is a subagent (mode: subagent); only primary agents open sessions. Pick another agent.`)
       let model: ModelRef
       try {

@@ -171,11 +171,20 @@ export const HOSTILE_SCENARIOS: Scenario[] = [
       expectCode(await call('messages.abort', { sessionId: s }), 'ok')
       // One Stop, no more: the whole tree comes to rest (a stopped child's result must not wake its parent again).
       const BUSY = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
+      let last = ''
       await until(async () => {
         const all = (await data<{ sessions: Session[] }>(call('sessions.list', { includeChildren: true, includeArchived: true, limit: 20_000 }))).sessions
-        const tasks = (await data<{ tasks: { status: string }[] }>(call('tasks.list', { rootSessionId: s }))).tasks
-        return all.some((x) => BUSY.has(x.status)) || tasks.some((t) => t.status === 'running') ? undefined : true
-      }, 'the stopped conversation to come to rest')
+        const tasks = (await data<{ tasks: { taskId: string; status: string }[] }>(call('tasks.list', { rootSessionId: s }))).tasks
+        // Only this conversation's tree: other scenarios and the fuzz traffic may well be running meanwhile.
+        const parent = new Map(all.map((x) => [x.id, x.parentId]))
+        const inTree = (id: string | null): boolean => id !== null && (id === s || inTree(parent.get(id) ?? null))
+        const busy = all.filter((x) => BUSY.has(x.status) && inTree(x.id))
+        const running = tasks.filter((t) => t.status === 'running')
+        last = `busy: ${busy.map((x) => `${x.id} (parent ${x.parentId}, ${x.status})`).join(', ')}; running tasks: ${running.map((t) => t.taskId).join(', ')}`
+        return busy.length || running.length ? undefined : true
+      }, 'the stopped conversation to come to rest').catch((err: Error) => {
+        throw new Error(`${err.message} (${last}; root ${s}, lead ${lead.id})`)
+      })
     },
   },
 ]
