@@ -148,6 +148,18 @@ subagents:
     expect(r.config.providers).toEqual({})
   })
 
+  it.each([
+    ['untrusted', false],
+    ['trusted', true],
+  ])('refuses a sandbox setting in a workspace file (%s) with a word naming the file, and keeps the person\'s', (_, trusted) => {
+    write(userFile, 'sandbox:\n  writable: [/tmp/mine]\n')
+    write(projectFile, 'model: x/y\nsandbox:\n  enabled: false\n')
+    const r = loadConfig(dataDir, workdir, { trusted })
+    expect(r.config.sandbox).toEqual({ enabled: true, writable: ['/tmp/mine'] })
+    expect(r.config.model).toBe('x/y')
+    expect(r.issues).toEqual([{ file: projectFile, path: 'sandbox', reason: expect.stringMatching(/^only your own .*config\.yaml sets the sandbox; a workspace file cannot change it/) }])
+  })
+
   it('reports a file that is not a mapping', () => {
     write(userFile, '- model: a/b\n')
     const r = loadConfig(dataDir)
