@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { WebSocket } from 'ws'
 import type { BridgeCallName, CallResult } from '../src-shared'
 import { createWsBridgeClient, type WebSocketCtor, type WsBridgeClient } from '../src-renderer/bridge/ws-client'
@@ -19,6 +20,7 @@ import { databaseProblems } from '../src-main/host/testing/settled-state'
 import { createFixture } from '../src-main/testing/fixture'
 import { machine, round, runIfMain } from './stats'
 
+const here = path.dirname(fileURLToPath(import.meta.url))
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600)
 const CLIENTS = 10
 const MARK = 'soakmark'
@@ -98,7 +100,14 @@ function rssMiB(pid: number): number | undefined {
 export async function run(): Promise<Record<string, unknown>> {
   buildCli()
   const fx = createFixture({ script: SCRIPT, agents: AGENTS, permissions: '{ "bash": "allow" }', config: { subagents: { maxConcurrent: 4 } } })
-  const daemon = spawnAgentry(['serve', '--port', '0'], { home: fx.dataDir, cwd: fx.workdir })
+  const heapFile = path.join(fx.root, 'heap.ndjson')
+  const daemon = spawnAgentry(['serve', '--port', '0'], {
+    home: fx.dataDir,
+    cwd: fx.workdir,
+    // The daemon's live heap after a full GC, sampled from inside (see heap-sampler.mjs), beside its RSS from /proc.
+    nodeArgs: ['--expose-gc', '--import', pathToFileURL(path.join(here, 'heap-sampler.mjs')).href],
+    env: { AGENTRY_BENCH_HEAP_FILE: heapFile, AGENTRY_BENCH_HEAP_MS: '5000' },
+  })
   await daemon.waitFor(/running at http/, 60_000)
   const m = /running at http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)/.exec(daemon.output().stdout)
   if (!m) throw new Error(`no URL in ${daemon.output().stdout}`)
@@ -222,6 +231,14 @@ export async function run(): Promise<Record<string, unknown>> {
   const mean = (xs: { mib: number }[]) => xs.reduce((a, s) => a + s.mib, 0) / Math.max(1, xs.length)
   const early = mean(after.slice(0, tenth))
   const late = mean(after.slice(-tenth))
+  const heap = fs.existsSync(heapFile)
+    ? fs.readFileSync(heapFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: number; heapUsedMiB: number })
+    : []
+  const heapAfter = heap.filter((s) => s.t >= warmUpMs)
+  const heapTenth = Math.max(1, Math.floor(heapAfter.length / 10))
+  const heapMean = (xs: { heapUsedMiB: number }[]) => xs.reduce((a, s) => a + s.heapUsedMiB, 0) / Math.max(1, xs.length)
+  const heapEarly = heapMean(heapAfter.slice(0, heapTenth))
+  const heapLate = heapMean(heapAfter.slice(-heapTenth))
   const result = {
     machine: machine(),
     durationSeconds: { asked: SECONDS, traffic: round(trafficMs / 1000), warmUp: round(warmUpMs / 1000) },
@@ -241,6 +258,8 @@ export async function run(): Promise<Record<string, unknown>> {
     leakedProcesses: leaked.length,
     rssMiB: { samples: rss.length, first: round(rss[0]?.mib ?? 0), earlyAfterWarmUp: round(early), late: round(late), max: round(Math.max(...rss.map((s) => s.mib))) },
     rssGrowthAfterWarmUpPct: round(((late - early) / early) * 100),
+    liveHeapAfterGcMiB: { samples: heap.length, earlyAfterWarmUp: round(heapEarly), late: round(heapLate), max: round(Math.max(0, ...heap.map((s) => s.heapUsedMiB))) },
+    liveHeapGrowthAfterWarmUpPct: round(((heapLate - heapEarly) / heapEarly) * 100),
     databaseProblems: databaseProblems(fx.dataDir),
     faultLines: (() => {
       const log = path.join(fx.dataDir, 'logs', 'host.log')
