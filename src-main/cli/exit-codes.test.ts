@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedChatServer, type ScriptedChatResponse, type ScriptedChatServer } from '../models/testing/scripted-chat-server'
-import { agentry, buildCli, cliEnv, REPO_ROOT, tempDir, writeFiles, type CliRun } from './testing/cli-process'
+import { agentry, buildCli, cliEnv, REPO_ROOT, runNode, tempDir, writeFiles, type CliRun } from './testing/cli-process'
 
 /**
  * Exit codes and words, every case through the real built command (issue 10 item 7): 0 ok, 1 the run failed (model,
@@ -57,16 +56,7 @@ async function portInUse(): Promise<number> {
 }
 
 function npmStart(env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'start.mjs'), '--no-build'], { cwd: REPO_ROOT, env: { ...cliEnv(env.AGENTRY_HOME ?? '', env) }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }))
-  })
+  return runNode([path.join(REPO_ROOT, 'scripts', 'start.mjs'), '--no-build'], { cwd: REPO_ROOT, env: cliEnv(env.AGENTRY_HOME ?? '', env) })
 }
 
 interface Case {
