@@ -43,7 +43,9 @@ export const LAYERS = {
   daemon: ['bridge', 'renderer-files'],
   'local-socket': ['bridge'],
   electron: ['bridge', 'local-socket', 'renderer-files', 'host', 'config', 'models', 'store'],
-  cli: ['bridge', 'local-socket', 'daemon', 'host', 'config'],
+  // the editors' transport (Agent Client Protocol on stdio): bridge calls, and the tools' EditorFiles port type
+  acp: ['bridge', 'tools'],
+  cli: ['bridge', 'local-socket', 'daemon', 'host', 'config', 'acp'],
 }
 const FOLDERS = Object.keys(LAYERS)
 

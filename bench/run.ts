@@ -23,6 +23,7 @@ const BENCHES: { name: string; file: string; skip?: () => string | undefined }[]
   { name: 'bridge', file: 'bridge.bench.ts' },
   { name: 'cli-start', file: 'cli-start.bench.ts' },
   { name: 'fanout', file: 'fanout.bench.ts' },
+  { name: 'acp', file: 'acp.bench.ts' },
   { name: 'agents', file: 'agents.bench.ts' },
   { name: 'shell', file: 'shell.bench.ts' },
   { name: 'mcp', file: 'mcp.bench.ts' },

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { SubagentLimits } from './config'
 import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
-import { McpAction, McpServerInfo } from './mcp'
+import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
 import { MessageWithParts, SessionRecord, SessionStatus } from './session'
 import type { SequencedEvent } from './events'
@@ -114,6 +114,20 @@ const Ok = z.object({ ok: z.literal(true) })
  * allows whatever would ask, `allow` adds allow rules. Grants are a runtime layer: they never lift a deny. They hold
  * for this prompt's turn and the turns its background children start.
  */
+/**
+ * An MCP server the front end passes with a prompt (an editor's servers over ACP): used by that conversation's runs
+ * with `source.scope: 'client'`, like a server of the person's own config.yaml.
+ */
+export const ClientMcpServer = z
+  .object({
+    name: z.string().regex(MCP_SERVER_NAME_RE, `an MCP server name: ${MCP_SERVER_NAME_HINT}`),
+    config: McpServerConfig,
+    /** who passed it, as Settings shows it (`Zed over ACP`) */
+    from: z.string().min(1).max(200),
+  })
+  .strict()
+export type ClientMcpServer = z.infer<typeof ClientMcpServer>
+
 export const HeadlessRun = z
   .object({
     yes: z.boolean(),
@@ -216,7 +230,15 @@ export const BridgeCalls = {
   },
   'messages.prompt': {
     input: z
-      .object({ sessionId: id, requestId: id, text: text(200_000).min(1), agent: id.optional(), headless: HeadlessRun.optional() })
+      .object({
+        sessionId: id,
+        requestId: id,
+        text: text(200_000).min(1),
+        agent: id.optional(),
+        headless: HeadlessRun.optional(),
+        /** the front end's MCP servers for this prompt's runs (an editor over ACP); absent → the configured ones only */
+        mcpServers: z.array(ClientMcpServer).max(64).optional(),
+      })
       .strict(),
     output: z.object({ queueId: z.string(), duplicate: z.boolean(), queued: z.boolean() }),
   },

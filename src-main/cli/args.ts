@@ -11,6 +11,8 @@ export const USAGE = `Usage:
   agentry show SESSION [--json]
   agentry serve [--port N] [--workdir D] [--token T]
   agentry trust [--workdir D] [--show | --revoke] [--json]
+  agentry rules [--json]
+  agentry acp [--workdir D]
   agentry mcp list [--workdir D] [--json] [--cached]
 
 Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
@@ -19,7 +21,8 @@ serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open t
 --allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.
 trust shows what a workspace's .agents/permissions.jsonc and config.yaml change, then trusts them as they are
 (untrusted, a workspace may only tighten your rules, its providers get none of your keys and its MCP servers do not start).
-mcp list connects to each MCP server that may start and shows its status and tools (--cached: only what is known).`
+mcp list connects to each MCP server that may start and shows its status and tools (--cached: only what is known).
+acp speaks the Agent Client Protocol on stdin/stdout for editors (Zed, JetBrains, Neovim, Emacs); see the README.`
 
 const SEE_HELP = 'Run agentry --help for the commands and their options.'
 /** What to put instead of an empty option value. */
@@ -48,6 +51,8 @@ const COMMANDS: Record<string, Spec> = {
   show: { json: { type: 'boolean' } },
   serve: { port: { type: 'string' }, workdir: { type: 'string' }, token: { type: 'string' } },
   trust: { workdir: { type: 'string' }, revoke: { type: 'boolean' }, show: { type: 'boolean' }, json: { type: 'boolean' } },
+  rules: { json: { type: 'boolean' } },
+  acp: { workdir: { type: 'string' } },
   mcp: { workdir: { type: 'string' }, json: { type: 'boolean' }, cached: { type: 'boolean' } },
 }
 

@@ -2,6 +2,7 @@ import { HostError } from '../../src-shared/host-api'
 import { createBridgeClient, type RemoteHost } from '../bridge/client'
 import { lockOwner } from '../host/lock'
 import { connectLocalSocket } from '../local-socket/connect-local-socket'
+import type { HostOptions } from '../host'
 import type { CliIO } from './run'
 
 /** The host a command talks to — through the bridge calls the UI uses, whichever host it is. */
@@ -18,6 +19,15 @@ export interface CliHost {
   release(): Promise<void>
 }
 
+export interface HostConnectOptions {
+  workdir: string
+  debug: boolean
+  /** for a host of this process's own: the editor that shows the files (`agentry acp`); an attached host has none */
+  editorFiles?: HostOptions['editorFiles']
+  /** only reads: with no live host, the data dir is read as the dead host left it (see CliHost.hostGone) */
+  inspect?: boolean
+}
+
 /**
  * How long a command waits for a live host that holds the data dir to open its socket: it may be starting (opening
  * the database, loading the shell grammar), which on a loaded machine takes seconds. A dead holder is taken over at once.
@@ -29,7 +39,7 @@ const ATTACH_WAIT_MS = 20_000
  * open); otherwise starts a host in this process, as the only writer, and serves the same socket so that other
  * commands started meanwhile attach to it. Either way the command gets the same `HostApi`.
  */
-export async function connectHost(io: CliIO, o: { workdir: string; debug: boolean; inspect?: boolean }): Promise<CliHost> {
+export async function connectHost(io: CliIO, o: HostConnectOptions): Promise<CliHost> {
   const end = Date.now() + ATTACH_WAIT_MS
   for (;;) {
     const attached = await attach(io.dataDir)

@@ -1,7 +1,7 @@
 import { createBridgeClient, createConnectionPair, serveConnection } from '../bridge'
 import { createHost, HostLockError } from '../host'
 import { serveLocalSocket, type LocalSocketServer } from '../local-socket'
-import type { CliHost } from './host-connection'
+import type { CliHost, HostConnectOptions } from './host-connection'
 import type { CliIO } from './run'
 
 export function isHostLockError(err: unknown): boolean {
@@ -13,8 +13,8 @@ export function isHostLockError(err: unknown): boolean {
  * the host's dispatch behind it), and served on the local socket for other commands. When the command is done the
  * host stays up until the commands attached to it have finished, then stops.
  */
-export async function startInProcessHost(io: CliIO, o: { workdir: string; debug: boolean }): Promise<CliHost> {
-  const host = await createHost({ dataDir: io.dataDir, defaultWorkspace: o.workdir, env: io.env })
+export async function startInProcessHost(io: CliIO, o: HostConnectOptions): Promise<CliHost> {
+  const host = await createHost({ dataDir: io.dataDir, defaultWorkspace: o.workdir, env: io.env, editorFiles: o.editorFiles })
   let server: LocalSocketServer | undefined
   try {
     server = await serveLocalSocket({ api: host.api, dataDir: io.dataDir, validateOutput: o.debug })

@@ -129,3 +129,19 @@ export function shownStatus(status: string, host: CliHost): string {
 export function refuseExtraArguments(command: string, positionals: string[]): void {
   if (positionals.length) throw new UsageError(`agentry ${command} takes no arguments (got "${positionals.join(' ')}"). Run agentry --help for its options.`)
 }
+
+/** `agentry rules`: the "Always allow" answers in force (what Settings › Permissions lists), from any client. */
+export async function rulesCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  refuseExtraArguments('rules', args.positionals)
+  const { rules } = await withHost(args, io, process.cwd(), (api) => api.calls['rules.list']({}))
+  if (args.values.json) {
+    for (const r of rules) io.stdout.write(`${JSON.stringify(r)}\n`)
+    return 0
+  }
+  if (!rules.length) io.stdout.write('No "Always allow" rules. They are added when you answer an approval with Always allow.\n')
+  for (const r of rules) {
+    const where = r.scope === 'workspace' ? `workspace ${r.scopeKey}` : `conversation ${r.scopeKey}`
+    io.stdout.write(`${r.tool} ${JSON.stringify(r.pattern)} → ${r.action}  (${where}; ${new Date(r.createdAt).toISOString().slice(0, 16).replace('T', ' ')})\n`)
+  }
+  return 0
+}

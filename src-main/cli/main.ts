@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { resolveDataDir } from '../config/data-dir'
-import { agentsCommand, sessionsCommand } from './list-commands'
+import { acpCommand } from './acp'
+import { agentsCommand, rulesCommand, sessionsCommand } from './list-commands'
 import { debugEnabled, parseCli, USAGE, UsageError, type ParsedArgs } from './args'
 import { runCommand, type CliIO } from './run'
 import { showCommand } from './show'
@@ -34,6 +35,10 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         return await serveCommand(args, full)
       case 'trust':
         return await trustCommand(args, full)
+      case 'rules':
+        return await rulesCommand(args, full)
+      case 'acp':
+        return await acpCommand(args, full)
       case 'mcp':
         return await mcpCommand(args, full)
       default:

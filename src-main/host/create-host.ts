@@ -13,7 +13,7 @@ import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
-import { protectLocalPort } from '../tools'
+import { protectLocalPort, type EditorFiles } from '../tools'
 import { createCalls } from './calls'
 import { containCallFaults } from './contain-faults'
 import { openHostLog, type HostLog } from './host-log'
@@ -42,6 +42,8 @@ export interface HostOptions {
    * is none yet), no restart reconciliation, no queued prompt started. For `agentry sessions` and `show`.
    */
   readOnly?: boolean
+  /** an editor that shows a conversation's files (`agentry acp`): file tools read and write through it */
+  editorFiles?(rootSessionId: string): EditorFiles | undefined
 }
 
 export interface Host {
@@ -134,6 +136,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       resolveModel: modelFor,
       // Only the person's own config.yaml decides the sandbox: a workspace must not be able to turn it off.
       sandboxSettings: () => config().config.sandbox,
+      editorFiles: options.editorFiles,
       mcp,
     })
     const subagents = new Subagents({

@@ -6,4 +6,4 @@ export { authorizeCall, decideAll, decideFor, denialMessage, requestsFor } from 
 export type { RuleSources } from './authorize'
 export { networkAllowed, sandboxPolicy } from './sandbox-policy'
 export { toolsForRun, agentRules, deniesOutright, nativeToolNames, offeredNativeTools, toolExists } from './tool-set'
-export { agentOwnServers, visibleMcpServers, serverDeniedOutright, type McpToolSource } from './mcp-servers'
+export { agentOwnServers, visibleMcpServers, serverDeniedOutright, withClientMcpServers, type McpToolSource } from './mcp-servers'

@@ -1,9 +1,9 @@
-import { parseMcpToolName, type AgentInfo } from '../../src-shared'
+import { parseMcpToolName, type AgentInfo, type ClientMcpServer } from '../../src-shared'
 import { mcpGrantOf } from '../agents'
 import type { McpServerEntry } from '../config'
 import type { McpCatalog } from '../mcp'
 import { evaluateRuleset, matchTool, type Ruleset } from '../permissions'
-import type { RunLevel } from './level'
+import type { RunLevel, RunSettings } from './level'
 
 /** Where a run gets its MCP tools: the host's pool of servers (see mcp/). */
 export interface McpToolSource {
@@ -26,6 +26,26 @@ export function visibleMcpServers(level: Pick<RunLevel, 'agentPath' | 'settings'
     for (const own of agentOwnServers([agent])) if (!visible.some((e) => e.name === own.name)) visible = [...visible, own]
   }
   return visible
+}
+
+/**
+ * A run's settings with the MCP servers its front end passed (an editor over ACP) added as the person's own
+ * (`scope: 'client'`, no trust needed); one of them replaces a configured server of the same name, since it is what
+ * the person's editor runs for this conversation. Visibility, rules and the pool then treat them like any other.
+ */
+export function withClientMcpServers(settings: RunSettings, servers: readonly ClientMcpServer[] | undefined): RunSettings {
+  if (!servers?.length) return settings
+  const names = new Set(servers.map((s) => s.name))
+  const replaced = settings.config.mcp.filter((e) => names.has(e.name))
+  const client: McpServerEntry[] = servers.map((s) => ({
+    name: s.name,
+    config: s.config,
+    source: { file: s.from, scope: 'client' },
+    needsTrust: false,
+    errors: [],
+    notes: replaced.filter((e) => e.name === s.name).map((e) => `replaces the server of the same name in ${e.source.file} for this conversation`),
+  }))
+  return { ...settings, config: { ...settings.config, mcp: [...settings.config.mcp.filter((e) => !names.has(e.name)), ...client] } }
 }
 
 /** The servers agent files (the person's own) define inline, as configured servers of their agent. */

@@ -7,7 +7,7 @@ import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
 import { acceptsToolResultImages } from '../models'
 import type { SessionsRepository } from '../store'
-import type { ToolContext, ToolDef } from '../tools'
+import type { EditorFiles, ToolContext, ToolDef } from '../tools'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel } from './level'
@@ -24,6 +24,8 @@ export interface RuntimeDeps {
   sessions: Pick<SessionsRepository, 'getSession' | 'updateSession'>
   /** the person's sandbox settings (their own config.yaml only); absent → sandbox on */
   sandboxSettings?(): SandboxSettings
+  /** the editor showing a conversation's files, when one drives it (an ACP client); looked up per tool call */
+  editorFiles?(rootSessionId: string): EditorFiles | undefined
   /** MCP servers' tools (the host's pool); absent → none */
   mcp?: McpToolSource
   retryDelayMs?: number
@@ -124,6 +126,7 @@ export class Runtime {
             }),
           }
         : {}),
+      editorFiles: this.deps.editorFiles?.(level.rootSessionId),
       authorize: (permissionAsk, display) => authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle }),
       checkRules: (permissionAsk, opts) =>
         rulesSay({ level, rules: (ownChecks ??= snapshotRules(level, rules)), toolName, ask: permissionAsk, named: opts?.named }),

@@ -1,10 +1,10 @@
-import type { AgentInfo, ApprovalRecord, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, ClientMcpServer, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
 import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
 import { defaultModelRef } from '../models'
 import type { Ruleset } from '../permissions'
-import { agentRules, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
+import { agentRules, withClientMcpServers, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { costOf, INTERRUPTED_REASON, USER_STOP_REASON, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
@@ -64,6 +64,9 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   private readonly promptGrants = new Map<string, Ruleset>()
   /** per root session: the headless grants of the prompt being worked on, kept for the turns its children start */
   private readonly runGrants = new Map<string, Ruleset>()
+  /** the same for MCP servers a front end passed with a prompt (an editor over ACP): per queued prompt, then per root */
+  private readonly promptMcp = new Map<string, ClientMcpServer[]>()
+  private readonly runMcp = new Map<string, ClientMcpServer[]>()
   private readonly wakeups = new Set<string>()
   /** sessions whose calls left waiting across a restart are all answered: the next turn runs them first */
   private readonly resumes = new Set<string>()
@@ -77,7 +80,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
 
   constructor(private readonly deps: RunnerDeps) {}
 
-  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
+  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun; mcpServers?: ClientMcpServer[] }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireSession(input.sessionId)
     if (this.closing.has(session.id)) throw new RunnerError('conflict', 'This session is being deleted or archived right now; nothing new can start in it.')
     if (input.agent && !this.deps.agents(session.workspaceRoot).some((a) => a.name === input.agent)) {
@@ -86,6 +89,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     if (input.headless) this.promptGrants.set(entry.id, grantRules(input.headless))
+    if (input.mcpServers?.length) this.promptMcp.set(entry.id, input.mcpServers)
     const busy = this.active.has(input.sessionId) || this.deps.subagents.isRunning(input.sessionId)
     if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
     this.drain(input.sessionId)
@@ -318,6 +322,10 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       const root = rootIdOf(this.deps.sessions, session)
       if (grants) this.runGrants.set(root, grants)
       else this.runGrants.delete(root)
+      const servers = this.promptMcp.get(entry.id)
+      this.promptMcp.delete(entry.id)
+      if (servers) this.runMcp.set(root, servers)
+      else this.runMcp.delete(root)
       if (entry.status === 'queued') this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId: entry.id, text: entry.text, removed: true })
     }
     if (!agent) {
@@ -397,7 +405,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       headless: this.deps.headless || grants !== undefined,
       grants: grants ?? [],
       background: this,
-      settings,
+      settings: withClientMcpServers(settings, this.runMcp.get(rootSessionId)),
     }
   }
 

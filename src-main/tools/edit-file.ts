@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { readConfined, writeConfined } from './confined-fs'
 import { unifiedDiff } from './diff'
 import { looksBinary, statIfExists } from './text-file'
-import { defineTool, ToolError } from './tool'
+import { editorReadText, editorWriteText } from './editor-text'
+import { defineTool, ToolError, type EditorFiles } from './tool'
 import { hardLinkNote } from './write-file'
 import { pathAsk, pathSubject, resolveForCall } from './workspace-path'
 
@@ -63,6 +64,15 @@ function capDiff(diff: string): string {
   return diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n… [diff cut; read the file to see the rest]` : diff
 }
 
+/** The editor's text of the file to edit (missing and folder targets fail as locally), or undefined without an editor. */
+async function editorText(files: EditorFiles | undefined, abs: string, shown: string): Promise<string | undefined> {
+  if (!files?.readText) return undefined
+  const stat = await statIfExists(abs)
+  if (!stat) throw new ToolError(`File not found: ${shown}. To create a file use write_file.`)
+  if (stat.isDirectory()) throw new ToolError(`${shown} is a directory; give a file path to edit.`)
+  return editorReadText(files, abs, shown, 'edit_file')
+}
+
 export const editFileTool = defineTool({
   name: 'edit_file',
   description,
@@ -73,18 +83,20 @@ export const editFileTool = defineTool({
   async display(input, ctx) {
     const target = resolveForCall(input, ctx.workdir, input.path)
     const shown = pathSubject(target)
-    const before = await readTarget(target.abs, shown)
+    const before = (await editorText(ctx.editorFiles, target.abs, shown)) ?? (await readTarget(target.abs, shown))
     const after = applyEdit(before, input, shown)
     return { summary: `Edit ${shown} (${after.count} replacement${after.count === 1 ? '' : 's'})`, diff: unifiedDiff(before, after.text, shown) }
   },
   async execute(input, ctx) {
     const target = resolveForCall(input, ctx.workdir, input.path)
     const shown = pathSubject(target)
-    const before = await readTarget(target.abs, shown)
+    // With an editor driving the conversation, the edit applies to what the person sees (an unsaved buffer too).
+    const before = (await editorText(ctx.editorFiles, target.abs, shown)) ?? (await readTarget(target.abs, shown))
     const after = applyEdit(before, input, shown)
-    const written = await writeConfined(target.abs, after.text, shown)
+    const viaEditor = await editorWriteText(ctx.editorFiles, target.abs, after.text, shown)
+    const note = viaEditor ? ' (in the editor)' : hardLinkNote(await writeConfined(target.abs, after.text, shown))
     const diff = unifiedDiff(before, after.text, shown)
     const what = after.count === 1 ? '1 replacement' : `${after.count} replacements`
-    return { output: `Edited ${shown} (${what}).${hardLinkNote(written)}\n${capDiff(diff)}`, metadata: { path: shown, replacements: after.count, diff } }
+    return { output: `Edited ${shown} (${what}).${note}\n${capDiff(diff)}`, metadata: { path: shown, replacements: after.count, diff } }
   },
 })

@@ -1,5 +1,5 @@
 export { defineTool, Todo, TodoStatus, ToolError } from './tool'
-export type { PermissionAsk, ToolContext, ToolDef, ToolDisplay, ToolResult } from './tool'
+export type { EditorFiles, PermissionAsk, ToolContext, ToolDef, ToolDisplay, ToolResult } from './tool'
 export { argumentShape, formatValidationError, runTool, toolJsonSchema } from './run-tool'
 export type { ToolRunResult } from './run-tool'
 export { BUILTIN_TOOLS } from './builtin-tools'

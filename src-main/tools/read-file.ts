@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { openConfinedForRead } from './confined-fs'
+import { editorReadText } from './editor-text'
 import { looksBinary, statIfExists } from './text-file'
 import { defineTool, ToolError, type ToolContext } from './tool'
 import { TOOL_OUTPUT_SCHEME, toolOutputName } from './truncate'
@@ -42,19 +43,9 @@ export const readFileTool = defineTool({
         `${shown} is ${stat.size} bytes, too large to read whole; search it with grep or view a slice with bash (e.g. sed -n '1,200p').`,
       )
     }
-    // Opened once and proven to be the checked file: a link swapped in since the check cannot redirect the read.
-    const handle = await openConfinedForRead(abs, shown)
-    let bytes: Buffer
-    try {
-      if ((await handle.stat()).size > MAX_FILE_BYTES) throw new ToolError(`${shown} grew past ${MAX_FILE_BYTES} bytes while being read; search it with grep instead.`)
-      bytes = await handle.readFile()
-    } finally {
-      await handle.close()
-    }
-    if (looksBinary(bytes.subarray(0, 8_192))) {
-      throw new ToolError(`${shown} looks like a binary file (${bytes.length} bytes); read_file only reads text.`)
-    }
-    const text = bytes.toString('utf8')
+    // An editor driving the conversation shows its unsaved buffer (a saved output is ours, never the editor's).
+    const fromEditor = input.path.startsWith(TOOL_OUTPUT_SCHEME) ? undefined : await editorReadText(ctx.editorFiles, abs, shown, 'read_file')
+    const text = fromEditor ?? (await readLocal(abs, shown))
     if (text === '') return { output: `(${shown} is empty)`, metadata: { path: shown, lines: 0 } }
 
     const lines = text.split('\n')
@@ -84,6 +75,22 @@ export const readFileTool = defineTool({
     return { output: `${out.join('\n')}\n${footer}`, metadata: { path: shown, lines: last - offset + 1, totalLines: total } }
   },
 })
+
+/** The checked file's text from disk: opened once and proven, so a link swapped in since the check cannot redirect it. */
+async function readLocal(abs: string, shown: string): Promise<string> {
+  const handle = await openConfinedForRead(abs, shown)
+  let bytes: Buffer
+  try {
+    if ((await handle.stat()).size > MAX_FILE_BYTES) throw new ToolError(`${shown} grew past ${MAX_FILE_BYTES} bytes while being read; search it with grep instead.`)
+    bytes = await handle.readFile()
+  } finally {
+    await handle.close()
+  }
+  if (looksBinary(bytes.subarray(0, 8_192))) {
+    throw new ToolError(`${shown} looks like a binary file (${bytes.length} bytes); read_file only reads text.`)
+  }
+  return bytes.toString('utf8')
+}
 
 /**
  * The real file a read_file path names. A `tool-output://NAME` reference resolves only in the calling session's own

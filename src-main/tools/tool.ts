@@ -69,6 +69,18 @@ export interface ToolContext {
   emitProgress?(text: string): void
   /** how bash commands are confined (from the person's settings and rules); absent → sandboxed, no network */
   sandbox?: SandboxPolicy
+  /** the editor driving this conversation, when it shows the files (read_file, edit_file and write_file use it) */
+  editorFiles?: EditorFiles
+}
+
+/**
+ * An editor that shows the files (an ACP client such as Zed): reads see its unsaved buffers, writes land in them. A
+ * port the transport passes to the host; tools use it only after the permission gate judged the real path, which is
+ * the path they hand over. Either method may be missing (the editor offers only one).
+ */
+export interface EditorFiles {
+  readText?(absPath: string): Promise<string>
+  writeText?(absPath: string, content: string): Promise<void>
 }
 
 export interface ToolResult {

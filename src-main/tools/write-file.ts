@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { readConfined, writeConfined, type ConfinedWrite } from './confined-fs'
 import { unifiedDiff } from './diff'
+import { editorReadText, editorWriteText } from './editor-text'
 import { looksBinary, statIfExists } from './text-file'
-import { defineTool, ToolError } from './tool'
+import { defineTool, ToolError, type EditorFiles } from './tool'
 import { pathAsk, pathSubject, resolveForCall, type WorkspacePath } from './workspace-path'
 
 export const WriteFileParameters = z.object({
@@ -20,12 +21,16 @@ function countLines(text: string): number {
   return text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length
 }
 
-/** The current text of the target ('' stands in for a binary file), or null when it does not exist yet. */
-async function currentContent(target: WorkspacePath, shown: string): Promise<string | null> {
+/**
+ * The current text of the target ('' stands in for a binary file), or null when it does not exist yet; with an editor
+ * driving the conversation, the text it shows (an unsaved buffer too).
+ */
+async function currentContent(target: WorkspacePath, shown: string, files: EditorFiles | undefined): Promise<string | null> {
   const stat = await statIfExists(target.abs)
   if (!stat) return null
   if (stat.isDirectory()) throw new ToolError(`${shown} is a directory; give a file path to write.`)
   const bytes = await readConfined(target.abs, shown)
+  if (files?.readText && !looksBinary(bytes.subarray(0, 8_192))) return (await editorReadText(files, target.abs, shown, 'write_file')) ?? ''
   return looksBinary(bytes.subarray(0, 8_192)) ? '' : bytes.toString('utf8')
 }
 
@@ -46,7 +51,7 @@ export const writeFileTool = defineTool({
   async display(input, ctx) {
     const target = resolveForCall(input, ctx.workdir, input.path)
     const shown = pathSubject(target)
-    const old = await currentContent(target, shown)
+    const old = await currentContent(target, shown, ctx.editorFiles)
     const lines = countLines(input.content)
     const summary = old === null ? `Create ${shown} (${lines} lines)` : `Overwrite ${shown} (${countLines(old)} → ${lines} lines)`
     return { summary, diff: unifiedDiff(old ?? '', input.content, shown) }
@@ -54,11 +59,15 @@ export const writeFileTool = defineTool({
   async execute(input, ctx) {
     const target = resolveForCall(input, ctx.workdir, input.path)
     const shown = pathSubject(target)
-    const old = await currentContent(target, shown)
+    const old = await currentContent(target, shown, ctx.editorFiles)
     const lines = countLines(input.content)
     if (old === input.content) return { output: `${shown} already had exactly this content; nothing changed.`, metadata: { path: shown, created: false, diff: '' } }
-    const written = await writeConfined(target.abs, input.content, shown)
-    const output = written.created ? `Created ${shown} (${lines} lines).` : `Overwrote ${shown} (${countLines(old ?? '')} → ${lines} lines).${hardLinkNote(written)}`
+    // An existing file goes through the editor driving the conversation, when there is one; a new one is created here.
+    const viaEditor = old !== null && (await editorWriteText(ctx.editorFiles, target.abs, input.content, shown))
+    const written = viaEditor ? undefined : await writeConfined(target.abs, input.content, shown)
+    const output = written?.created
+      ? `Created ${shown} (${lines} lines).`
+      : `Overwrote ${shown} (${countLines(old ?? '')} → ${lines} lines).${written ? hardLinkNote(written) : ' (in the editor)'}`
     return { output, metadata: { path: shown, created: old === null, diff: unifiedDiff(old ?? '', input.content, shown) } }
   },
 })

@@ -1,0 +1,3 @@
+export { serveAcp } from './acp-server'
+export type { AcpServer, AcpServerOptions } from './acp-server'
+export type { HostHandle } from './host-link'

@@ -1,0 +1,227 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk'
+import type { AgentEvent, MessageRecord, MessageWithParts, SubagentEvent } from '../../src-shared'
+import { approvalTitle, type PendingApproval } from './approval-view'
+import { TaskProgress } from './task-progress'
+import { taskProgressContent } from './task-view'
+import { toolContent, toolKind, toolLocations, toolStatus } from './tool-view'
+import { callFields, callFromPart, callSettled, classify, noticeUpdate, planUpdate, taskCard, textChunk, type CallState, type ViewOptions } from './view'
+
+/** How often a running subagent's card in the editor is redrawn at most (its events come many per second). */
+const PROGRESS_MS = 80
+
+/** A subagent's tool call that asked for approval, shown as a call of its own (with the agent path in its title). */
+interface ChildCall {
+  id: string
+  toolName: string
+  input: unknown
+  open: boolean
+}
+
+/**
+ * The live half of the view: a root session's event stream as `session/update`s. Text streams as message and
+ * thought chunks; the session's own tool calls become tool calls whose final fields are the replay's (view.ts);
+ * each `task` call shows its child's progress until the child's answer replaces it; `todo` becomes the plan.
+ */
+export class LiveView {
+  private readonly calls = new Map<string, CallState>()
+  /** the model's tool call id → ACP tool call id (the part id), for approvals of the root's own calls */
+  private readonly byModelId = new Map<string, string>()
+  /** a child's session id (its task id) → the root's task call that runs it */
+  private readonly tasks = new Map<string, string>()
+  private readonly progress = new Map<string, TaskProgress>()
+  private readonly timers = new Map<string, NodeJS.Timeout>()
+  private readonly childCalls = new Map<string, ChildCall>()
+  private readonly messages = new Map<string, MessageRecord>()
+  private readonly results = new Map<string, string>()
+
+  constructor(
+    private readonly root: string,
+    private readonly o: ViewOptions,
+    private readonly send: (u: SessionUpdate) => void,
+    /** a prompt this connection sent (the editor already shows it) */
+    private readonly own: (requestId: unknown) => boolean,
+  ) {}
+
+  /** The stored calls of a loaded session, so events that finish them later (a resumed approval) find them. */
+  seed(messages: MessageWithParts[]): void {
+    for (const m of messages) {
+      this.messages.set(m.id, m)
+      for (const part of m.parts) {
+        if (!part.type.startsWith('tool-') || !part.toolCallId) continue
+        const call = callFromPart(part, this.o.workdir, this.results)
+        this.calls.set(call.id, call)
+        this.byModelId.set(part.toolCallId, call.id)
+        if (call.card) this.tasks.set(call.card.taskId, call.id)
+      }
+    }
+  }
+
+  onEvent(e: AgentEvent): void {
+    if (e.type === 'subagent_event') return this.onSubagent(e)
+    if (e.sessionId !== this.root) return
+    switch (e.type) {
+      case 'message_created':
+        this.messages.set(e.message.id, e.message)
+        return
+      case 'part_updated':
+        return this.onWholePart(e.part)
+      case 'content_delta':
+        return this.send(textChunk(e.partType === 'text' ? 'agent' : 'thought', e.delta, e.messageId))
+      case 'tool_call_start': {
+        const call: CallState = { id: e.partId, toolName: e.toolName, input: e.input, state: 'running', workdir: this.o.workdir }
+        this.calls.set(call.id, call)
+        this.byModelId.set(e.toolCallId, call.id)
+        if (e.toolName !== 'todo') this.send({ sessionUpdate: 'tool_call', toolCallId: call.id, ...callFields(call) })
+        return
+      }
+      case 'tool_call_end': {
+        const call = this.calls.get(e.partId)
+        if (!call) return
+        Object.assign(call, { state: e.ok ? 'ok' : 'error', output: e.ok ? e.output : undefined, error: e.ok ? undefined : e.output, metadata: e.metadata })
+        if (call.toolName === 'todo') {
+          const plan = e.ok ? planUpdate(call.input) : undefined
+          if (plan) this.send(plan)
+          return
+        }
+        return this.sendCall(call)
+      }
+      case 'task_update': {
+        const call = this.calls.get(e.partId)
+        if (!call) return
+        call.card = e.task
+        this.tasks.set(e.task.taskId, call.id)
+        this.progressOf(call.id).card = e.task
+        // A background child's end is its card's; a blocking one's is its tool call's (tool_call_end follows).
+        if (callSettled(call)) return this.sendCall(call)
+        return this.scheduleProgress(call.id)
+      }
+      default:
+        return
+    }
+  }
+
+  /** The ACP tool call an approval is about: the root's own call, or a subagent's call shown as a call of its own. */
+  callForApproval(a: PendingApproval): string {
+    if (a.sessionId === this.root) {
+      const known = this.byModelId.get(a.toolCallId)
+      if (known) return known
+    }
+    const key = `${a.sessionId}:${a.toolCallId}`
+    const existing = this.childCalls.get(key)
+    if (existing) return existing.id
+    const id = `sub:${key}`
+    const input = a.kind === 'tool' ? (a.arguments as { input?: unknown } | null)?.input : a.arguments
+    this.childCalls.set(key, { id, toolName: a.toolName, input, open: true })
+    this.send({
+      sessionUpdate: 'tool_call',
+      toolCallId: id,
+      title: approvalTitle(a),
+      kind: toolKind(a.toolName),
+      status: 'pending',
+      locations: toolLocations(a.toolName, input, this.o.workdir),
+      rawInput: input,
+      _meta: { agentry: { sessionId: a.sessionId, agentPath: a.agentPath, subagent: a.sessionId !== this.root } },
+    })
+    return id
+  }
+
+  /** The host went away: nothing open will hear its end any more. */
+  settleOpen(reason: string): void {
+    for (const call of this.calls.values()) {
+      if (call.toolName === 'todo' || callSettled(call)) continue
+      Object.assign(call, { state: 'error', error: reason })
+      this.sendCall(call)
+    }
+    for (const c of this.childCalls.values()) this.endChildCall(c, false, reason)
+  }
+
+  private onWholePart(part: { messageId: string; type: string; data: Record<string, unknown>; id: string; toolState: string | null; toolCallId: string | null }): void {
+    const call = this.calls.get(part.id)
+    if (call && part.toolState && part.type.startsWith('tool-')) {
+      // A call closed outside the loop (a restart's cleanup) ends here.
+      const next = part.toolState === 'output-available' ? 'ok' : part.toolState === 'output-error' ? 'error' : 'running'
+      if (next !== call.state) {
+        Object.assign(call, { state: next, output: part.data.output, error: part.data.error, card: taskCard(part.data.subagent) ?? call.card })
+        this.sendCall(call)
+      }
+      return
+    }
+    const message = this.messages.get(part.messageId)
+    if (!message || part.type !== 'text' || typeof part.data.text !== 'string') return
+    const body = part.data.text
+    const whole = classify(message, body)
+    if (whole.kind === 'user') {
+      if (!this.own(message.metadata.requestId)) this.send(textChunk('user', body, message.id))
+    } else if (whole.kind === 'notice') {
+      this.send(noticeUpdate(body, message.id, this.o))
+    } else if (whole.kind === 'background') {
+      this.results.set(whole.taskId, body)
+      const call = this.calls.get(this.tasks.get(whole.taskId) ?? '')
+      if (call) {
+        call.backgroundResult = body
+        this.sendCall(call)
+      }
+    } else {
+      this.send(textChunk('agent', body, message.id))
+    }
+  }
+
+  private onSubagent(e: SubagentEvent): void {
+    const callId = this.tasks.get(e.sessionId)
+    let inner: AgentEvent = e.event
+    let depth = 0
+    for (;;) {
+      if (inner.type === 'tool_call_end') this.onChildToolEnd(inner.sessionId, inner.toolCallId, inner.ok, inner.output)
+      if (inner.type !== 'subagent_event') break
+      inner = inner.event
+      depth++
+    }
+    if (!callId) return
+    if (this.progressOf(callId).onChildEvent(inner, depth)) this.scheduleProgress(callId)
+  }
+
+  private onChildToolEnd(sessionId: string, toolCallId: string, ok: boolean, output: string): void {
+    const c = this.childCalls.get(`${sessionId}:${toolCallId}`)
+    if (c) this.endChildCall(c, ok, output)
+  }
+
+  private endChildCall(c: ChildCall, ok: boolean, output: string): void {
+    if (!c.open) return
+    c.open = false
+    const state = ok ? 'ok' : 'error'
+    const content = toolContent({ toolName: c.toolName, input: c.input, state, output: ok ? output : undefined, error: ok ? undefined : output, workdir: this.o.workdir })
+    this.send({ sessionUpdate: 'tool_call_update', toolCallId: c.id, status: toolStatus(state), content })
+  }
+
+  private progressOf(callId: string): TaskProgress {
+    let p = this.progress.get(callId)
+    if (!p) this.progress.set(callId, (p = new TaskProgress()))
+    return p
+  }
+
+  private scheduleProgress(callId: string): void {
+    if (this.timers.has(callId)) return
+    this.timers.set(
+      callId,
+      setTimeout(() => {
+        this.timers.delete(callId)
+        const call = this.calls.get(callId)
+        const p = this.progress.get(callId)
+        if (!call || !p || callSettled(call) || call.state === 'error') return
+        this.send({ sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'in_progress', content: taskProgressContent(p.card, p.snapshot(), p.writing) })
+      }, PROGRESS_MS),
+    )
+  }
+
+  /** A call's whole current state; a pending progress redraw is dropped (this supersedes it). */
+  private sendCall(call: CallState): void {
+    clearTimeout(this.timers.get(call.id))
+    this.timers.delete(call.id)
+    this.send({ sessionUpdate: 'tool_call_update', toolCallId: call.id, ...callFields(call) })
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t)
+    this.timers.clear()
+  }
+}

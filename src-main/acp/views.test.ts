@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { answerFor, permissionOptions, type PendingApproval } from './approval-view'
+import { promptText } from './prompt-text'
+import { taskStatus, type TaskSource } from './task-view'
+import { newTaskCard, type TaskStatus } from '../../src-shared'
+
+const approval = (over: Partial<PendingApproval>): PendingApproval => ({
+  approvalId: 'apr_1',
+  sessionId: 'ses_1',
+  kind: 'tool',
+  toolName: 'bash',
+  toolCallId: 'call_1',
+  agentPath: ['build'],
+  arguments: { input: { command: 'git push' } },
+  alwaysPatterns: ['git push *'],
+  ...over,
+})
+
+describe('permission options × what they answer', () => {
+  const protectedArgs = { input: { path: '.agents/x.md' }, protected: { path: '.agents/x.md', reason: 'agent configuration' } }
+  it.each([
+    ['a tool call with a suggestion', approval({}), ['allow_once', 'allow_always_session', 'allow_always_workspace', 'deny']],
+    ['a tool call without one (must ask every time)', approval({ alwaysPatterns: [] }), ['allow_once', 'deny']],
+    ['a protected write', approval({ arguments: protectedArgs }), ['allow_once', 'deny']],
+    ['a plan', approval({ kind: 'plan', toolName: 'plan_exit', arguments: { plan: 'x' } }), ['approve', 'reject']],
+    ['a question with answers', approval({ kind: 'question', toolName: 'question', arguments: { question: 'q', options: ['a', 'b'] } }), ['answer:0', 'answer:1', 'skip']],
+    ['a free-text question', approval({ kind: 'question', toolName: 'question', arguments: { question: 'q' } }), ['skip']],
+  ])('%s', (_label, a, ids) => {
+    const options = permissionOptions(a)
+    expect(options.map((o) => o.optionId)).toEqual(ids)
+    const answers = Object.fromEntries(ids.map((id) => [id, answerFor(a, id)]))
+    for (const [id, answer] of Object.entries(answers)) {
+      const kind = options.find((o) => o.optionId === id)!.kind
+      // An allow option never denies, a reject option never allows; "always" only where offered.
+      expect([id, answer?.decision === 'deny']).toEqual([id, kind.startsWith('reject')])
+      if (answer?.decision === 'allow_always') expect(kind).toBe('allow_always')
+    }
+    // Options the request did not offer are refused, never guessed.
+    expect(answerFor(a, 'allow_always_session') === undefined).toBe(!ids.includes('allow_always_session'))
+    expect(answerFor(a, 'bogus')).toBeUndefined()
+  })
+  it('names risky patterns and the question answer', () => {
+    const risky = approval({ alwaysSuggestions: [{ pattern: 'git push *', risky: true, reason: 'network' }] })
+    expect(permissionOptions(risky)[1].name).toBe('Always allow `git push *` (⚠ network) in this conversation')
+    const q = approval({ kind: 'question', toolName: 'question', arguments: { question: 'q', options: ['red', 'blue'] } })
+    expect(answerFor(q, 'answer:1')).toEqual({ decision: 'allow_once', feedback: 'blue' })
+  })
+})
+
+describe('a task call’s status', () => {
+  const card = (status: TaskStatus, background: boolean) => newTaskCard({ taskId: 't', agentType: 'explore', description: 'd', background, inspectable: false, depth: 1, status })
+  const CASES: [TaskSource['state'], boolean, TaskStatus, string][] = []
+  for (const state of ['running', 'ok', 'error'] as const)
+    for (const background of [false, true])
+      for (const status of ['queued', 'running', 'completed', 'failed', 'aborted'] as const) {
+        const expected = state === 'error' ? 'failed' : !background ? (state === 'ok' ? 'completed' : 'in_progress') : status === 'completed' ? 'completed' : status === 'failed' || status === 'aborted' ? 'failed' : 'in_progress'
+        CASES.push([state, background, status, expected])
+      }
+  it.each(CASES)('tool call %s, background %s, card %s → %s', (state, background, status, expected) => {
+    expect(taskStatus({ state, card: card(status, background) })).toBe(expected)
+  })
+})
+
+describe('prompt content', () => {
+  it('takes text, links and embedded files; refuses what was not offered', () => {
+    expect(
+      promptText([
+        { type: 'text', text: 'Look at' },
+        { type: 'resource_link', uri: 'file:///w/src/a%20b.ts', name: 'a b.ts' },
+        { type: 'resource', resource: { uri: 'file:///w/x.py', text: 'print(1)\n' } },
+      ]),
+    ).toBe('Look at\n\n@/w/src/a b.ts\n\nAttached /w/x.py:\n```py\nprint(1)\n```')
+    expect(() => promptText([{ type: 'image', data: '', mimeType: 'image/png' }])).toThrow(/prompt\[0\] is image content/)
+    expect(() => promptText([{ type: 'text', text: '  ' }])).toThrow(/the prompt is empty/)
+  })
+})
