@@ -19,6 +19,7 @@ import { createFixture, type Fixture } from '../testing/fixture'
 beforeAll(() => buildCli(), 60_000)
 
 let fx: Fixture
+let fuzzWork: string
 let daemon: AgentryProcess
 let url: string
 const clients: WsBridgeClient[] = []
@@ -26,6 +27,11 @@ const sockets: WebSocket[] = []
 
 beforeAll(async () => {
   fx = createFixture({ script: FUZZ_SCRIPT, agents: FUZZ_AGENTS, permissions: FUZZ_PERMISSIONS })
+  // The fuzz traffic works in a workspace of its own (same agents), so the scenarios' strict expectations are not
+  // upset by a random delete of one of their sessions; each side is hostile to its own.
+  fuzzWork = path.join(fx.root, 'fuzz-work')
+  fs.cpSync(path.join(fx.workdir, '.agents'), path.join(fuzzWork, '.agents'), { recursive: true })
+  fuzzWork = fs.realpathSync(fuzzWork)
   daemon = spawnAgentry(['serve', '--port', '0'], { home: fx.dataDir, cwd: fx.workdir })
   await daemon.waitFor(/running at http/, 30_000)
   const m = /running at http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)/.exec(daemon.output().stdout)
@@ -79,8 +85,8 @@ describe('agentry serve under hostile WebSocket traffic', () => {
             if (!/unavailable/.test(err.message)) throw new Error(`${sc.name}: ${err.message}`)
           })
         })(),
-        fuzz(wrap(b), newFuzzState(fx.workdir), { seed: 7, steps: 80 }),
-        fuzz(wrap(c), newFuzzState(fx.workdir), { seed: 8, steps: 80 }),
+        fuzz(wrap(b), newFuzzState(fuzzWork), { seed: 7, steps: 80 }),
+        fuzz(wrap(c), newFuzzState(fuzzWork), { seed: 8, steps: 80 }),
       ])
     } finally {
       clearInterval(dropper)

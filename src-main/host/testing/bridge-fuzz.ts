@@ -107,7 +107,8 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'workspaces.open': () => ({ root: s.workdir }),
     'agents.list': () => ({ workspaceRoot: s.workdir }),
     'agents.create': () => ({ workspaceRoot: s.workdir, scope: 'workspace', name: `fuzz${s.agentsMade++ % 3}`, description: 'made by the fuzz', mode: 'subagent', prompt: 'You help.' }),
-    'sessions.list': () => ({ includeChildren: r() < 0.5, includeArchived: r() < 0.5 }),
+    // Its own workspace's sessions: a fuzz running beside the hostile scenarios (another workspace) leaves theirs alone.
+    'sessions.list': () => ({ workspaceRoot: s.workdir, includeChildren: r() < 0.5, includeArchived: r() < 0.5 }),
     'sessions.get': () => ({ sessionId: session() }),
     'sessions.create': () => ({ workspaceRoot: s.workdir, ...(r() < 0.2 ? { agent: 'worker' } : {}) }),
     'sessions.rename': () => ({ sessionId: session(), title: `renamed ${Math.floor(r() * 100)}` }),
@@ -171,7 +172,7 @@ export async function fuzz(call: Call, s: FuzzState, o: { seed: number; steps: n
   }
   for (let i = 0; i < o.steps; i++) {
     // Keep the ids fresh: the hostile part is using them at the wrong moment, not failing to find any.
-    if (i % 5 === 0) await one('sessions.list', { includeChildren: true, includeArchived: true })
+    if (i % 5 === 0) await one('sessions.list', { workspaceRoot: s.workdir, includeChildren: true, includeArchived: true })
     if (i % 5 === 2) await one('approvals.list', {})
     if (i % 7 === 3 && s.sessions.length) await one('tasks.list', { rootSessionId: s.sessions[Math.floor(r() * s.sessions.length)] })
     const { name, input } = nextCall(s, r, o.only)
