@@ -91,6 +91,13 @@ function openReadOnly(file: string): Db {
     db = new Database(file, { ...nativeBindingOptions(), readonly: true, fileMustExist: true })
     db.pragma('busy_timeout = 5000')
     const current = Number(db.pragma('user_version', { simple: true }))
+    // Version 0: a file a starting host has only just created (nothing is written before the first migration).
+    // What it holds is what an empty database holds.
+    if (current === 0) {
+      db.close()
+      db = undefined
+      return openDatabase(':memory:')
+    }
     if (current > SCHEMA_VERSION) migrate(db, file) // throws the newer-schema error
     if (current < SCHEMA_VERSION) {
       throw new StoreError('open_failed', `${describe(file)} was written by an older Agentry (schema v${current}); run any agentry command that starts a host (e.g. agentry run) once to upgrade it.`)
