@@ -20,6 +20,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 /** In order; `skip` says why a bench cannot run here (the reason lands in the results). */
 const BENCHES: { name: string; file: string; skip?: () => string | undefined }[] = [
   { name: 'store', file: 'store.bench.ts' },
+  { name: 'search', file: 'search.bench.ts' },
   { name: 'bridge', file: 'bridge.bench.ts' },
   { name: 'cli-start', file: 'cli-start.bench.ts' },
   { name: 'fanout', file: 'fanout.bench.ts' },

@@ -144,6 +144,33 @@ describe('layout and accessibility on every screen', () => {
       },
       leave: async (page) => page.click('[data-testid=close-settings]'),
     },
+    {
+      name: 'provider-form',
+      prepare: async (page) => {
+        await page.click('[data-testid=open-settings]')
+        await page.click('[data-testid=provider-add]')
+        // an inline field error is part of what must stay readable
+        await page.fill('[data-testid=provider-name]', 'demo')
+        await page.waitForSelector('[data-testid=provider-field-error-name]')
+      },
+      leave: async (page) => page.click('[data-testid=close-settings]'),
+    },
+    {
+      name: 'model-menu',
+      prepare: async (page) => {
+        await page.click('[data-testid=model-picker]')
+        await page.waitForSelector('[data-testid=model-option]')
+      },
+      leave: async (page) => page.keyboard.press('Escape'),
+    },
+    {
+      name: 'message-search',
+      prepare: async (page) => {
+        await page.fill('[data-testid=session-search]', 'found')
+        await page.waitForSelector('[data-testid=message-hit] mark')
+      },
+      leave: async (page) => page.fill('[data-testid=session-search]', ''),
+    },
   ]
 
   it.each(screens.map((sc) => [sc.name, sc] as const))('%s: no axe violations in light and dark, screenshots at 1400×900, 1024×700 and dark', async (name, screen) => {
@@ -189,6 +216,11 @@ async function overflowProblems(page: Page): Promise<string[]> {
       const h = el.getBoundingClientRect().height
       if (h > 30) problems.push(`subagent stats wrap (${Math.round(h)}px high)`)
     }
+    for (const el of document.querySelectorAll('.session-stats')) {
+      const h = el.getBoundingClientRect().height
+      if (h > 30) problems.push(`session header stats wrap (${Math.round(h)}px high)`)
+    }
+    inside(document.querySelector('[data-testid=model-picker]'), document.querySelector('[data-testid=composer]'), 'Model picker')
     for (const el of document.querySelectorAll('.settings input, .settings select, .settings button')) {
       inside(el, el.closest('.card'), `settings control ${(el as HTMLElement).dataset.testid ?? el.tagName}`)
     }

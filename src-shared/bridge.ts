@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
-import { SubagentLimits } from './config'
+import { ModelPricing, SubagentLimits } from './config'
+import { ProviderDraft } from './settings-fields'
 import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
@@ -44,6 +45,8 @@ export const QueueEntry = z.object({
   requestId: z.string().nullable(),
   text: z.string(),
   agent: z.string().nullable(),
+  /** `prompt`: the text becomes a new user message; `retry`: the last user message runs again (retry, regenerate) */
+  kind: z.enum(['prompt', 'retry']).default('prompt'),
   status: z.enum(['queued', 'started', 'cancelled']),
   createdAt: z.number(),
 })
@@ -73,7 +76,31 @@ export const ProviderSummary = z.object({
     })
     .nullable()
     .optional(),
+  /** the entry in the person's own config.yaml (what Settings edits); null: only a workspace defines it */
+  personal: z.object({ type: z.string(), baseURL: z.string().nullable() }).nullable().optional(),
 })
+
+/** A model a provider offers (its own list), for the model picker. */
+export const ListedModel = z.object({ id: z.string(), name: z.string().nullable() })
+export type ListedModel = z.infer<typeof ListedModel>
+
+/** What the host knows about one model: context window and price, and where each came from. */
+export const ModelDetails = z.object({
+  model: z.string(),
+  contextWindow: z.number().int().positive(),
+  /** false: not in config.yaml nor the price table; a default is assumed */
+  contextWindowKnown: z.boolean(),
+  /** USD per million tokens */
+  pricing: ModelPricing.nullable(),
+  pricingSource: z.enum(['config', 'table', 'free']).nullable(),
+})
+export type ModelDetails = z.infer<typeof ModelDetails>
+
+/** A session whose messages contain the searched words; `snippet` marks each matched word with \u0002…\u0003. */
+export const SearchHit = z.object({ sessionId: z.string(), messageId: z.string(), snippet: z.string() })
+export type SearchHit = z.infer<typeof SearchHit>
+
+const PromptOutput = z.object({ queueId: z.string(), duplicate: z.boolean(), queued: z.boolean() })
 
 /** One thing a workspace file changes; `needsTrust`: it takes effect only if the person trusts the workspace. */
 export const TrustChange = z.object({
@@ -212,6 +239,18 @@ export const BridgeCalls = {
       .strict(),
     output: z.object({ session: SessionRecord }),
   },
+  /** The model the session's next turns run on (a turn already running keeps its model). */
+  'sessions.setModel': {
+    input: z.object({ sessionId: id, model: text(300) }).strict(),
+    output: z.object({ session: SessionRecord }),
+  },
+  /** Full-text search over the messages of a workspace's sessions, newest match first, one hit per session. */
+  'sessions.search': {
+    input: z
+      .object({ workspaceRoot: text(4096).optional(), query: text(500), includeArchived: z.boolean().optional(), limit: z.number().int().min(1).max(500).optional() })
+      .strict(),
+    output: z.object({ hits: z.array(SearchHit) }),
+  },
   'sessions.rename': {
     input: z.object({ sessionId: id, title: text(500).min(1) }).strict(),
     output: z.object({ session: SessionRecord }),
@@ -240,7 +279,20 @@ export const BridgeCalls = {
         mcpServers: z.array(ClientMcpServer).max(64).optional(),
       })
       .strict(),
-    output: z.object({ queueId: z.string(), duplicate: z.boolean(), queued: z.boolean() }),
+    output: PromptOutput,
+  },
+  /**
+   * Runs the session's last user message again: Retry after a failed turn, Regenerate the last answer. What followed
+   * that message is hidden (kept in the store, out of the transcript and the model's prompt). Idempotent by requestId.
+   */
+  'messages.retry': {
+    input: z.object({ sessionId: id, requestId: id, agent: id.optional() }).strict(),
+    output: PromptOutput,
+  },
+  /** Edits a sent user message: it and everything after it are hidden, and the new text is sent in its place. */
+  'messages.edit': {
+    input: z.object({ sessionId: id, requestId: id, messageId: id, text: text(200_000).min(1), agent: id.optional() }).strict(),
+    output: PromptOutput,
   },
   'messages.abort': {
     /**
@@ -311,6 +363,7 @@ export const BridgeCalls = {
       sandbox: SandboxSettings.extend({ state: SandboxState }),
     }),
   },
+  /** Problems are `config_error` with `data.fields` (field → reason), e.g. a default model whose provider does not exist. */
   'settings.update': {
     input: z
       .object({
@@ -331,9 +384,36 @@ export const BridgeCalls = {
     input: z.object({ provider: id }).strict(),
     output: Ok,
   },
+  /**
+   * Tests a provider with an authenticated request for its model list. `draft`: the form's values, not saved yet (its
+   * key, or else the saved key only if type and URL are unchanged).
+   */
   'providers.test': {
-    input: z.object({ provider: id }).strict(),
+    input: z.object({ provider: id, draft: ProviderDraft.optional() }).strict(),
     output: z.object({ ok: z.boolean(), message: z.string() }),
+  },
+  /**
+   * Adds or edits a provider in the person's config.yaml (comments and layout kept); a key goes to the key store.
+   * Problems come back as `config_error` with `data.fields` (field → reason), the same checks the form runs.
+   */
+  'providers.save': {
+    input: z.object({ draft: ProviderDraft, adding: z.boolean() }).strict(),
+    output: Ok,
+  },
+  /** Removes a provider from the person's config.yaml, and its saved key. */
+  'providers.remove': {
+    input: z.object({ provider: id }).strict(),
+    output: Ok,
+  },
+  /** The models a provider lists (its own API), for the model picker. */
+  'models.list': {
+    input: z.object({ provider: id, workspaceRoot: text(4096).optional() }).strict(),
+    output: z.object({ models: z.array(ListedModel), note: z.string().nullable() }),
+  },
+  /** Context window and price of a model (config.yaml overrides, then the price table). */
+  'models.info': {
+    input: z.object({ model: text(300), workspaceRoot: text(4096).optional() }).strict(),
+    output: ModelDetails,
   },
   'rules.list': {
     input: z.object({ workspaceRoot: text(4096).optional(), sessionId: id.optional() }).strict(),

@@ -60,6 +60,8 @@ export const TurnCompleteEvent = z.object({
   finishReason: z.enum(['stop', 'max_steps', 'aborted', 'error']),
   usage: TokenUsage,
   text: z.string(),
+  /** prompt + answer tokens of the turn's last model step: how full the context window is now */
+  contextTokens: z.number().optional(),
 })
 export const ErrorEvent = z.object({
   type: z.literal('error'),
@@ -94,6 +96,13 @@ export const MessageQueuedEvent = z.object({
   /** true when the queued entry was removed (started or cancelled) */
   removed: z.boolean().optional(),
 })
+/** Messages were hidden (retry, regenerate, edit): kept in the store, no longer part of the transcript. */
+export const MessagesHiddenEvent = z.object({
+  type: z.literal('messages_hidden'),
+  ...base,
+  messageIds: z.array(z.string()),
+  reason: z.enum(['retried', 'edited']),
+})
 export const SessionCreatedEvent = z.object({ type: z.literal('session_created'), ...base, session: SessionRecord })
 export const SessionUpdatedEvent = z.object({ type: z.literal('session_updated'), ...base, session: SessionRecord })
 export const PartUpdatedEvent = z.object({ type: z.literal('part_updated'), ...base, part: PartRecord })
@@ -110,6 +119,7 @@ const leafEvents = [
   ToolApprovalRequiredEvent,
   ToolApprovalResolvedEvent,
   MessageQueuedEvent,
+  MessagesHiddenEvent,
   SessionCreatedEvent,
   SessionUpdatedEvent,
   PartUpdatedEvent,

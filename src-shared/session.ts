@@ -46,8 +46,14 @@ export const SessionRecord = z.object({
   parentMessageId: z.string().nullable(),
   status: SessionStatus,
   metadata: z.record(z.string(), z.unknown()),
+  /** the session's own model calls */
   usage: TokenUsage,
   costUsd: z.number(),
+  /** every descendant's model calls (inspectable and opaque subagents, at any depth) */
+  subagentUsage: TokenUsage.optional(),
+  subagentCostUsd: z.number().optional(),
+  /** tokens (own and subagents') of models whose price is unknown: when > 0 the cost is a lower bound */
+  unpricedTokens: z.number().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   archivedAt: z.number().nullable(),

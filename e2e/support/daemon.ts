@@ -11,8 +11,9 @@ export type RunningDaemon = { url: string; port: number; proc: ChildProcess; out
  * `home` is the data dir (AGENTRY_HOME); `workdir` the workspace it opens by default.
  */
 export async function startDaemon(o: { home: string; workdir: string; port?: number; token?: string; env?: Record<string, string> }): Promise<RunningDaemon> {
-  // --debug: every host output is checked against the bridge contract, as in the transport tests.
-  const args = [path.join(REPO_ROOT, 'bin', 'agentry.js'), 'serve', '--debug', '--port', String(o.port ?? 0), ...(o.token ? ['--token', o.token] : [])]
+  // --debug: every host output is checked against the bridge contract, as in the transport tests. `--token=…` in one
+  // argument: a random token may start with '-', which the parser would take for an option.
+  const args = [path.join(REPO_ROOT, 'bin', 'agentry.js'), 'serve', '--debug', '--port', String(o.port ?? 0), ...(o.token ? [`--token=${o.token}`] : [])]
   const proc = spawn(process.execPath, args, {
     cwd: o.workdir,
     env: { ...process.env, AGENTRY_HOME: o.home, ...o.env },

@@ -1,8 +1,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { diffLines } from 'diff'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig, writeConfigValue } from './index'
+import { loadConfig, writeConfigValue, writeProviderEntry } from './index'
 
 let dataDir: string
 let file: string
@@ -74,5 +75,62 @@ subagents:
     fs.writeFileSync(file, 'model: [a\n')
     expect(() => writeConfigValue(dataDir, { model: 'x/y' })).toThrow(/Cannot update .*config\.yaml: YAML syntax error at line \d+:\d+.*left unchanged/)
     expect(fs.readFileSync(file, 'utf8')).toBe('model: [a\n')
+  })
+})
+
+describe('providers edited in place (Settings › Providers): a commented config round-trips with only the intended change', () => {
+  const original = `# Agentry settings — edited by hand and by the app
+model: local/qwen   # what new sessions use
+
+providers:
+  # my laptop's llama.cpp server
+  local:
+    type: openai-compatible
+    baseURL: http://127.0.0.1:8080/v1   # port from ~/bin/serve.sh
+    models:
+      qwen: { contextWindow: 32768 }   # measured
+  anthropic: { type: anthropic }   # key in the keychain
+
+subagents:
+  maxDepth: 3   # deep enough
+`
+  /** The lines removed and added, in order: what a person would see in `git diff`. */
+  const changes = (before: string, after: string) =>
+    diffLines(before, after)
+      .filter((c) => c.added || c.removed)
+      .map((c) => `${c.added ? '+' : '-'}${c.value}`)
+
+  const cases: [string, () => void, string[]][] = [
+    [
+      'a new provider is appended under providers:',
+      () => writeProviderEntry(dataDir, 'router', { type: 'openai-compatible', baseURL: 'https://openrouter.ai/api/v1' }),
+      ['+  router:\n    type: openai-compatible\n    baseURL: https://openrouter.ai/api/v1\n'],
+    ],
+    [
+      "an edit changes only that value, keeping the line's comment and the entry's other settings",
+      () => writeProviderEntry(dataDir, 'local', { type: 'openai-compatible', baseURL: 'http://127.0.0.1:9090/v1' }),
+      ['-    baseURL: http://127.0.0.1:8080/v1   # port from ~/bin/serve.sh\n', '+    baseURL: http://127.0.0.1:9090/v1 # port from ~/bin/serve.sh\n'],
+    ],
+    [
+      'a flow-style entry stays on its line',
+      () => writeProviderEntry(dataDir, 'anthropic', { type: 'anthropic', baseURL: 'https://proxy.example/v1' }),
+      ['-  anthropic: { type: anthropic }   # key in the keychain\n', '+  anthropic: { type: anthropic, baseURL: https://proxy.example/v1 } # key in the keychain\n'],
+    ],
+    ['removing one leaves its neighbours and their comments', () => writeConfigValue(dataDir, { providers: { anthropic: null } }), ['-  anthropic: { type: anthropic }   # key in the keychain\n']],
+  ]
+  it.each(cases)('%s', (_name, change, expected) => {
+    fs.mkdirSync(dataDir)
+    fs.writeFileSync(file, original)
+    change()
+    const after = fs.readFileSync(file, 'utf8')
+    expect(changes(original, after)).toEqual(expected)
+    expect(loadConfig(dataDir).issues).toEqual([])
+  })
+
+  it('refuses an edit that would leave the entry invalid, and leaves the file alone', () => {
+    fs.mkdirSync(dataDir)
+    fs.writeFileSync(file, 'providers:\n  x: { type: openai, bogus: 1 }\n')
+    expect(() => writeProviderEntry(dataDir, 'x', { type: 'openai' })).toThrow(/providers\.x: unknown setting "bogus"|providers\.x.*bogus/)
+    expect(fs.readFileSync(file, 'utf8')).toBe('providers:\n  x: { type: openai, bogus: 1 }\n')
   })
 })

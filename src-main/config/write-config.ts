@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { diffArrays } from 'diff'
 import { isMap, parseDocument, type Document } from 'yaml'
-import { Config, describeZodIssues, type ProviderConfig, type SandboxSettings, type SubagentLimits } from '../../src-shared'
+import { Config, describeZodIssues, ProviderConfig, type SandboxSettings, type SubagentLimits } from '../../src-shared'
 import { isErrno, userConfigPath } from './load-config'
 import { parseYamlText } from './yaml-text'
 
@@ -25,9 +26,53 @@ export interface ConfigPatch {
  * file cannot be parsed — overwriting a file we could not read would lose the user's settings.
  */
 export function writeConfigValue(dataDir: string, patch: ConfigPatch | Partial<Config>): void {
-  const file = userConfigPath(dataDir)
   validatePatch(patch)
+  editConfig(dataDir, (doc) => {
+    for (const key of ['model', 'smallModel'] as const) {
+      if (patch[key] === null) doc.delete(key)
+      else if (patch[key] !== undefined) doc.set(key, patch[key])
+    }
+    for (const [name, provider] of Object.entries(patch.providers ?? {})) {
+      if (provider === null) deleteIn(doc, ['providers', name])
+      else setIn(doc, ['providers', name], provider)
+    }
+    for (const [key, value] of Object.entries(patch.subagents ?? {})) {
+      if (value !== undefined) setIn(doc, ['subagents', key], value)
+    }
+    for (const [key, value] of Object.entries(patch.sandbox ?? {})) {
+      if (value !== undefined) setIn(doc, ['sandbox', key], value)
+    }
+  })
+}
 
+/**
+ * Adds provider `name`, or changes its `type` and `baseURL` in place: the entry's other settings (models, pricing,
+ * apiKeyEnv) and every comment stay as the person wrote them. `baseURL: undefined` removes the setting.
+ */
+export function writeProviderEntry(dataDir: string, name: string, fields: { type: ProviderConfig['type']; baseURL?: string }): void {
+  editConfig(dataDir, (doc) => {
+    const node = isMap(doc.get('providers')) ? doc.getIn(['providers', name]) : undefined
+    if (!isMap(node)) {
+      setIn(doc, ['providers', name], fields)
+    } else {
+      node.set('type', fields.type)
+      if (fields.baseURL === undefined) node.delete('baseURL')
+      else node.set('baseURL', fields.baseURL)
+    }
+    const entry = ProviderConfig.safeParse((doc.toJS() as { providers?: Record<string, unknown> }).providers?.[name])
+    if (!entry.success) {
+      const problems = describeZodIssues(entry.error.issues, undefined, ProviderConfig)
+      throw new Error(`Invalid settings: ${problems.map((p) => `providers.${name}${p.path ? `.${p.path}` : ''}: ${p.reason}`).join('; ')}`)
+    }
+  })
+}
+
+/**
+ * Reads `{dataDir}/config.yaml` as a YAML Document, lets `edit` change it, and writes it back (write-then-rename).
+ * Throws without touching the file when it cannot be parsed or `edit` throws.
+ */
+function editConfig(dataDir: string, edit: (doc: Document) => void): void {
+  const file = userConfigPath(dataDir)
   let text = ''
   try {
     text = fs.readFileSync(file, 'utf8')
@@ -43,27 +88,35 @@ export function writeConfigValue(dataDir: string, patch: ConfigPatch | Partial<C
   if (doc.contents !== null && !isMap(doc.contents)) {
     throw new Error(`Cannot update ${file}: it must be a mapping of settings (key: value). Fix the file first; it was left unchanged.`)
   }
-
-  for (const key of ['model', 'smallModel'] as const) {
-    if (patch[key] === null) doc.delete(key)
-    else if (patch[key] !== undefined) doc.set(key, patch[key])
-  }
-  for (const [name, provider] of Object.entries(patch.providers ?? {})) {
-    if (provider === null) deleteIn(doc, ['providers', name])
-    else setIn(doc, ['providers', name], provider)
-  }
-  for (const [key, value] of Object.entries(patch.subagents ?? {})) {
-    if (value !== undefined) setIn(doc, ['subagents', key], value)
-  }
-  for (const [key, value] of Object.entries(patch.sandbox ?? {})) {
-    if (value !== undefined) setIn(doc, ['sandbox', key], value)
-  }
-
+  const before = doc.toString()
+  edit(doc)
   fs.mkdirSync(dataDir, { recursive: true })
   // Write-then-rename so a crash mid-write never leaves a truncated config behind.
   const tmp = path.join(dataDir, `.${path.basename(file)}.${process.pid}.tmp`)
-  fs.writeFileSync(tmp, doc.toString())
+  fs.writeFileSync(tmp, keepUntouchedLines(text, before, doc.toString()))
   fs.renameSync(tmp, file)
+}
+
+/**
+ * The Document API keeps comments and structure but re-prints every line in its own style (one space before a
+ * `#` comment, its quoting). Lines the edit did not change are taken from the person's file as they were: the
+ * re-printed file before and after the edit are compared line by line, and only lines that differ come from the
+ * new text. When re-printing changed the number of lines (rare: re-wrapped flow collections), the new text is used.
+ */
+function keepUntouchedLines(original: string, reprinted: string, edited: string): string {
+  const own = original.split('\n')
+  if (own.length !== reprinted.split('\n').length) return edited
+  const out: string[] = []
+  let at = 0
+  for (const part of diffArrays(reprinted.split('\n'), edited.split('\n'))) {
+    if (part.added) out.push(...part.value)
+    else if (part.removed) at += part.value.length
+    else {
+      out.push(...own.slice(at, at + part.value.length))
+      at += part.value.length
+    }
+  }
+  return out.join('\n')
 }
 
 function validatePatch(patch: ConfigPatch): void {

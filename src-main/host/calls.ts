@@ -7,10 +7,12 @@ import type { McpPool } from '../mcp'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
-import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
+import type { ApprovalsRepository, QueueRepository, SearchRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { INTERRUPTED_REASON, type Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
+import { chatCalls } from './chat-calls'
 import { mcpCalls } from './mcp-calls'
+import { providerCalls } from './provider-calls'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
@@ -19,6 +21,7 @@ import type { Workspaces } from './workspaces'
 export interface CallDeps {
   sessions: SessionsRepository
   transcript: TranscriptRepository
+  search: SearchRepository
   queue: QueueRepository
   /** runtime rules (settings); pending approvals come from the approvals service */
   rules: Pick<ApprovalsRepository, 'listRules' | 'revokeRule'>
@@ -214,6 +217,8 @@ export function createCalls(d: CallDeps): HostApi {
     // The person stops one child from the tasks panel: like Stop, for that child and everything below it.
     'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.isRunning(taskId) && d.runner.abort(taskId) }),
     ...settingsCalls(d),
+    ...providerCalls(d),
+    ...chatCalls(d),
     ...trustCalls(d),
     ...mcpCalls(d),
   }

@@ -6,7 +6,7 @@ import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { McpPool } from '../mcp'
-import { contextWindowFor, createFileKeyStore, pricingFor, resolveModel, type KeyStore } from '../models'
+import { createFileKeyStore, modelInfo, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason } from '../permissions'
 import { networkAllowed, Runtime, type RuleSources } from '../runtime'
 import { detectSandbox, sandboxState } from '../sandbox'
@@ -122,7 +122,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
           ...(rootSessionId ? store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId }) : []),
         ].map(({ tool, pattern, action }) => ({ tool, pattern, action })),
     }
-    const pricing = (ref: ModelRef) => pricingFor(ref, config().config)
 
     const approvals = new Approvals(store.approvals)
     const modelFor = (ref: ModelRef, agentName: string, loaded: LoadedConfig) =>
@@ -146,7 +145,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       transcript: store.transcript,
       jobs: store.queue,
       agentModel,
-      pricing,
+      modelInfo,
       fault,
     })
     const runner = new SessionRunner({
@@ -159,8 +158,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       agents,
       settings: (workdir) => settings.forRun(workdir),
       agentModel,
-      contextWindow: (ref) => contextWindowFor(ref, config().config),
-      pricing,
+      modelInfo,
       headless: options.headless ?? false,
       fault,
     })
@@ -173,6 +171,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const calls = createCalls({
       sessions,
       transcript: store.transcript,
+      search: store.search,
       queue: store.queue,
       rules: store.approvals,
       runner,

@@ -37,7 +37,11 @@ describe('settings: the small model', () => {
     h = await createHarness({})
     const config = path.join(h.dataDir, 'config.yaml')
     const before = fs.readFileSync(config, 'utf8')
-    await expect(h.host.api.calls['settings.update']({ smallModel: 'no-slash' })).rejects.toMatchObject({ code: 'config_error', message: expect.stringMatching(/smallModel: must be "provider\/model"/) })
+    await expect(h.host.api.calls['settings.update']({ smallModel: 'no-slash' })).rejects.toMatchObject({
+      code: 'config_error',
+      message: expect.stringMatching(/smallModel: Write it as provider\/model/),
+      data: { fields: { smallModel: expect.stringMatching(/provider\/model/) } },
+    })
     expect(fs.readFileSync(config, 'utf8')).toBe(before)
   })
 })

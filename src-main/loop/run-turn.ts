@@ -5,7 +5,7 @@ import { newId } from '../store'
 import { toolJsonSchema, type ToolDef } from '../tools'
 import { buildPrompt } from './prompt'
 import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
-import type { Transcript } from './transcript'
+import { appendErrorMessage, type Transcript } from './transcript'
 
 export type FinishReason = 'stop' | 'max_steps' | 'aborted' | 'error'
 
@@ -43,6 +43,8 @@ export interface TurnResult {
   steps: number
   error?: string
   lastMessageId: string | null
+  /** prompt + answer tokens of the last step (the size of the conversation the model saw last) */
+  contextTokens?: number
 }
 
 export const FINAL_ANSWER_NOTICE =
@@ -65,6 +67,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
   let steps = 0
   let lastText = ''
   let lastMessageId: string | null = null
+  let contextTokens: number | undefined
   const toolSpecs: LanguageModelV4CallOptions['tools'] = [
     ...ctx.tools.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, inputSchema: toolJsonSchema(t) })),
     ...(ctx.providerTools ?? []),
@@ -99,6 +102,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
       const step = await consumeStep(ctx, stream, steps)
       steps++
       addUsage(usage, step.usage)
+      if (step.usage.total > 0) contextTokens = step.usage.prompt + step.usage.completion
       ctx.onStep?.({ index: steps, usage: step.usage })
       if (step.messageId) lastMessageId = step.messageId
       if (step.text) lastText = step.text
@@ -107,18 +111,18 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         throw new ModelStreamError(`provider "${ctx.model.provider}" returned an empty answer (no text and no tool calls). Try again, or pick another model.`, { provider: ctx.model.provider })
       }
       if (step.calls.length === 0 || finalStep) {
-        return { text: lastText, finishReason: finalStep ? 'max_steps' : 'stop', usage, steps, lastMessageId }
+        return { text: lastText, finishReason: finalStep ? 'max_steps' : 'stop', usage, steps, lastMessageId, contextTokens }
       }
       await executeToolCalls(ctx, step.calls)
       if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted')
     }
   } catch (err) {
     if (ctx.signal.aborted) {
-      return { text: lastText, finishReason: 'aborted', usage, steps, error: abortReason(ctx.signal), lastMessageId }
+      return { text: lastText, finishReason: 'aborted', usage, steps, error: abortReason(ctx.signal), lastMessageId, contextTokens }
     }
     const message = err instanceof Error ? err.message : String(err)
-    ctx.emit({ type: 'error', sessionId: ctx.transcript.sessionId, at: Date.now(), code: errorCode(err), message })
-    return { text: lastText, finishReason: 'error', usage, steps, error: message, lastMessageId }
+    appendErrorMessage(ctx.transcript, ctx.emit, errorCode(err), message)
+    return { text: lastText, finishReason: 'error', usage, steps, error: message, lastMessageId, contextTokens }
   }
 }
 

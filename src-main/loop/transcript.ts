@@ -129,3 +129,16 @@ export function appendTextMessage(
   emit({ type: 'part_updated', sessionId: transcript.sessionId, at, part })
   return message
 }
+
+/** `metadata.notice` of a stored error: shown in place in the transcript, never sent to the model. */
+export const ERROR_NOTICE = 'error'
+
+/**
+ * A failed turn's error, stored in the transcript where it happened (so it shows in place after a reload and never
+ * drifts below later answers), then announced as an `error` event for live viewers and the CLI.
+ */
+export function appendErrorMessage(transcript: Transcript, emit: (event: AgentEvent) => void, code: string, message: string): MessageRecord {
+  const record = appendTextMessage(transcript, emit, 'assistant', message, { notice: ERROR_NOTICE, error: { code, message } })
+  emit({ type: 'error', sessionId: transcript.sessionId, at: Date.now(), code, message })
+  return record
+}

@@ -1,9 +1,29 @@
-import type { Config, ModelRef } from '../../src-shared'
+import type { Config, ModelRef, TokenUsage } from '../../src-shared'
 
+/** Assumed when neither config.yaml nor the price table knows the model's context window. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000
 
-/** Offline models cost nothing; anything else is priced only when config says so. */
-const FREE_TYPES = new Set(['demo', 'script'])
+/** Offline and local models cost nothing. */
+const FREE_TYPES = new Set(['demo', 'script', 'ollama'])
+
+export type PricingSource = 'config' | 'table' | 'free'
+
+/** What the host knows about a model: its context window and price, and where each came from. */
+export interface ModelInfo {
+  contextWindow: number
+  /** false: DEFAULT_CONTEXT_WINDOW is assumed */
+  contextWindowKnown: boolean
+  /** USD per million tokens (the base price; the table may have tiers for long prompts) */
+  pricing: { input: number; output: number } | null
+  pricingSource: PricingSource | null
+  /** the cost of one model step's usage; null when the price is unknown */
+  cost(usage: TokenUsage): number | null
+}
+
+type PriceTable = typeof import('@pydantic/genai-prices')
+let table: Promise<PriceTable> | undefined
+/** The maintained price table (@pydantic/genai-prices, data bundled): loaded on first use, never at start-up. */
+const loadTable = (): Promise<PriceTable> => (table ??= import('@pydantic/genai-prices'))
 
 function providerType(ref: ModelRef, config: Config): string | undefined {
   const entry = config.providers[ref.provider]
@@ -13,17 +33,66 @@ function providerType(ref: ModelRef, config: Config): string | undefined {
   return undefined
 }
 
-/** USD per million tokens, or undefined when the price is unknown (cost shows as unknown, not 0). */
-export function pricingFor(ref: ModelRef, config: Config): { input: number; output: number } | undefined {
-  const configured = config.providers[ref.provider]?.models?.[ref.model]?.pricing
-  if (configured) return { input: configured.input, output: configured.output }
-  const type = providerType(ref, config)
-  if (type !== undefined && FREE_TYPES.has(type)) return { input: 0, output: 0 }
+/**
+ * How to find a model in the price table: Anthropic's and OpenAI's own models by provider; an openai-compatible
+ * server only when its URL is a known provider's (OpenRouter, Groq, …) — a local server's `gpt-4o` is not priced.
+ */
+function tableQuery(ref: ModelRef, config: Config): { providerId?: string; providerApiUrl?: string } | undefined {
+  const entry = config.providers[ref.provider]
+  if (!entry) return undefined
+  if (entry.type === 'anthropic' || entry.type === 'openai') return { providerId: entry.type }
+  if (entry.type === 'openai-compatible' && entry.baseURL) return { providerApiUrl: entry.baseURL }
   return undefined
 }
 
-export function contextWindowFor(ref: ModelRef, config: Config): number {
-  return config.providers[ref.provider]?.models?.[ref.model]?.contextWindow ?? DEFAULT_CONTEXT_WINDOW
+const perMillion = (p: unknown): number | undefined => {
+  if (typeof p === 'number') return p
+  if (p && typeof p === 'object' && 'base' in p && typeof p.base === 'number') return p.base
+  return undefined
+}
+
+const toTableUsage = (u: TokenUsage) => ({
+  input_tokens: u.prompt,
+  output_tokens: u.completion,
+  cache_read_tokens: u.cacheRead || undefined,
+  cache_write_tokens: u.cacheWrite || undefined,
+})
+
+/**
+ * Context window and price of a model. Precedence: `providers.X.models.Y` in config.yaml (the person's override),
+ * then the price table, then free for offline/local providers; otherwise unknown (cost shown as unknown, never 0).
+ */
+export async function modelInfo(ref: ModelRef, config: Config): Promise<ModelInfo> {
+  const configured = config.providers[ref.provider]?.models?.[ref.model]
+  const query = tableQuery(ref, config)
+  const found = query ? await lookup(ref.model, query) : undefined
+  const contextWindow = configured?.contextWindow ?? found?.contextWindow
+  const base = { contextWindow: contextWindow ?? DEFAULT_CONTEXT_WINDOW, contextWindowKnown: contextWindow !== undefined }
+  if (configured?.pricing) {
+    const { input, output } = configured.pricing
+    return { ...base, pricing: { input, output }, pricingSource: 'config', cost: (u) => (u.prompt * input + u.completion * output) / 1_000_000 }
+  }
+  if (found?.pricing && found.cost) return { ...base, pricing: found.pricing, pricingSource: 'table', cost: found.cost }
+  const type = providerType(ref, config)
+  if (type !== undefined && FREE_TYPES.has(type)) return { ...base, pricing: { input: 0, output: 0 }, pricingSource: 'free', cost: () => 0 }
+  return { ...base, pricing: null, pricingSource: null, cost: () => null }
+}
+
+async function lookup(
+  modelId: string,
+  query: { providerId?: string; providerApiUrl?: string },
+): Promise<{ contextWindow?: number; pricing?: { input: number; output: number }; cost?: (u: TokenUsage) => number | null } | undefined> {
+  const { calcPrice } = await loadTable()
+  const probe = calcPrice({ input_tokens: 1, output_tokens: 1 }, modelId, query)
+  if (!probe) return undefined
+  const input = perMillion(probe.model_price.input_mtok)
+  const output = perMillion(probe.model_price.output_mtok)
+  return {
+    contextWindow: probe.model.context_window,
+    pricing: input !== undefined && output !== undefined ? { input, output } : undefined,
+    // Per step: the table applies long-prompt tiers and cache prices to each request, as providers bill them.
+    cost: (u) => calcPrice(toTableUsage(u), modelId, query)?.total_price ?? null,
+  }
 }
 
 /**

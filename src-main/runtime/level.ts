@@ -33,6 +33,8 @@ export interface RunLevel {
   rootSessionId: string
   /** the session that spawned this one (undefined at the root) */
   parentSessionId?: string
+  /** session ids from the root down to the parent (empty at the root): who counts this run's tokens as subagent usage */
+  ancestorIds?: string[]
   workdir: string
   agent: AgentInfo
   /** agent names from the root down to this run, e.g. ["build", "explore"] */

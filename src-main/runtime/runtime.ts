@@ -143,8 +143,9 @@ export class Runtime {
         if (level.headless) return { approved: false, feedback: 'plan_exit needs the user\'s approval and this run is headless.' }
         const answer = await ask('plan', { plan })
         if (answer.outcome === 'approved') {
-          // The session's next turns run with `build`.
-          this.patchMetadata(level, { activeAgent: 'build' })
+          // The session's next turns run with `build`; `activeAgentSince` lets a client tell this switch from an
+          // agent picked for an earlier message (the composer's chip follows whichever is newer).
+          this.patchMetadata(level, { activeAgent: 'build', activeAgentSince: Date.now() })
           return { approved: true }
         }
         return { approved: false, feedback: answer.outcome === 'denied' ? answer.feedback : answer.reason }
@@ -155,6 +156,9 @@ export class Runtime {
   /** Stored sessions keep todos and the active agent in their metadata; an opaque child has no row to patch. */
   private patchMetadata(level: RunLevel, patch: Record<string, unknown>): void {
     const session = this.deps.sessions.getSession(level.sessionId)
-    if (session) this.deps.sessions.updateSession(session.id, { metadata: { ...session.metadata, ...patch } })
+    if (!session) return
+    const updated = this.deps.sessions.updateSession(session.id, { metadata: { ...session.metadata, ...patch } })
+    // Viewers hold a copy of the session (the composer's agent chip reads activeAgent from it).
+    level.emit({ type: 'session_updated', sessionId: updated.id, at: Date.now(), session: updated })
   }
 }

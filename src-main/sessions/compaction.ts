@@ -11,9 +11,8 @@ const KEEP_RECENT = 6
  * When the conversation nears the model's context window, the hidden `compaction` agent summarizes everything
  * but the recent tail into a marker message. The model then sees summary + tail; the user still sees it all.
  */
-export async function maybeCompact(deps: RunnerDeps, level: RunLevel): Promise<boolean> {
+export async function maybeCompact(deps: Pick<RunnerDeps, 'subagents'>, level: RunLevel, limit: number): Promise<boolean> {
   const history = level.transcript.history()
-  const limit = deps.contextWindow(level.modelRef)
   if (estimateTokens(buildPrompt('', history)) < limit * THRESHOLD) return false
   const visible = history.filter((m) => !m.metadata.hiddenAt)
   if (visible.length <= KEEP_RECENT) return false

@@ -1,12 +1,12 @@
-import type { AgentInfo, ApprovalRecord, ClientMcpServer, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, ClientMcpServer, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta, TokenUsage } from '../../src-shared'
 import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
-import { appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
-import { defaultModelRef } from '../models'
+import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
+import { defaultModelRef, type ModelInfo } from '../models'
 import type { Ruleset } from '../permissions'
 import { agentRules, withClientMcpServers, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
-import { costOf, INTERRUPTED_REASON, USER_STOP_REASON, type Subagents } from '../subagents'
+import { INTERRUPTED_REASON, USER_STOP_REASON, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
 import { noteRuleErrors } from './rule-notice'
@@ -27,8 +27,8 @@ export interface RunnerDeps {
   settings(workdir: string): RunSettings
   /** the model an agent's file names, resolved with the run's config; undefined = inherit */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
-  contextWindow(ref: ModelRef): number
-  pricing(ref: ModelRef): { input: number; output: number } | undefined
+  /** context window and price of a model, with the run's config */
+  modelInfo(ref: ModelRef, config: Config): Promise<ModelInfo>
   headless: boolean
   /** an unexpected failure of a run: logged (never its content); returns the id the person is shown */
   fault(where: string, err: unknown): string
@@ -47,7 +47,7 @@ interface ActiveRun {
 export class RunnerError extends Error {
   override readonly name = 'RunnerError'
   constructor(
-    readonly code: 'not_found' | 'conflict',
+    readonly code: 'not_found' | 'conflict' | 'invalid_request',
     message: string,
   ) {
     super(message)
@@ -83,9 +83,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun; mcpServers?: ClientMcpServer[] }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireSession(input.sessionId)
     if (this.closing.has(session.id)) throw new RunnerError('conflict', 'This session is being deleted or archived right now; nothing new can start in it.')
-    if (input.agent && !this.deps.agents(session.workspaceRoot).some((a) => a.name === input.agent)) {
-      throw new RunnerError('not_found', `No agent "${input.agent}" in ${session.workspaceRoot}. Pick one from the agent list.`)
-    }
+    this.checkAgent(session, input.agent)
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     if (input.headless) this.promptGrants.set(entry.id, grantRules(input.headless))
@@ -103,6 +101,57 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const session = this.deps.sessions.getSession(sessionId)
     if (session) this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId, text: entry.text, removed: true })
     return true
+  }
+
+  /**
+   * Retry (after a failed turn) or Regenerate (the last answer): what followed the last user message is hidden and
+   * that message runs again. Idempotent by requestId, like prompts.
+   */
+  retry(input: { sessionId: string; requestId: string; agent?: string }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
+    const session = this.requireIdle(input.sessionId, 'retry')
+    this.checkAgent(session, input.agent)
+    const visible = this.deps.transcript.listMessages(session.id)
+    const last = visible.findLastIndex((m) => m.role === 'user' && !m.metadata.synthetic && !m.metadata.notice)
+    if (last < 0) throw new RunnerError('conflict', 'There is no message to run again in this session yet.')
+    const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: session.id, requestId: input.requestId, text: '', agent: input.agent, kind: 'retry' })
+    if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
+    if (last + 1 < visible.length) this.hide(session, visible[last + 1].id, 'retried')
+    this.drain(session.id)
+    return { entry, duplicate: false, queued: false }
+  }
+
+  /** Edit a sent message: it and everything after it are hidden (never deleted), and the new text is sent instead. */
+  edit(input: { sessionId: string; requestId: string; messageId: string; text: string; agent?: string }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
+    const session = this.requireIdle(input.sessionId, 'edit a message')
+    this.checkAgent(session, input.agent)
+    const message = this.deps.transcript.listMessages(session.id).find((m) => m.id === input.messageId)
+    if (!message) throw new RunnerError('not_found', `No message ${input.messageId} in this session (it may have been edited already). Reload the session.`)
+    if (message.role !== 'user' || message.metadata.synthetic) throw new RunnerError('invalid_request', 'Only messages you sent can be edited.')
+    const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: session.id, requestId: input.requestId, text: input.text, agent: input.agent })
+    if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
+    this.hide(session, message.id, 'edited')
+    this.drain(session.id)
+    return { entry, duplicate: false, queued: false }
+  }
+
+  private hide(session: SessionRecord, fromMessageId: string, reason: 'retried' | 'edited'): void {
+    const messageIds = this.deps.transcript.hideMessagesFrom(session.id, fromMessageId, reason)
+    if (messageIds.length) this.emit(session, { type: 'messages_hidden', sessionId: session.id, at: Date.now(), messageIds, reason })
+  }
+
+  /** Retry and edit rewrite the end of the conversation: not while a turn is writing it, nor with prompts waiting. */
+  private requireIdle(sessionId: string, what: string): SessionRecord {
+    const session = this.requireSession(sessionId)
+    if (this.active.has(sessionId) || this.deps.queue.listQueue(sessionId, 'queued').length > 0) {
+      throw new RunnerError('conflict', `This session is still working. Stop it (or wait for it to finish), then ${what}.`)
+    }
+    return session
+  }
+
+  private checkAgent(session: SessionRecord, agent: string | undefined): void {
+    if (agent && !this.deps.agents(session.workspaceRoot).some((a) => a.name === agent)) {
+      throw new RunnerError('not_found', `No agent "${agent}" in ${session.workspaceRoot}. Pick one from the agent list.`)
+    }
   }
 
   /**
@@ -328,17 +377,18 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       else this.runMcp.delete(root)
       if (entry.status === 'queued') this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId: entry.id, text: entry.text, removed: true })
     }
-    if (!agent) {
-      this.setStatus(session, 'error', `agent "${agentName}" is not defined any more; pick another agent`)
-      this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'agent_not_found', message: `Agent "${agentName}" is not defined in ${session.workspaceRoot}. Pick another agent and send again.` })
-      return
-    }
     const transcript = new StoredTranscript(rows, sessionId)
     const { emit } = emitterFor(this.deps.hub, this.deps.sessions, session)
-    const firstPrompt = entry !== undefined && !transcript.history().some((m) => m.role === 'user')
+    if (!agent) {
+      appendErrorMessage(transcript, emit, 'agent_not_found', `Agent "${agentName}" is not defined in ${session.workspaceRoot}. Pick another agent and send again.`)
+      this.setStatus(session, 'error', `agent "${agentName}" is not defined any more; pick another agent`)
+      return
+    }
+    const retrying = entry?.kind === 'retry'
+    const firstPrompt = entry !== undefined && !retrying && !transcript.history().some((m) => m.role === 'user')
 
     let userMessageId: string | null = null
-    if (entry) {
+    if (entry && !retrying) {
       userMessageId = appendTextMessage(transcript, emit, 'user', entry.text, {
         ...(agent.name !== session.agent ? { agent: agent.name } : {}),
         ...(entry.requestId ? { requestId: entry.requestId } : {}),
@@ -346,34 +396,62 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     }
     noteRuleErrors(transcript, emit, settings.rules.errors)
     session = this.setStatus(session, 'busy')
-    // A turn without a new message (a background result, a resumed call) still belongs to the last user message.
-    userMessageId ??= [...transcript.history()].reverse().find((m) => m.role === 'user')?.id ?? null
+    // A turn without a new message (a retry, a background result, a resumed call) still belongs to the last user message.
+    userMessageId ??= [...transcript.history()].reverse().find((m) => m.role === 'user' && !m.metadata.synthetic)?.id ?? null
     const level = this.rootLevel(session, controller.signal, userMessageId, settings, agent)
     if (firstPrompt && entry) this.inBackground((signal) => generateTitle(this.deps, level, session, entry.text, signal))
     // A new message supersedes calls still waiting from before a restart; otherwise this turn resumes them.
     const resuming = this.resumes.delete(sessionId) && !entry
+    const info = await this.deps.modelInfo(level.modelRef, settings.config.config)
+    // Priced per step: a table may bill a long prompt at a higher rate, request by request.
+    let cost: number | null = 0
     let run
     try {
-      run = await this.deps.subagents.prepare(level, level.transcript)
+      run = await this.deps.subagents.prepare(level, level.transcript, {
+        onStep: ({ usage }) => {
+          const c = info.cost(usage)
+          cost = cost === null || c === null ? null : cost + c
+        },
+      })
     } catch (err) {
       // Model not configured / key missing: the run cannot start; say why, in this session.
       const e = err as Error
-      emit({ type: 'error', sessionId, at: Date.now(), code: errorCode(e, 'internal'), message: e.message })
+      appendErrorMessage(transcript, emit, errorCode(e, 'internal'), e.message)
       this.setStatus(this.requireSession(sessionId), 'error', e.message)
       emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: 'error', usage: emptyUsage(), text: '' })
       return
     }
     await settleWaitingCalls(this.deps, level, run, resuming)
-    await maybeCompact(this.deps, level)
+    await maybeCompact(this.deps, level, info.contextWindow)
     const result = await runTurn(run)
-    const cost = costOf(result.usage, this.deps.pricing(level.modelRef))
-    this.deps.sessions.addSessionUsage(sessionId, result.usage, cost ?? 0)
+    this.addUsage(level, result.usage, cost)
     // Interrupted (the client running the turn went away) is not a failure of the session: it is left idle.
     const interrupted = result.finishReason === 'aborted' && controller.signal.reason === INTERRUPTED_REASON
     const status: SessionStatus = interrupted ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
     if (interrupted) appendTextMessage(level.transcript, emit, 'assistant', INTERRUPTED_NOTICE, { notice: 'interrupted' })
     session = this.setStatus(this.requireSession(sessionId), status, result.error)
-    emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage: result.usage, text: result.text })
+    emit({
+      type: 'turn_complete',
+      sessionId,
+      at: Date.now(),
+      messageId: result.lastMessageId,
+      finishReason: result.finishReason,
+      usage: result.usage,
+      text: result.text,
+      ...(result.contextTokens !== undefined ? { contextTokens: result.contextTokens } : {}),
+    })
+  }
+
+  /** The session's own totals, and — for a child session prompted directly — its ancestors' subagent totals. */
+  private addUsage(level: RunLevel, usage: TokenUsage, cost: number | null): void {
+    this.deps.sessions.addSessionUsage(level.sessionId, usage, cost)
+    const ancestors = level.ancestorIds ?? []
+    if (ancestors.length === 0) return
+    this.deps.sessions.addSubagentUsage(ancestors, usage, cost)
+    for (const id of ancestors) {
+      const s = this.deps.sessions.getSession(id)
+      if (s) this.emit(s, { type: 'session_updated', sessionId: id, at: Date.now(), session: s })
+    }
   }
 
   /** The run level of a session prompted directly: its ancestors' rules still bound it (a child never exceeds its parent). */
@@ -392,6 +470,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       sessionId: session.id,
       rootSessionId,
       parentSessionId: session.parentId ?? undefined,
+      ancestorIds: ancestors.map((a) => a.id),
       workdir: session.workspaceRoot,
       agent: own,
       agentPath: chainAgents.map((a) => a.name),
@@ -410,8 +489,9 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   /**
-   * The session's model (chosen when it was created: the person's pick, else its agent's model, else the default).
-   * A message sent with another agent whose file names a model runs on that agent's model.
+   * The session's model (chosen when it was created — the person's pick, else its agent's model, else the default —
+   * or switched since with the model picker). A message sent with another agent whose file names a model runs on
+   * that agent's model.
    */
   private modelFor(session: SessionRecord, agent: AgentInfo, config: Config): ModelRef {
     const own = agent.name !== session.agent ? this.deps.agentModel(agent, config) : undefined
@@ -425,8 +505,14 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     if (!session) return
     const message = `The run stopped because of an internal error in the host (${id}); send the message again. The details are in the host's log.`
     try {
-      this.setStatus(session, 'error', message)
+      appendErrorMessage(new StoredTranscript(this.deps.transcript, sessionId), emitterFor(this.deps.hub, this.deps.sessions, session).emit, 'internal', message)
+    } catch (storeErr) {
+      // The store itself may be what failed (the session may be gone): the error still reaches live viewers.
+      this.deps.fault(`storing the error of the run of ${sessionId}`, storeErr)
       this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'internal', message })
+    }
+    try {
+      this.setStatus(session, 'error', message)
     } catch (again) {
       this.deps.fault(`reporting the failed run of ${sessionId}`, again)
     }

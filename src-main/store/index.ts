@@ -1,5 +1,6 @@
 export { openStore } from './store'
-export type { ApprovalsRepository, EventLogRepository, QueueRepository, SessionsRepository, Store, StoreOptions, TranscriptRepository } from './store'
+export type { ApprovalsRepository, EventLogRepository, QueueRepository, SearchRepository, SessionsRepository, Store, StoreOptions, TranscriptRepository } from './store'
+export { MARK_END, MARK_START, toFtsQuery, type MessageSearchFilter, type MessageSearchHit } from './search'
 export { StoreError } from './store-error'
 export type { StoreErrorCode } from './store-error'
 export { newId } from './new-id'

@@ -76,6 +76,11 @@ export function createMessageRepo(db: Database.Database) {
     `SELECT ${PART_COLUMNS} FROM chat_parts WHERE session_id = ? ORDER BY message_id, "index", id`,
   )
   const selectPart = db.prepare<[string], PartRow>(`SELECT ${PART_COLUMNS} FROM chat_parts WHERE id = ?`)
+  const hideFrom = db.prepare<[{ now: number; reason: string; sessionId: string; fromId: string }], { id: string }>(
+    `UPDATE chat_messages SET metadata_json = json_set(metadata_json, '$.hiddenAt', @now, '$.hiddenReason', @reason), updated_at = @now
+     WHERE session_id = @sessionId AND id >= @fromId AND json_extract(metadata_json, '$.hiddenAt') IS NULL
+     RETURNING id`,
+  )
   const openTools = db.prepare<[], PartRow>(
     `SELECT ${PART_COLUMNS} FROM chat_parts
      WHERE tool_state IN ('input-streaming', 'input-available', 'approval-requested')
@@ -122,6 +127,17 @@ export function createMessageRepo(db: Database.Database) {
       })
       for (const p of partsOfSession.all(sessionId)) byId.get(p.message_id)?.parts.push(toPart(p))
       return out
+    },
+
+    /**
+     * Marks the session's messages from `fromId` on (by id, i.e. creation order) as hidden: kept in the store, left
+     * out of the transcript, the model's prompt and search. Returns the ids it hid (oldest first).
+     */
+    hideFrom(sessionId: string, fromId: string, reason: string): string[] {
+      return hideFrom
+        .all({ now: Date.now(), reason, sessionId, fromId })
+        .map((r) => r.id)
+        .sort()
     },
 
     getPart(id: string): PartRecord | undefined {

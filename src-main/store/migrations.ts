@@ -122,6 +122,50 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (stream_id, seq)
   ) WITHOUT ROWID;
   `,
+  // v2: totals that include subagents, retries in the queue, full-text search over message text
+  `
+  -- Usage of every descendant (inspectable or opaque), kept apart from the session's own so neither is counted twice.
+  ALTER TABLE chat_sessions ADD COLUMN sub_prompt_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE chat_sessions ADD COLUMN sub_completion_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE chat_sessions ADD COLUMN sub_reasoning_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE chat_sessions ADD COLUMN sub_cache_read_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE chat_sessions ADD COLUMN sub_cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE chat_sessions ADD COLUMN sub_total_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE chat_sessions ADD COLUMN sub_cost_usd REAL NOT NULL DEFAULT 0;
+  -- Tokens (own and subagents') spent on models without a known price: the cost is then a lower bound.
+  ALTER TABLE chat_sessions ADD COLUMN unpriced_tokens INTEGER NOT NULL DEFAULT 0;
+
+  -- 'prompt' adds the text as a new user message; 'retry' runs the last user message again.
+  ALTER TABLE prompt_queue ADD COLUMN kind TEXT NOT NULL DEFAULT 'prompt';
+
+  -- Full-text search over text parts. Streaming rewrites a growing part many times a second, so a write only marks
+  -- the part (a trigger, one tiny row per part per flush); the indexer copies marked parts into the index when the
+  -- host is idle and before every search, so a search always sees every part written.
+  CREATE VIRTUAL TABLE message_search USING fts5(
+    text, session_id UNINDEXED, message_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4'
+  );
+  -- The index's rowid per part (an INTEGER PRIMARY KEY survives VACUUM; chat_parts' implicit rowid may not).
+  CREATE TABLE message_search_rows (docid INTEGER PRIMARY KEY, part_id TEXT NOT NULL UNIQUE);
+  CREATE TABLE message_search_pending (part_id TEXT PRIMARY KEY) WITHOUT ROWID;
+  -- NOT EXISTS rather than OR IGNORE: inside a trigger fired by an upsert, the upsert's conflict handling wins.
+  CREATE TRIGGER chat_parts_search_insert AFTER INSERT ON chat_parts WHEN new.type = 'text'
+  BEGIN
+    INSERT INTO message_search_pending (part_id) SELECT new.id
+    WHERE NOT EXISTS (SELECT 1 FROM message_search_pending WHERE part_id = new.id);
+  END;
+  CREATE TRIGGER chat_parts_search_update AFTER UPDATE OF data_json ON chat_parts WHEN new.type = 'text'
+  BEGIN
+    INSERT INTO message_search_pending (part_id) SELECT new.id
+    WHERE NOT EXISTS (SELECT 1 FROM message_search_pending WHERE part_id = new.id);
+  END;
+  CREATE TRIGGER chat_parts_search_delete AFTER DELETE ON chat_parts
+  BEGIN
+    DELETE FROM message_search WHERE rowid = (SELECT docid FROM message_search_rows WHERE part_id = old.id);
+    DELETE FROM message_search_rows WHERE part_id = old.id;
+    DELETE FROM message_search_pending WHERE part_id = old.id;
+  END;
+  INSERT INTO message_search_pending (part_id) SELECT id FROM chat_parts WHERE type = 'text';
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

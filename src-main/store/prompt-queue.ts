@@ -1,12 +1,11 @@
 import type Database from 'better-sqlite3'
 import { z } from 'zod'
-import { QueueStatus } from './records'
-import type { QueueEntry } from './records'
+import { QueueEntry, QueueStatus } from './records'
 import { newId } from './new-id'
 import { checkInput } from './sql-json'
 import { StoreError } from './store-error'
 
-export type EnqueueInput = { sessionId: string; requestId?: string | null; text: string; agent?: string | null }
+export type EnqueueInput = { sessionId: string; requestId?: string | null; text: string; agent?: string | null; kind?: QueueEntry['kind'] }
 
 type QueueRow = {
   id: string
@@ -14,6 +13,7 @@ type QueueRow = {
   request_id: string | null
   text: string
   agent: string | null
+  kind: QueueEntry['kind']
   status: QueueStatus
   created_at: number
 }
@@ -23,6 +23,7 @@ const EnqueueSchema = z.object({
   requestId: z.string().min(1).nullable().optional(),
   text: z.string(),
   agent: z.string().min(1).nullable().optional(),
+  kind: QueueEntry.shape.kind.optional(),
 })
 
 function toEntry(r: QueueRow): QueueEntry {
@@ -32,6 +33,7 @@ function toEntry(r: QueueRow): QueueEntry {
     requestId: r.request_id,
     text: r.text,
     agent: r.agent,
+    kind: r.kind,
     status: r.status,
     createdAt: r.created_at,
   }
@@ -40,8 +42,8 @@ function toEntry(r: QueueRow): QueueEntry {
 /** Prompts that arrived while their session was busy, in arrival order. */
 export function createQueueRepo(db: Database.Database) {
   const insert = db.prepare(
-    `INSERT INTO prompt_queue (id, session_id, request_id, text, agent, status, created_at)
-     VALUES (@id, @sessionId, @requestId, @text, @agent, 'queued', @now)`,
+    `INSERT INTO prompt_queue (id, session_id, request_id, text, agent, kind, status, created_at)
+     VALUES (@id, @sessionId, @requestId, @text, @agent, @kind, 'queued', @now)`,
   )
   const selectOne = db.prepare<[string], QueueRow>('SELECT * FROM prompt_queue WHERE id = ?')
   const byRequest = db.prepare<[string], QueueRow>('SELECT * FROM prompt_queue WHERE request_id = ?')
@@ -62,6 +64,7 @@ export function createQueueRepo(db: Database.Database) {
       requestId: input.requestId ?? null,
       text: input.text,
       agent: input.agent ?? null,
+      kind: input.kind ?? 'prompt',
       now: Date.now(),
     })
     return { entry: toEntry(selectOne.get(id) as QueueRow), duplicate: false }

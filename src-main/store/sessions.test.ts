@@ -49,6 +49,23 @@ describe('sessions', () => {
     expect(after?.costUsd).toBeCloseTo(0.03)
   })
 
+  it('keeps subagent totals apart from the own ones, and counts tokens of unknown price', () => {
+    const root = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
+    const child = store.sessions.createSession({ agent: 'general', workspaceRoot: '/w', parentId: root.id })
+    store.sessions.addSessionUsage(root.id, { prompt: 100, completion: 10, total: 110 }, 0.5)
+    store.sessions.addSessionUsage(child.id, { prompt: 40, completion: 2, total: 42 }, null)
+    store.sessions.addSubagentUsage([root.id, 'ses_opaque_has_no_row'], { prompt: 40, completion: 2, total: 42 }, null)
+    store.sessions.addSubagentUsage([root.id], { prompt: 5, completion: 5, total: 10 }, 0.25)
+    expect(store.sessions.getSession(root.id)).toMatchObject({
+      usage: { prompt: 100, completion: 10, total: 110 },
+      costUsd: 0.5,
+      subagentUsage: { prompt: 45, completion: 7, total: 52 },
+      subagentCostUsd: 0.25,
+      unpricedTokens: 42,
+    })
+    expect(store.sessions.getSession(child.id)).toMatchObject({ usage: { total: 42 }, costUsd: 0, unpricedTokens: 42, subagentUsage: { total: 0 } })
+  })
+
   it('stores session permission rules', () => {
     const s = store.sessions.createSession({
       agent: 'build',

@@ -69,11 +69,20 @@ type SessionRow = [
   createdAt: number,
   updatedAt: number,
   archivedAt: number | null,
+  subPromptTokens: number,
+  subCompletionTokens: number,
+  subReasoningTokens: number,
+  subCacheReadTokens: number,
+  subCacheWriteTokens: number,
+  subTotalTokens: number,
+  subCostUsd: number,
+  unpricedTokens: number,
 ]
 
 const COLUMNS = `id, agent, title, workspace_root, model_json, parent_id, parent_message_id, status, metadata_json,
   prompt_tokens, completion_tokens, reasoning_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_usd,
-  created_at, updated_at, archived_at`
+  created_at, updated_at, archived_at, sub_prompt_tokens, sub_completion_tokens, sub_reasoning_tokens,
+  sub_cache_read_tokens, sub_cache_write_tokens, sub_total_tokens, sub_cost_usd, unpriced_tokens`
 
 const DEFAULT_LIMIT = 200
 
@@ -108,6 +117,26 @@ function toRecord(r: SessionRow): SessionRecord {
     createdAt: r[16],
     updatedAt: r[17],
     archivedAt: r[18],
+    subagentUsage: { prompt: r[19], completion: r[20], reasoning: r[21], cacheRead: r[22], cacheWrite: r[23], total: r[24] },
+    subagentCostUsd: r[25],
+    unpricedTokens: r[26],
+  }
+}
+
+/** null cost: the model's price is unknown, so its tokens count as unpriced (the cost shown is then a lower bound). */
+function usageParams(id: string, usage: Partial<TokenUsage>, costUsd: number | null) {
+  const total = usage.total ?? 0
+  const priced = costUsd !== null && Number.isFinite(costUsd)
+  return {
+    id,
+    prompt: usage.prompt ?? 0,
+    completion: usage.completion ?? 0,
+    reasoning: usage.reasoning ?? 0,
+    cacheRead: usage.cacheRead ?? 0,
+    cacheWrite: usage.cacheWrite ?? 0,
+    total,
+    costUsd: priced ? costUsd : 0,
+    unpriced: priced ? 0 : total,
   }
 }
 
@@ -130,7 +159,15 @@ export function createSessionRepo(db: Database.Database) {
     `UPDATE chat_sessions SET prompt_tokens = prompt_tokens + @prompt, completion_tokens = completion_tokens + @completion,
        reasoning_tokens = reasoning_tokens + @reasoning, cache_read_tokens = cache_read_tokens + @cacheRead,
        cache_write_tokens = cache_write_tokens + @cacheWrite, total_tokens = total_tokens + @total,
-       cost_usd = cost_usd + @costUsd
+       cost_usd = cost_usd + @costUsd, unpriced_tokens = unpriced_tokens + @unpriced
+     WHERE id = @id`,
+  )
+  const addSubUsage = db.prepare(
+    `UPDATE chat_sessions SET sub_prompt_tokens = sub_prompt_tokens + @prompt,
+       sub_completion_tokens = sub_completion_tokens + @completion, sub_reasoning_tokens = sub_reasoning_tokens + @reasoning,
+       sub_cache_read_tokens = sub_cache_read_tokens + @cacheRead, sub_cache_write_tokens = sub_cache_write_tokens + @cacheWrite,
+       sub_total_tokens = sub_total_tokens + @total, sub_cost_usd = sub_cost_usd + @costUsd,
+       unpriced_tokens = unpriced_tokens + @unpriced
      WHERE id = @id`,
   )
   const remove = db.prepare<[string]>('DELETE FROM chat_sessions WHERE id = ?')
@@ -249,18 +286,14 @@ export function createSessionRepo(db: Database.Database) {
       return mustGet(id, 'updateSession')
     },
 
-    addUsage(id: string, usage: Partial<TokenUsage>, costUsd: number): void {
-      const changed = addUsage.run({
-        id,
-        prompt: usage.prompt ?? 0,
-        completion: usage.completion ?? 0,
-        reasoning: usage.reasoning ?? 0,
-        cacheRead: usage.cacheRead ?? 0,
-        cacheWrite: usage.cacheWrite ?? 0,
-        total: usage.total ?? 0,
-        costUsd: Number.isFinite(costUsd) ? costUsd : 0,
-      }).changes
+    addUsage(id: string, usage: Partial<TokenUsage>, costUsd: number | null): void {
+      const changed = addUsage.run(usageParams(id, usage, costUsd)).changes
       if (changed === 0) throw new StoreError('not_found', `addSessionUsage: no session with id "${id}"`)
+    },
+
+    /** Adds a descendant's usage to each of these sessions' subagent totals (ids without a row are skipped). */
+    addSubagentUsage(ids: string[], usage: Partial<TokenUsage>, costUsd: number | null): void {
+      for (const id of ids) addSubUsage.run(usageParams(id, usage, costUsd))
     },
 
     /** The session and all its descendants, the session first. */

@@ -25,6 +25,7 @@ import type { CreateSessionInput, SessionFilter, SessionPatch } from './sessions
 import { createSessionRepo } from './sessions'
 import { createWriteBuffer } from './write-buffer'
 import { createSummaryRepo, type SessionCounts } from './summaries'
+import { createSearchRepo, type MessageSearchFilter, type MessageSearchHit } from './search'
 
 export type StoreOptions = {
   /** buffered part/event rows that force a synchronous flush (default 1000) */
@@ -33,7 +34,12 @@ export type StoreOptions = {
   log?: (line: string) => void
   /** an existing database, opened read-only (inspecting a data dir whose host is gone) */
   readOnly?: boolean
+  /** quiet time after the last write before written text is indexed for search (default 1500 ms; searches never wait) */
+  indexAfterMs?: number
 }
+
+/** Parts indexed per idle step, so a large backlog (an old database) never blocks the event loop for long. */
+const INDEX_STEP = 500
 
 /** Sessions: the rows of the session list, their totals and archiving. */
 export interface SessionsRepository {
@@ -45,8 +51,10 @@ export interface SessionsRepository {
   listSessions(filter?: SessionFilter): SessionRecord[]
   /** Bumps updated_at. */
   updateSession(id: string, patch: SessionPatch): SessionRecord
-  /** Adds to the session's token and cost totals. */
-  addSessionUsage(id: string, usage: Partial<TokenUsage>, costUsd: number): void
+  /** Adds to the session's own token and cost totals; a null cost (price unknown) counts the tokens as unpriced. */
+  addSessionUsage(id: string, usage: Partial<TokenUsage>, costUsd: number | null): void
+  /** Adds a subagent's usage to the subagent totals of each of these ancestor sessions (ids without a row skipped). */
+  addSubagentUsage(ancestorIds: string[], usage: Partial<TokenUsage>, costUsd: number | null): void
   /**
    * Cascades to messages, parts and child sessions, and removes the approvals, queued prompts, background jobs and
    * event stream that name any of them. Returns the ids of the sessions removed (the session first).
@@ -72,6 +80,11 @@ export interface TranscriptRepository {
   upsertPart(part: PartRecord): void
   /** Sees buffered writes. */
   getPart(id: string): PartRecord | undefined
+  /**
+   * Hides the session's messages from `fromMessageId` on (retry, regenerate, edit): they stay in the store, marked
+   * with `hiddenAt` and `hiddenReason`, and leave the transcript, the model's prompt and search. Returns their ids.
+   */
+  hideMessagesFrom(sessionId: string, fromMessageId: string, reason: string): string[]
   /** Tool parts left in input-streaming, input-available or approval-requested. */
   listOpenToolParts(): PartRecord[]
   /**
@@ -109,6 +122,14 @@ export interface QueueRepository {
   listJobs(filter?: JobFilter): JobRecord[]
 }
 
+/** Full-text search over the text of messages (sessions' own, not opaque children nested in task parts). */
+export interface SearchRepository {
+  /** The sessions whose visible messages contain every word (the last as a prefix), newest match first. */
+  searchMessages(filter: MessageSearchFilter): MessageSearchHit[]
+  /** Index the parts written since the last call (searchMessages does this first); returns how many. */
+  indexPending(maxParts?: number): number
+}
+
 /** The sequenced events of every root session's stream. */
 export interface EventLogRepository {
   /** Buffered. */
@@ -134,6 +155,7 @@ export interface Store {
   readonly approvals: ApprovalsRepository
   readonly queue: QueueRepository
   readonly eventLog: EventLogRepository
+  readonly search: SearchRepository
   /** Writes every buffered row in one transaction. */
   flush(): void
   /**
@@ -158,6 +180,19 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   const eventRows = createEventLogRepo(db)
   const buffer = createWriteBuffer(db, { maxBuffered: options.maxBuffered ?? 1000, log: options.log ?? ((line) => console.error(line)) })
   const summaries = createSummaryRepo(db)
+  const searchRows = createSearchRepo(db)
+  // Streaming rewrites text parts many times a second: index them once the writing has paused, not per chunk.
+  let indexTimer: NodeJS.Timeout | undefined
+  const indexWhenIdle = () => {
+    clearTimeout(indexTimer)
+    indexTimer = setTimeout(indexStep, options.indexAfterMs ?? 1500).unref()
+  }
+  const indexStep = () => {
+    indexTimer = undefined
+    if (!db.open) return
+    if (searchRows.indexPending(INDEX_STEP) === INDEX_STEP) indexTimer = setTimeout(indexStep, 0).unref()
+  }
+  buffer.onFlush(indexWhenIdle)
 
   const sessions: SessionsRepository = {
     createSession: (input) => sessionRows.create(input),
@@ -166,6 +201,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     listSessions: (filter) => sessionRows.list(filter),
     updateSession: (id, patch) => sessionRows.update(id, patch),
     addSessionUsage: (id, usage, costUsd) => sessionRows.addUsage(id, usage, costUsd),
+    addSubagentUsage: (ids, usage, costUsd) => sessionRows.addSubagentUsage(ids, usage, costUsd),
     deleteSession(id) {
       // Buffered parts of this session must land before the cascade, or they would be written
       // afterwards against a deleted message and fail the flush.
@@ -185,6 +221,10 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       return messages.list(sessionId, opts?.includeHidden ?? false)
     },
     upsertPart: (part) => buffer.upsertPart(part),
+    hideMessagesFrom(sessionId, fromMessageId, reason) {
+      buffer.flush()
+      return messages.hideFrom(sessionId, fromMessageId, reason)
+    },
     getPart: (id) => buffer.getBufferedPart(id) ?? messages.getPart(id),
     listOpenToolParts() {
       buffer.flush()
@@ -233,13 +273,26 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     onFlush: (cb) => buffer.onFlush(cb),
   }
 
+  const search: SearchRepository = {
+    searchMessages(filter) {
+      buffer.flush()
+      return searchRows.search(filter)
+    },
+    indexPending(maxParts) {
+      buffer.flush()
+      return searchRows.indexPending(maxParts)
+    },
+  }
+
   return {
     sessions,
     transcript,
     approvals,
     queue,
     eventLog,
+    search,
     close() {
+      clearTimeout(indexTimer)
       if (!db.open) return
       try {
         buffer.close()

@@ -1,20 +1,23 @@
-import type { ModelRef, TaskCard, TokenUsage } from '../../src-shared'
+import type { Config, ModelRef, TaskCard, TokenUsage } from '../../src-shared'
 import { addUsage, emptyUsage, runTurn, type RunContext, type Transcript } from '../loop'
 import type { PrepareOptions, RunLevel } from '../runtime'
 import type { SessionsRepository } from '../store'
 import type { AbortCause } from './abort-cause'
 import type { Lane, Slot } from './lane'
-import { costOf, statsLine, taskError, taskResult } from './result-text'
+import { statsLine, taskError, taskResult } from './result-text'
 import type { TaskClock } from './task-clock'
 
 /** What the parent gets: the exact `<task_result>` / `<task_error>` text, and why the child stopped when it was aborted. */
 export type ChildOutcome = { ok: true; text: string; aborted: false } | { ok: false; text: string; aborted: false } | { ok: false; text: string; aborted: true; cause: AbortCause }
 
 export interface ChildRun {
-  sessions: Pick<SessionsRepository, 'updateSession' | 'addSessionUsage'>
+  sessions: Pick<SessionsRepository, 'updateSession'>
   /** the run context of a level (the subagents module adds its `task` tool) */
   prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'>): Promise<RunContext>
-  pricing(ref: ModelRef): { input: number; output: number } | undefined
+  /** a model's price with the run's config: the cost of one step, null if unknown */
+  modelInfo(ref: ModelRef, config: Config): Promise<{ cost(usage: TokenUsage): number | null }>
+  /** the child's tokens and cost, once its turn ended: its own row (if stored) and its ancestors' subagent totals */
+  countUsage(usage: TokenUsage, cost: number | null): void
   lane: Lane
   onSlot(slot: Slot): void
   child: RunLevel
@@ -54,21 +57,24 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     r.publish()
     r.clock.start()
     setChildStatus(r, 'busy')
-    const pricing = r.pricing(child.modelRef)
+    const info = await r.modelInfo(child.modelRef, child.settings.config.config)
     r.write(child, r.prompt)
+    // Priced per step, as providers bill each request; null once any step's price is unknown.
+    let cost: number | null = 0
     const run = await r.prepare(child, child.transcript, {
       onStep: ({ usage: u }) => {
         addUsage(usage, u)
+        const c = info.cost(u)
+        cost = cost === null || c === null ? null : cost + c
         card.steps++
         card.tokensIn = usage.prompt
         card.tokensOut = usage.completion
-        card.costUsd = costOf(usage, pricing)
+        card.costUsd = cost
         r.publish()
       },
     })
     const result = await runTurn(run)
-    const cost = costOf(usage, pricing)
-    if (agent.inspectable) r.sessions.addSessionUsage(child.sessionId, usage, cost ?? 0)
+    r.countUsage(usage, cost)
     const outcome: ChildOutcome =
       result.finishReason === 'aborted'
         ? aborted()

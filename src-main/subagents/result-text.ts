@@ -14,8 +14,3 @@ export function taskResult(agent: string, taskId: string, text: string, stats: s
 export function taskError(agent: string, taskId: string, reason: string): string {
   return `<task_error agent="${agent}" task_id="${taskId}">${reason}</task_error>`
 }
-
-export function costOf(usage: TokenUsage, pricing: { input: number; output: number } | undefined): number | null {
-  if (!pricing) return null
-  return (usage.prompt * pricing.input + usage.completion * pricing.output) / 1_000_000
-}

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type Config, type ModelRef, type TaskCard } from '../../src-shared'
+import { newTaskCard, type AgentInfo, type Config, type ModelRef, type TaskCard, type TokenUsage } from '../../src-shared'
 import { appendTextMessage, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { agentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
@@ -23,7 +23,8 @@ export interface SubagentDeps {
   jobs: Pick<QueueRepository, 'createJob' | 'getJob' | 'updateJob'>
   /** the model an agent's file names, resolved with the run's config; undefined = inherit the caller's */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
-  pricing(ref: ModelRef): { input: number; output: number } | undefined
+  /** a model's price with the run's config (the host passes models' modelInfo): the cost of one step, null if unknown */
+  modelInfo(ref: ModelRef, config: Config): Promise<{ cost(usage: TokenUsage): number | null }>
   /** an unexpected failure nobody awaits (a background result that could not be delivered); returns its log id */
   fault?(where: string, err: unknown): string
 }
@@ -188,7 +189,8 @@ export class Subagents {
     const work = runChild({
       sessions,
       prepare: (lvl, t, o) => this.prepare(lvl, t, o),
-      pricing: this.deps.pricing,
+      modelInfo: this.deps.modelInfo,
+      countUsage: (usage, cost) => this.countUsage(level, child, usage, cost),
       lane: this.laneFor(child.rootSessionId, limits.maxConcurrent),
       onSlot: (slot) => this.slots.set(child, slot),
       child,
@@ -253,6 +255,18 @@ export class Subagents {
     if (cause?.byUser || cause?.hostStopping) return
     // A stored parent (the root, an inspectable child) can take a turn of its own to react; an opaque one cannot.
     if (this.deps.sessions.getSession(parent.sessionId)) parent.background.backgroundDone(parent.sessionId)
+  }
+
+  /**
+   * A child's tokens: its own totals when it is a stored session, and the subagent totals of every stored ancestor
+   * (opaque children have no row; their usage still reaches the root). The parent's row is announced so its view
+   * shows the new total while the run goes on; the root's arrives with its next status change.
+   */
+  private countUsage(parent: RunLevel, child: RunLevel, usage: TokenUsage, cost: number | null): void {
+    if (child.agent.inspectable) this.deps.sessions.addSessionUsage(child.sessionId, usage, cost)
+    this.deps.sessions.addSubagentUsage(this.pathOf(parent), usage, cost)
+    const row = this.deps.sessions.getSession(parent.sessionId)
+    if (row) parent.emit({ type: 'session_updated', sessionId: row.id, at: Date.now(), session: row })
   }
 
   private childLevel(level: RunLevel, agent: AgentInfo, childId: string, transcript: Transcript, signal: AbortSignal, clock?: TaskClock): RunLevel {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { loadModels, pickerProviders, useModels } from '../state/models-store'
 import { paletteItems, type PaletteItem, type PaletteMode } from '../state/palette-commands'
 import { useUi } from '../state/ui-store'
 
@@ -19,7 +20,11 @@ function Palette() {
   const input = useRef<HTMLInputElement>(null)
   const listRef = useRef<HTMLDivElement>(null)
   const returnTo = useRef<Element | null>(document.activeElement)
-  const items = useMemo(() => paletteItems(mode, query), [mode, query])
+  const lists = useModels((s) => s.lists)
+  const items = useMemo(() => paletteItems(mode, query), [mode, query, mode === 'model' ? lists : null])
+  useEffect(() => {
+    if (mode === 'model') for (const p of pickerProviders()) void loadModels(p)
+  }, [mode])
 
   useEffect(() => {
     input.current?.focus()
@@ -67,7 +72,7 @@ function Palette() {
     }
   }
 
-  const placeholder = mode === 'session' ? 'Switch to session…' : mode === 'agent' ? 'Switch agent…' : 'Type a command…'
+  const placeholder = mode === 'session' ? 'Switch to session…' : mode === 'agent' ? 'Switch agent…' : mode === 'model' ? 'Switch model, or type provider/model…' : 'Type a command…'
   const activeId = items[active] ? `palette-item-${active}` : undefined
   return (
     <div className="palette-backdrop" onMouseDown={close} data-testid="palette-backdrop">

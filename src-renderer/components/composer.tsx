@@ -9,9 +9,10 @@ import { useTranscript } from '../state/transcript-store'
 import { followLatest } from '../state/ui-store'
 import { AgentPicker } from './agent-picker'
 import { ErrorNote } from './error-note'
+import { ModelPicker } from './model-picker'
+import { isRunning } from '../state/session-status'
 
 const EMPTY: never[] = []
-const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
 
 /**
  * Multi-line input: Enter sends, Shift+Enter breaks the line, `@` completes agent names, ↑ in an empty box
@@ -31,7 +32,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const [pick, setPick] = useState(0)
   const area = useRef<HTMLTextAreaElement>(null)
   const lastSent = useRef<string | null>(null)
-  const running = status !== null && RUNNING.has(status)
+  const running = isRunning(status)
   // The conversation's own turn may be over while its background children still work: Stop ends those too.
   const background = useTranscript((s) => s.viewId !== null && s.viewId === s.rootId && Object.values(s.tasks).some((t) => t.status === 'running' || t.status === 'queued'))
 
@@ -180,6 +181,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
         />
         <div className="composer-bar">
           <AgentPicker />
+          <ModelPicker />
           <span className="hint" data-testid="composer-hint">
             {approvalWaiting ? 'An approval is waiting above — Shift+Tab to reach it' : running ? 'Esc to stop · Enter to queue' : 'Enter to send · Shift+Enter for a new line'}
           </span>

@@ -53,8 +53,8 @@ export function FirstRun() {
         </div>
         {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
         <p className="muted small">
-          To use a real model: open Settings, paste a key for Anthropic or OpenAI (or point an OpenAI-compatible / Ollama
-          provider at your server in the config file), then set the default model, e.g. <code>anthropic/claude-sonnet-4-5</code>.
+          To use a real model: Settings › Providers › Add provider (Anthropic, OpenAI, an OpenAI-compatible server or
+          Ollama) with its key, then pick one of its models in the model chip below, or set it as the default model.
         </p>
       </div>
     </div>

@@ -5,6 +5,7 @@ import { agentColor, useAgents } from '../state/agents-store'
 import { partText, toolName } from '../state/part-data'
 import { useTranscript } from '../state/transcript-store'
 import { CopyButton } from './copy-button'
+import { EditableUserText, RerunButton } from './message-actions'
 import { SubagentCard } from './subagent-card'
 import { ToolCard } from './tool-card'
 
@@ -14,20 +15,31 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
   if (!m) return null
   const synthetic = m.metadata.synthetic === true
   if (synthetic) return <SyntheticCallout parts={m.parts} />
+  if (m.metadata.notice === ERROR_NOTICE) return <ErrorCallout sessionId={sessionId} messageId={messageId} error={m.metadata.error} parts={m.parts} nested={nested} />
   if (m.metadata.notice) return <NoticeCallout kind={String(m.metadata.notice)} parts={m.parts} />
   if (m.role === 'user') {
     const agent = typeof m.metadata.agent === 'string' ? m.metadata.agent : null
+    const text = messageText(m.parts)
     return (
       <div className={`msg msg-user ${nested ? 'nested' : ''}`} data-testid="message" data-role="user">
         {agent && <AgentTag name={agent} />}
-        <div className="bubble">
-          {m.parts.map((p) => (p.type === 'text' ? <div key={p.id} className="user-text">{partText(p)}</div> : null))}
-        </div>
-        {!nested && (
-          <div className="msg-actions">
-            <CopyButton text={() => messageText(m.parts)} label="Copy message" testId="copy-message" />
-          </div>
-        )}
+        <EditableUserText sessionId={sessionId} messageId={messageId} text={text}>
+          {(edit) => (
+            <>
+              <div className="bubble">
+                {m.parts.map((p) => (p.type === 'text' ? <div key={p.id} className="user-text">{partText(p)}</div> : null))}
+              </div>
+              {!nested && (
+                <div className="msg-actions">
+                  <CopyButton text={() => text} label="Copy message" testId="copy-message" />
+                  <button type="button" className="copy-btn" data-testid="edit-message" aria-label="Edit message" onClick={edit}>
+                    Edit
+                  </button>
+                </div>
+              )}
+            </>
+          )}
+        </EditableUserText>
       </div>
     )
   }
@@ -46,11 +58,32 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
       {!nested && m.parts.some((p) => p.type === 'text' && partText(p)) && (
         <div className="msg-actions">
           <CopyButton text={() => messageText(m.parts)} label="Copy message" testId="copy-message" />
+          <RerunButton sessionId={sessionId} messageId={messageId} label="Regenerate" testId="regenerate" />
         </div>
       )}
     </div>
   )
 })
+
+/** The stored error of a failed turn, in the place it happened (it survives a reload); Retry when it is the last row. */
+function ErrorCallout({ sessionId, messageId, error, parts, nested }: { sessionId: string; messageId: string; error: unknown; parts: PartRecord[]; nested?: boolean }) {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'error'
+  return (
+    <div className="callout error" data-testid="run-error" role="note">
+      <div className="callout-title">The run stopped with an error ({code})</div>
+      <div className="run-error-message">{parts.map(partText).join('\n')}</div>
+      {!nested && (
+        <div className="row small">
+          <span>Check the provider settings, then retry.</span>
+          <RerunButton sessionId={sessionId} messageId={messageId} label="Retry" testId="retry" className="btn small" />
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** `metadata.notice` of a stored run error (the host's loop/transcript.ts writes it). */
+const ERROR_NOTICE = 'error'
 
 /** What "Copy message" puts on the clipboard: the message's text parts as written (Markdown source). */
 function messageText(parts: PartRecord[]): string {

@@ -4,18 +4,12 @@ import { MessageView } from './message-view'
 /** A child's transcript drawn inside its parent's card (not virtualized: it lives inside one row). */
 export function NestedTranscript({ sessionId }: { sessionId: string }) {
   const ids = useTranscript((s) => s.transcripts[sessionId]?.messageIds)
-  const errors = useTranscript((s) => s.transcripts[sessionId]?.errors)
   if (!sessionId || !ids) return <div className="muted small pad">Waiting for the subagent to start…</div>
   if (ids.length === 0) return <div className="muted small pad">No messages yet.</div>
   return (
     <div className="nested-transcript">
       {ids.map((id) => (
         <MessageView key={id} sessionId={sessionId} messageId={id} nested />
-      ))}
-      {errors?.map((e, i) => (
-        <div key={i} className="callout error">
-          <strong>{e.code}</strong>: {e.message}
-        </div>
       ))}
     </div>
   )

@@ -5,6 +5,7 @@ import { agentColor } from '../state/agents-store'
 import { toggleCollapsed } from '../state/sessions-store'
 import { archiveSession, deleteSession, openSession, renameSession } from '../state/session-actions'
 import { notify } from '../state/ui-store'
+import { isRunning } from '../state/session-status'
 
 type Props = {
   session: SessionSummary
@@ -23,12 +24,11 @@ type Props = {
   setEditing: (id: string | null) => void
 }
 
-const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
 
 /** One session in the sidebar tree: title, agent colour, badges, time; click or Enter opens it. */
 export const SessionRowView = memo(function SessionRowView({ session: s, depth, hasChildren, collapsed, active, current, waiting, parentTitle, agent, now, editing, setEditing }: Props) {
   const [busy, setBusy] = useState(false)
-  const running = RUNNING.has(s.status)
+  const running = isRunning(s.status)
   const report = (e: Awaited<ReturnType<typeof archiveSession>>) => e && notify(e)
   const inner = current ? 0 : -1
 

@@ -8,6 +8,7 @@ import { buildRows, indexSessions, setFilters, toggleCollapsed, useSessions } fr
 import { openSession, newSession } from '../state/session-actions'
 import { useTranscript } from '../state/transcript-store'
 import { ErrorNote } from './error-note'
+import { MessageHits } from './message-hits'
 import { SessionRowView } from './session-row'
 
 const ROW_HEIGHT = 46
@@ -43,8 +44,8 @@ export function SessionSidebar() {
         <input
           className="input search"
           type="search"
-          aria-label="Search session titles"
-          placeholder="Search titles"
+          aria-label="Search sessions and messages"
+          placeholder="Search titles and messages"
           data-testid="session-search"
           value={search}
           onChange={(e) => {
@@ -91,10 +92,11 @@ export function SessionSidebar() {
         </label>
       </div>
       {listError && <ErrorNote error={listError} />}
+      <MessageHits query={search} archived={filters.archived} />
       <SessionTree rows={rows} viewId={viewId} waiting={waiting} now={now} />
       {rows.length === 0 && (
         <div className="sidebar-empty muted" data-testid="session-list-empty">
-          {index.all.length === 0 ? 'No sessions yet in this folder.' : 'No session matches these filters.'}
+          {index.all.length === 0 ? 'No sessions yet in this folder.' : 'No session title matches these filters.'}
         </div>
       )}
     </aside>

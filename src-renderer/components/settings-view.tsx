@@ -15,16 +15,17 @@ import { SandboxSection } from './settings-sandbox'
 export function SettingsView() {
   const settings = useSettings((s) => s.settings)
   const loadError = useSettings((s) => s.loadError)
+  const version = useSettings((s) => s.version)
   // Rules, keys and agent files change behind the screen's back (answers, file edits): refresh on every visit.
   useEffect(() => {
-    void Promise.all([loadSettings(), loadAgents()])
+    void Promise.all([loadSettings({ reseed: true }), loadAgents()])
   }, [])
   return (
     <section className="settings" data-testid="settings" aria-labelledby="settings-title">
       <div className="settings-head">
         <h1 id="settings-title">Settings</h1>
         <span className="spacer" />
-        <button className="btn ghost" onClick={() => void Promise.all([loadSettings(), loadAgents()])}>
+        <button className="btn ghost" data-testid="settings-refresh" onClick={() => void Promise.all([loadSettings({ reseed: true }), loadAgents()])}>
           Refresh
         </button>
         <button className="btn" data-testid="close-settings" onClick={() => useUi.setState({ screen: 'chat' })}>
@@ -32,7 +33,7 @@ export function SettingsView() {
         </button>
       </div>
       {loadError && <ErrorNote error={loadError} />}
-      {settings && SECTIONS.map(({ id, Section }) => <Section key={id} settings={settings} />)}
+      {settings && SECTIONS.map(({ id, Section }) => <Section key={`${id}:${version}`} settings={settings} />)}
     </section>
   )
 }

@@ -1,5 +1,4 @@
-import { useCallback, useMemo } from 'react'
-import { formatTokens } from '../lib/format'
+import { useCallback } from 'react'
 import { agentColor, useAgents } from '../state/agents-store'
 import { openSession } from '../state/session-actions'
 import { useSessions } from '../state/sessions-store'
@@ -7,9 +6,10 @@ import { useTranscript } from '../state/transcript-store'
 import { useUi } from '../state/ui-store'
 import { ErrorNote } from './error-note'
 import { MessageView } from './message-view'
+import { SessionStats } from './session-stats'
 import { TranscriptList } from './transcript-list'
 
-const ERR = 'err:'
+const EMPTY: string[] = []
 
 /** The open session: breadcrumb, header, and the virtualized message list. */
 export function TranscriptView() {
@@ -22,31 +22,14 @@ export function TranscriptView() {
   const loading = useTranscript((s) => s.loading)
   const loadError = useTranscript((s) => s.loadError)
   const messageIds = useTranscript((s) => (viewId ? s.transcripts[viewId]?.messageIds : undefined))
-  const errors = useTranscript((s) => (viewId ? s.transcripts[viewId]?.errors : undefined))
   const status = useTranscript((s) => (viewId ? s.transcripts[viewId]?.status : null))
   const info = useAgents((s) => (session ? s.byName[session.agent] : undefined))
   const rootId = useTranscript((s) => s.rootId)
   const taskCount = useTranscript((s) => Object.keys(s.tasks).length)
   const tasksClosed = useUi((s) => s.tasksClosedFor !== null && s.tasksClosedFor === rootId)
 
-  const keys = useMemo(() => [...(messageIds ?? []), ...(errors ?? []).map((_, i) => `${ERR}${i}`)], [messageIds, errors])
-  const render = useCallback(
-    (key: string) => {
-      if (!viewId) return null
-      if (key.startsWith(ERR)) {
-        const e = errors?.[Number(key.slice(ERR.length))]
-        return e ? (
-          <div className="callout error" data-testid="run-error">
-            <div className="callout-title">The run stopped with an error ({e.code})</div>
-            <div>{e.message}</div>
-            <div className="small">Check the provider settings or send the message again.</div>
-          </div>
-        ) : null
-      }
-      return <MessageView sessionId={viewId} messageId={key} />
-    },
-    [viewId, errors],
-  )
+  const keys = messageIds ?? EMPTY
+  const render = useCallback((key: string) => (viewId ? <MessageView sessionId={viewId} messageId={key} /> : null), [viewId])
 
   if (!viewId) return null
   return (
@@ -71,7 +54,7 @@ export function TranscriptView() {
           {session && <span className="muted nowrap">{session.agent}</span>}
           <span className="spacer" />
           {status && <span className={`pill status-${status}`} data-testid="session-status">{status.replaceAll('_', ' ')}</span>}
-          {session && session.usage.total > 0 && <span className="muted small nowrap">{formatTokens(session.usage.total)} tokens</span>}
+          {session && <SessionStats session={session} />}
           {tasksClosed && taskCount > 0 && (
             <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null })}>
               Tasks ({taskCount})

@@ -1,4 +1,5 @@
 import type { BridgeCallName, BridgeError, CallInput, CallOutput, CallResult } from '../../src-shared'
+import { z } from 'zod'
 import type { BridgeClient } from '../bridge/types'
 
 let client: BridgeClient | null = null
@@ -46,3 +47,11 @@ export type UiError = { context: string; message: string; hint: string }
 export function toUiError(context: string, e: BridgeError): UiError {
   return { context, message: e.message, hint: errorHint(e) }
 }
+
+/** A `config_error`'s per-field reasons (`data.fields`), to show under each field; empty when there are none. */
+export function fieldErrorsOf(e: BridgeError): Record<string, string> {
+  const parsed = FieldData.safeParse(e.data)
+  return parsed.success ? parsed.data.fields : {}
+}
+
+const FieldData = z.object({ fields: z.record(z.string(), z.string()) })

@@ -1,3 +1,4 @@
+import type { SessionRecord } from '../../src-shared'
 import type { MessageView, Transcript } from './transcript-model'
 import { useAgents } from './agents-store'
 import { useSessions } from './sessions-store'
@@ -15,18 +16,41 @@ export function lastAgentOf(t: Transcript | undefined): string | null {
 }
 
 /**
+ * The agent the host switched the session to (an approved plan_exit: `build`), when that happened after the
+ * person's last message — so it beats the agent that message went to.
+ */
+export function switchedAgentOf(session: Pick<SessionRecord, 'metadata'> | undefined, t: Transcript | undefined): string | null {
+  const active = session?.metadata.activeAgent
+  if (typeof active !== 'string') return null
+  const since = session?.metadata.activeAgentSince
+  const lastAt = lastUserMessage(t)?.createdAt
+  return typeof since !== 'number' || lastAt === undefined || since >= lastAt ? active : null
+}
+
+function lastUserMessage(t: Transcript | undefined): MessageView | undefined {
+  if (!t) return undefined
+  for (let i = t.messageIds.length - 1; i >= 0; i--) {
+    const m = t.messages.get(t.messageIds[i])
+    if (m?.role === 'user' && m.metadata.synthetic !== true) return m
+  }
+  return undefined
+}
+
+/**
  * The agent chip follows the session on screen (a root or an inspectable child): what the person picked there,
- * else the agent its last message went to, else the session's agent. With no session open: the workspace default.
+ * else the agent the host switched it to since the last message (plan → build), else the agent its last message
+ * went to, else the session's agent. With no session open: the workspace default.
  */
 export function useChipAgent(): string | null {
   const viewId = useTranscript((s) => s.viewId)
   const picked = useAgents((s) => (viewId ? s.perSession[viewId] : undefined))
   const fallback = useAgents((s) => s.selected)
   const last = useTranscript((s) => (viewId ? lastAgentOf(s.transcripts[viewId]) : null))
-  const listed = useSessions((s) => (viewId ? s.byId[viewId]?.agent : undefined))
-  const fetched = useTranscript((s) => (viewId && s.viewSession?.id === viewId ? s.viewSession.agent : undefined))
+  const session = useSessions((s) => (viewId ? s.byId[viewId] : undefined))
+  const fetched = useTranscript((s) => (viewId && s.viewSession?.id === viewId ? s.viewSession : undefined))
+  const switched = useTranscript((s) => (viewId ? switchedAgentOf(session ?? fetched, s.transcripts[viewId]) : null))
   if (!viewId) return fallback
-  return picked ?? last ?? listed ?? fetched ?? fallback
+  return picked ?? switched ?? last ?? session?.agent ?? fetched?.agent ?? fallback
 }
 
 /** The same, read once (for sending). */
@@ -34,5 +58,6 @@ export function chipAgentNow(): string | null {
   const { viewId, transcripts, viewSession } = useTranscript.getState()
   const { perSession, selected } = useAgents.getState()
   if (!viewId) return selected
-  return perSession[viewId] ?? lastAgentOf(transcripts[viewId]) ?? useSessions.getState().byId[viewId]?.agent ?? (viewSession?.id === viewId ? viewSession.agent : null) ?? selected
+  const session = useSessions.getState().byId[viewId] ?? (viewSession?.id === viewId ? viewSession : undefined)
+  return perSession[viewId] ?? switchedAgentOf(session, transcripts[viewId]) ?? lastAgentOf(transcripts[viewId]) ?? session?.agent ?? selected
 }

@@ -128,7 +128,7 @@ function routeRootOnly(event: AgentEvent): void {
       const rest = list.filter((q) => q.id !== e.queueId)
       const next = e.removed
         ? rest
-        : [...rest, { id: e.queueId, sessionId: e.sessionId, requestId: null, text: e.text, agent: null, status: 'queued' as const, createdAt: e.at }]
+        : [...rest, { id: e.queueId, sessionId: e.sessionId, requestId: null, text: e.text, agent: null, kind: 'prompt' as const, status: 'queued' as const, createdAt: e.at }]
       return { queue: { ...s.queue, [e.sessionId]: next } }
     })
     patchSession(e.sessionId, { queued: Math.max(0, (useTranscript.getState().queue[e.sessionId] ?? []).length) })

@@ -1,14 +1,16 @@
 import { formatWhen } from '../lib/format'
 import { shortcut } from '../lib/keys'
 import { agentColor, pickable, selectAgent, useAgents } from './agents-store'
+import { chooseModel, modelChoices, pickerProviders, useModels } from './models-store'
 import { indexSessions, useSessions } from './sessions-store'
 import { abortRun, newSession, openSession } from './session-actions'
 import { useTranscript } from './transcript-store'
 import { focusComposer, notify, toggleSidebar, useUi } from './ui-store'
 import { useWorkspace } from './workspace-store'
+import { isRunning } from './session-status'
 
-/** Sub-lists of the palette. "model" joins when the model picker arrives. */
-export type PaletteMode = 'root' | 'session' | 'agent'
+/** Sub-lists of the palette. */
+export type PaletteMode = 'root' | 'session' | 'agent' | 'model'
 
 export type PaletteItem = {
   id: string
@@ -21,7 +23,6 @@ export type PaletteItem = {
   run?: () => void
 }
 
-const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
 const MAX_SESSIONS = 50
 
 const matches = (q: string, ...texts: string[]): boolean => texts.some((t) => t.toLowerCase().includes(q))
@@ -30,6 +31,7 @@ export function paletteItems(mode: PaletteMode, query: string): PaletteItem[] {
   const q = query.trim().toLowerCase()
   if (mode === 'session') return sessionItems(q, MAX_SESSIONS)
   if (mode === 'agent') return agentItems(q)
+  if (mode === 'model') return modelItems(query)
   const commands = rootCommands().filter((c) => !q || matches(q, c.label))
   // Typing in the first list also finds sessions by title, to switch in one step.
   return q ? [...commands, ...sessionItems(q, 8)] : commands
@@ -50,12 +52,12 @@ function rootCommands(): PaletteItem[] {
     },
     { id: 'switch-session', label: 'Switch session…', next: 'session' },
     { id: 'switch-agent', label: 'Switch agent…', next: 'agent' },
-    // { id: 'switch-model', label: 'Switch model…', next: 'model' } — with the model picker
+    { id: 'switch-model', label: 'Switch model…', next: 'model' },
     { id: 'settings', label: 'Open settings', run: () => useUi.setState({ screen: 'settings' }) },
     { id: 'toggle-sidebar', label: useUi.getState().sidebarCollapsed ? 'Show the session list' : 'Hide the session list', run: toggleSidebar },
     { id: 'focus-composer', label: 'Focus the message box', run: focusComposer },
   ]
-  if (viewId && status && RUNNING.has(status)) {
+  if (viewId && isRunning(status)) {
     list.splice(3, 0, {
       id: 'stop',
       label: 'Stop the running turn',
@@ -98,4 +100,14 @@ function agentItems(q: string): PaletteItem[] {
       color: agentColor(a.name, a),
       run: () => selectAgent(root, a.name, viewId),
     }))
+}
+
+/** The model picker's choices (lists the picker loaded, and typed `provider/model`); choosing switches the next turn. */
+function modelItems(query: string): PaletteItem[] {
+  return modelChoices(query, useModels.getState().lists, pickerProviders()).map((c) => ({
+    id: `model:${c.model}`,
+    label: c.typed ? `Use ${c.model}` : c.model,
+    detail: c.detail ?? c.provider,
+    run: () => void chooseModel(c.model).then((e) => e && notify(e)),
+  }))
 }

@@ -4,7 +4,9 @@ import { call, toUiError, type UiError } from './bridge'
 import { followRoot, seedTranscript, stopFollowing } from './events'
 import { patchSession, removeSession, upsertSession, useSessions } from './sessions-store'
 import { setQueue, upsertTasks, useTranscript } from './transcript-store'
-import { useUi } from './ui-store'
+import { followLatest, useUi } from './ui-store'
+import { useAgents } from './agents-store'
+import { useModels } from './models-store'
 import { useWorkspace } from './workspace-store'
 
 /** Opens a session (root or inspectable child): fetch, seed, follow its root's stream from the fetched seq. */
@@ -93,8 +95,11 @@ export async function sendPrompt(text: string, agent: string | null): Promise<Ui
   if (!sessionId) {
     const input: CallInput<'sessions.create'> = { workspaceRoot: root }
     if (agent) input.agent = agent
+    const model = useModels.getState().nextSession
+    if (model) input.model = model
     const created = await call('sessions.create', input)
     if (!created.ok) return toUiError('Creating a session', created.error)
+    useModels.setState({ nextSession: null })
     upsertSession(created.data.session, root)
     sessionId = created.data.session.id
     await openSession(sessionId)
@@ -105,6 +110,41 @@ export async function sendPrompt(text: string, agent: string | null): Promise<Ui
   const res = await call('messages.prompt', input)
   if (!res.ok) return toUiError('Sending the message', res.error)
   pendingSubmit = null
+  forgetPick(sessionId)
+  return null
+}
+
+/** A pick in the agent chip was for the next message; once sent, the chip follows the session again. */
+function forgetPick(sessionId: string): void {
+  const { perSession } = useAgents.getState()
+  if (!(sessionId in perSession)) return
+  const rest = { ...perSession }
+  delete rest[sessionId]
+  useAgents.setState({ perSession: rest })
+}
+
+/**
+ * Retry (after a failed turn) or Regenerate (the last answer): the host hides what followed the last message and
+ * runs it again. One request id per click, so a retried call that did reach the host is not run twice.
+ */
+export async function retryLast(sessionId: string, agent: string | null): Promise<UiError | null> {
+  const input: CallInput<'messages.retry'> = { sessionId, requestId: crypto.randomUUID() }
+  if (agent) input.agent = agent
+  followLatest()
+  const res = await call('messages.retry', input)
+  if (!res.ok) return toUiError('Running the message again', res.error)
+  forgetPick(sessionId)
+  return null
+}
+
+/** Edit a sent message: it and what followed are hidden (kept in the store), and the new text is sent. */
+export async function editMessage(sessionId: string, messageId: string, text: string, agent: string | null): Promise<UiError | null> {
+  const input: CallInput<'messages.edit'> = { sessionId, messageId, text, requestId: crypto.randomUUID() }
+  if (agent) input.agent = agent
+  followLatest()
+  const res = await call('messages.edit', input)
+  if (!res.ok) return toUiError('Editing the message', res.error)
+  forgetPick(sessionId)
   return null
 }
 

@@ -6,6 +6,8 @@ type SettingsStore = {
   settings: CallOutput<'settings.get'> | null
   rules: RuntimeRule[]
   loadError: UiError | null
+  /** counts reseeding loads (opening Settings, Refresh): the forms start again from the loaded values */
+  version: number
 }
 
-export const useSettings = create<SettingsStore>(() => ({ settings: null, rules: [], loadError: null }))
+export const useSettings = create<SettingsStore>(() => ({ settings: null, rules: [], loadError: null, version: 0 }))

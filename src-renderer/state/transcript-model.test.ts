@@ -97,8 +97,20 @@ describe('TranscriptDraft', () => {
     expect(text(next, 's', 'm1')).toBe('ab')
   })
 
-  it('records run errors on the session they happened in', () => {
+  it('drops hidden messages (retry, regenerate, edit) and keeps the rest in order', () => {
+    const base = run({}, [
+      [1, { type: 'message_created', sessionId: 's', at, message: msg('s', 'm1') }],
+      [2, { type: 'message_created', sessionId: 's', at, message: msg('s', 'm2') }],
+      [3, { type: 'message_created', sessionId: 's', at, message: msg('s', 'm3') }],
+    ])
+    const t = run(base, [[4, { type: 'messages_hidden', sessionId: 's', at, messageIds: ['m2', 'm3'], reason: 'retried' }]])
+    expect(t.s.messageIds).toEqual(['m1'])
+    expect(t.s.messages.has('m2')).toBe(false)
+    expect(base.s.messageIds).toEqual(['m1', 'm2', 'm3'])
+  })
+
+  it('an error event adds no row of its own: the stored error message is the row, in place', () => {
     const t = run({}, [[1, { type: 'error', sessionId: 's', at, code: 'auth', message: 'missing key for anthropic' }]])
-    expect(t.s.errors).toEqual([{ code: 'auth', message: 'missing key for anthropic', at }])
+    expect(t.s?.messageIds ?? []).toEqual([])
   })
 })

@@ -1,9 +1,8 @@
 import type { AgentEvent, LeafEvent, MessageRecord, MessageWithParts, PartRecord, SessionStatus } from '../../src-shared'
+import { TokenUsage } from '../../src-shared/session'
 import { readTaskCard } from './part-data'
 
 export type MessageView = MessageRecord & { parts: PartRecord[] }
-
-export type TranscriptError = { code: string; message: string; at: number }
 
 /** Everything the UI knows about one session's transcript (root, inspectable child or opaque child alike). */
 export type Transcript = {
@@ -20,13 +19,14 @@ export type Transcript = {
   /** true once the whole transcript came from the host (sessions.get or a nested task transcript) */
   complete: boolean
   status: SessionStatus | null
-  errors: TranscriptError[]
+  /** prompt + answer tokens of the last model step: how full the context window is (null: no step yet) */
+  contextTokens: number | null
 }
 
 export type Transcripts = Record<string, Transcript>
 
 export function emptyTranscript(sessionId: string, complete = false): Transcript {
-  return { sessionId, messageIds: [], messages: new Map(), seededAtSeq: -1, complete, status: null, errors: [] }
+  return { sessionId, messageIds: [], messages: new Map(), seededAtSeq: -1, complete, status: null, contextTokens: null }
 }
 
 /** The text of the person's last message in a transcript (↑ in an empty composer brings it back). */
@@ -75,6 +75,8 @@ export class TranscriptDraft {
       t.messageIds.push(m.id)
       t.messages.set(m.id, { ...m, parts: [...m.parts].sort((a, b) => a.index - b.index) })
       for (const p of m.parts) this.seedNested(p, seq)
+      const used = stepContext(m.metadata.usage)
+      if (m.role === 'assistant' && used !== null) t.contextTokens = used
     }
     this.next[sessionId] = t
     this.copiedT.add(sessionId)
@@ -137,15 +139,22 @@ export class TranscriptDraft {
       case 'status_change':
         this.transcript(e.sessionId).status = e.status
         return
-      case 'error': {
+      case 'turn_complete':
+        if (e.contextTokens !== undefined) this.transcript(e.sessionId).contextTokens = e.contextTokens
+        return
+      case 'messages_hidden': {
+        // Retry, regenerate, edit: the host keeps them, the transcript no longer shows them.
         const t = this.transcript(e.sessionId)
-        t.errors = [...t.errors, { code: e.code, message: e.message, at: e.at }]
+        const gone = new Set(e.messageIds)
+        t.messageIds = t.messageIds.filter((id) => !gone.has(id))
+        for (const id of gone) t.messages.delete(id)
         return
       }
       case 'tool_approval_required':
         return this.markApproval(e.sessionId, e.toolCallId)
       default:
-        // turn_complete, approvals resolved, queue and session events: other stores own those
+        // approvals resolved, queue and session events: other stores own those. An `error` is
+        // stored as a message of its own (metadata.error), which arrives as message_created + part_updated.
         return
     }
   }
@@ -227,4 +236,12 @@ function newPart(
   data: Record<string, unknown>,
 ): PartRecord {
   return { id, messageId, sessionId, index, type, data, toolCallId: null, toolState: null }
+}
+
+/** A stored step's usage (message metadata) → the tokens it put in the context window. */
+function stepContext(usage: unknown): number | null {
+  const u = TokenUsage.safeParse(usage)
+  if (!u.success) return null
+  const n = u.data.prompt + u.data.completion
+  return n > 0 ? n : null
 }

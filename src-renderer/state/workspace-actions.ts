@@ -66,12 +66,16 @@ export async function refreshSessions(): Promise<void> {
   useSessions.setState({ byId: Object.fromEntries(res.data.sessions.map((s) => [s.id, s])), listError: null, loaded: true })
 }
 
-export async function loadSettings(): Promise<void> {
+/**
+ * Settings from the host. `reseed`: the Settings forms start again from what was loaded (opening Settings, Refresh);
+ * otherwise (after a save) the forms keep what the person typed and the notes they show.
+ */
+export async function loadSettings(o: { reseed?: boolean } = {}): Promise<void> {
   const root = useWorkspace.getState().root ?? undefined
   const [s, r] = await Promise.all([call('settings.get', { workspaceRoot: root }), call('rules.list', { workspaceRoot: root })])
   if (!s.ok) return useSettings.setState({ loadError: toUiError('Loading settings', s.error) })
   if (!r.ok) return useSettings.setState({ settings: s.data, loadError: toUiError('Loading permission rules', r.error) })
-  useSettings.setState({ settings: s.data, rules: r.data.rules, loadError: null })
+  useSettings.setState((st) => ({ settings: s.data, rules: r.data.rules, loadError: null, version: o.reseed ? st.version + 1 : st.version }))
 }
 
 export async function refreshApprovals(): Promise<void> {

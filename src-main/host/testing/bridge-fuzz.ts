@@ -135,6 +135,15 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'rules.revoke': () => ({ ruleId: some(s.rules, 'rul') }),
     'trust.get': () => ({ workspaceRoot: s.workdir }),
     'trust.set': () => ({ workspaceRoot: s.workdir, trusted: r() < 0.5 }),
+    'sessions.setModel': () => ({ sessionId: session(), model: pick(['script/other', 'nope/x'])! }),
+    'sessions.search': () => ({ workspaceRoot: s.workdir, query: pick(['w1', 'done', 'title'])! }),
+    'messages.retry': () => ({ sessionId: session(), requestId: `rt${Math.floor(r() * 40)}` }),
+    'messages.edit': () => ({ sessionId: session(), requestId: `ed${Math.floor(r() * 40)}`, messageId: some([], 'msg'), text: pick(PROMPTS)! }),
+    // The person's config.yaml is not rewritten by the fuzz: an incomplete draft is refused, an unknown provider not found.
+    'providers.save': () => ({ draft: {}, adding: true }),
+    'providers.remove': () => ({ provider: 'nope' }),
+    'models.list': () => ({ provider: pick(['script', 'nope'])!, workspaceRoot: s.workdir }),
+    'models.info': () => ({ model: pick(['script/test', 'nope/x'])!, workspaceRoot: s.workdir }),
     // No MCP servers are configured in the fuzz's workspace: the calls answer, for a name nobody configured too.
     'mcp.list': () => ({ workspaceRoot: s.workdir }),
     'mcp.control': () => ({ workspaceRoot: s.workdir, name: pick(['nope', 'fuzz'])!, action: pick(['start', 'stop', 'restart'] as const)! }),

@@ -24,6 +24,13 @@ export type ChatServerScript =
   | ScriptedChatResponse[]
   | { respond(request: unknown, index: number): ScriptedChatResponse }
 
+export interface ScriptedChatServerOptions {
+  /** what `GET /v1/models` lists (OpenAI's shape); an HTTP status instead answers with that error */
+  models?: string[] | { status: number }
+  /** required `Authorization: Bearer …` for every route (401 otherwise) */
+  key?: string
+}
+
 export interface ScriptedChatServer {
   /** Base URL ending in `/v1`, for an openai-compatible provider's baseURL. */
   url: string
@@ -31,6 +38,8 @@ export interface ScriptedChatServer {
   requests: unknown[]
   /** Request headers, in the same order (tests check which API key was sent). */
   headers: http.IncomingHttpHeaders[]
+  /** `GET /models` requests seen (their headers) */
+  modelRequests: http.IncomingHttpHeaders[]
   close(): Promise<void>
 }
 
@@ -100,14 +109,29 @@ function completionBody(response: ScriptedChatResponse, model: string): unknown 
  * A real HTTP server on 127.0.0.1 speaking OpenAI `/v1/chat/completions` (streaming and not),
  * answering each request with the next scripted response. For tests, the bench and e2e.
  */
-export async function startScriptedChatServer(script: ChatServerScript): Promise<ScriptedChatServer> {
+export async function startScriptedChatServer(script: ChatServerScript, options: ScriptedChatServerOptions = {}): Promise<ScriptedChatServer> {
   const requests: unknown[] = []
   const headers: http.IncomingHttpHeaders[] = []
+  const modelRequests: http.IncomingHttpHeaders[] = []
 
   const next = (body: unknown, index: number): ScriptedChatResponse | undefined =>
     Array.isArray(script) ? script[index] : script.respond(body, index)
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (options.key !== undefined && req.headers.authorization !== `Bearer ${options.key}`) {
+      res.writeHead(401, { 'content-type': 'application/json' })
+      return res.end(JSON.stringify({ error: errorBody(401) }))
+    }
+    if (req.method === 'GET' && req.url?.replace(/\?.*$/, '').endsWith('/models')) {
+      modelRequests.push(req.headers)
+      const list = options.models ?? ['scripted-model']
+      if (!Array.isArray(list)) {
+        res.writeHead(list.status, { 'content-type': 'application/json' })
+        return res.end(JSON.stringify({ error: errorBody(list.status) }))
+      }
+      res.writeHead(200, { 'content-type': 'application/json' })
+      return res.end(JSON.stringify({ object: 'list', data: list.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) }))
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' })
       return res.end(JSON.stringify({ error: { message: `scripted server: no route ${req.method} ${req.url}` } }))
@@ -144,8 +168,8 @@ export async function startScriptedChatServer(script: ChatServerScript): Promise
       for (const line of response.rawSse) res.write(`data: ${line}\n\n`)
       return res.end()
     }
-    const options = body.stream_options as { include_usage?: boolean } | undefined
-    const chunks = sseChunks(response, model, options?.include_usage === true)
+    const streamOptions = body.stream_options as { include_usage?: boolean } | undefined
+    const chunks = sseChunks(response, model, streamOptions?.include_usage === true)
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
     for (const [i, chunk] of chunks.entries()) {
       if (response.dropAfterChunks !== undefined && i >= response.dropAfterChunks) {
@@ -177,6 +201,7 @@ export async function startScriptedChatServer(script: ChatServerScript): Promise
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     headers,
+    modelRequests,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()
