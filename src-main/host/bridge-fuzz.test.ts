@@ -51,7 +51,7 @@ describe('bridge fuzz against a real host', () => {
     const state = newFuzzState(h.workdir)
     const seen = new Set<BridgeCallName>()
     for (const seed of [1, 2, 3, 4]) {
-      const outcomes = await fuzz(call, state, { seed, steps: 60 })
+      const outcomes = await fuzz(call, state, { seed, steps: 80 })
       for (const o of outcomes) seen.add(o.name)
       expect(internals(outcomes), `seed ${seed}`).toEqual([])
     }
