@@ -295,7 +295,11 @@ export const BridgeCalls = {
     output: PromptOutput,
   },
   'messages.abort': {
-    input: z.object({ sessionId: id }).strict(),
+    /**
+     * `interrupted`: the client that ran the turn is going away (Ctrl-C or SIGTERM of `agentry run`): the session is
+     * left idle, the turn recorded as interrupted (default: the person's Stop)
+     */
+    input: z.object({ sessionId: id, reason: z.enum(['stop', 'interrupted']).optional() }).strict(),
     output: z.object({ aborted: z.boolean() }),
   },
   'queue.list': {

@@ -24,6 +24,17 @@ trust shows what a workspace's .agents/permissions.jsonc and config.yaml change,
 mcp list connects to each MCP server that may start and shows its status and tools (--cached: only what is known).
 acp speaks the Agent Client Protocol on stdin/stdout for editors (Zed, JetBrains, Neovim, Emacs); see the README.`
 
+const SEE_HELP = 'Run agentry --help for the commands and their options.'
+/** What to put instead of an empty option value. */
+const EMPTY_HINT: Record<string, string> = {
+  model: 'Give a provider/model, e.g. --model anthropic/claude-sonnet-4-5, or leave --model out for the default.',
+  agent: 'Give an agent name (see agentry agents), or leave --agent out for the default.',
+  workdir: 'Give a folder, or leave --workdir out for the current one.',
+  port: 'Give a port number, or leave --port out for a random free port.',
+  token: 'Give a token, or leave --token out for a fresh one.',
+  allow: 'Give TOOL or TOOL:PATTERN, e.g. --allow read_file.',
+}
+
 type Spec = NonNullable<ParseArgsConfig['options']>
 
 const COMMANDS: Record<string, Spec> = {
@@ -56,16 +67,20 @@ export interface ParsedArgs {
 
 export function parseCli(argv: string[]): ParsedArgs {
   const [command, ...rest] = argv
-  if (!command || command === '--help' || command === '-h' || command === 'help') throw new UsageError(USAGE)
+  if (!command) throw new UsageError(USAGE)
+  if (command === '--help' || command === '-h' || command === 'help') return { command: 'help', values: { help: true }, positionals: [] }
   const options = COMMANDS[command]
-  if (!options) throw new UsageError(`Unknown command "${command}".\n${USAGE}`)
+  if (!options) throw new UsageError(`Unknown command "${command}". ${SEE_HELP}`)
   try {
     const { values, positionals } = parseArgs({ args: rest, options: { ...options, ...COMMON }, allowPositionals: true, strict: true })
-    if ((values as Record<string, unknown>).help) throw new UsageError(USAGE)
+    for (const [name, value] of Object.entries(values)) {
+      if (value === '' || (Array.isArray(value) && value.some((v) => v === ''))) throw new UsageError(`agentry ${command}: --${name} is empty. ${EMPTY_HINT[name] ?? SEE_HELP}`)
+    }
     return { command, values: values as ParsedArgs['values'], positionals }
   } catch (err) {
     if (err instanceof UsageError) throw err
-    throw new UsageError(`${(err as Error).message}\n${USAGE}`)
+    // Node's parser says which option and why in its first sentence; the rest is for programmers.
+    throw new UsageError(`agentry ${command}: ${(err as Error).message.split('. To specify')[0].replace(/\.$/, '')}. ${SEE_HELP}`)
   }
 }
 

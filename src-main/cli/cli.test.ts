@@ -102,9 +102,9 @@ describe.concurrent('agentry run with the offline demo model (no config)', () =>
     expect(cards.find((c) => c.agentType === 'explore')?.transcript?.length).toBeGreaterThan(0)
   })
 
-  it('show of an unknown id fails with a hint', async () => {
+  it('show of an unknown id is a usage error with a hint', async () => {
     const r = await s.run(['show', 'ses_nope'])
-    expect(r.code).toBe(1)
+    expect(r.code).toBe(2)
     expect(r.stderr).toContain('no session ses_nope')
   })
 })
@@ -202,10 +202,10 @@ describe.concurrent('agentry run against a loopback openai-compatible server', (
     expect(r.stdout).toBe('The note says: banana42\n')
   })
 
-  it('stops on 401 with one line naming the provider and its key (exit 1)', async () => {
+  it('stops on 401 with one line naming the provider and its key (exit 2: the config is wrong)', async () => {
     const s = await withServer({ respond: () => ({ status: 401 }) })
     const r = await s.run(['run', 'hello'])
-    expect(r.code).toBe(1)
+    expect(r.code).toBe(2)
     expect(r.stdout).toBe('')
     expect(lines(r.stderr)).toHaveLength(1)
     expect(r.stderr).toMatch(/provider "mock" rejected the API key \(401\).*providers\.mock\.apiKey/)
@@ -338,11 +338,12 @@ describe.concurrent('usage and configuration errors (exit 2)', () => {
     ['an unknown command', ['frob'], /Unknown command "frob"/],
     ['no command', [], /Usage:/],
     ['--yes with --allow', ['run', '--yes', '--allow', 'bash', 'x'], /either --yes or --allow/],
-  ])('%s prints the usage', async (_name, args, reason) => {
+  ])('%s says what is wrong (the usage only without a command)', async (_name, args, reason) => {
     const r = await s.run(args)
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(reason)
-    if (!/--yes/.test(String(reason))) expect(r.stderr).toContain('Usage:\n  agentry run')
+    if (args.length === 0) expect(r.stderr).toContain('Usage:\n  agentry run')
+    else if (!/--yes/.test(String(reason))) expect(r.stderr).toMatch(/agentry --help/)
     expect(r.stdout).toBe('')
   })
 
@@ -380,6 +381,6 @@ describe.concurrent('AGENTRY_HOME isolation', () => {
     expect(fs.existsSync(path.join(a.home, 'agentry.db'))).toBe(true)
     expect((await b.run(['sessions'])).stdout).toContain('No sessions yet')
     const shown = await b.run(['show', inA[0].id])
-    expect(shown.code).toBe(1)
+    expect(shown.code).toBe(2)
   })
 })

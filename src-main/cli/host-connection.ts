@@ -1,5 +1,6 @@
 import { HostError } from '../../src-shared/host-api'
 import { createBridgeClient, type RemoteHost } from '../bridge/client'
+import { lockOwner } from '../host/lock'
 import { connectLocalSocket } from '../local-socket/connect-local-socket'
 import type { HostOptions } from '../host'
 import type { CliIO } from './run'
@@ -9,6 +10,11 @@ export interface CliHost {
   api: RemoteHost
   /** true: another process's host (the app, `agentry serve`, another command); false: this process runs one */
   attached: boolean
+  /**
+   * No live host owns the data dir (its owner died, e.g. `kill -9`): this command only inspects it, read-only, and
+   * what the dead host left busy is shown as interrupted.
+   */
+  hostGone?: boolean
   /** Done with the host: disconnect, or — when this process runs it — stop it once no other command is attached. */
   release(): Promise<void>
 }
@@ -18,10 +24,14 @@ export interface HostConnectOptions {
   debug: boolean
   /** for a host of this process's own: the editor that shows the files (`agentry acp`); an attached host has none */
   editorFiles?: HostOptions['editorFiles']
+  /** only reads: with no live host, the data dir is read as the dead host left it (see CliHost.hostGone) */
+  inspect?: boolean
 }
 
-/** How long a command waits for a host that holds the data dir to open its socket (it may be starting). */
-// Generous: on a loaded machine a starting host can take seconds to open its socket, and waiting ends at the attach.
+/**
+ * How long a command waits for a live host that holds the data dir to open its socket: it may be starting (opening
+ * the database, loading the shell grammar), which on a loaded machine takes seconds. A dead holder is taken over at once.
+ */
 const ATTACH_WAIT_MS = 20_000
 
 /**
@@ -34,6 +44,17 @@ export async function connectHost(io: CliIO, o: HostConnectOptions): Promise<Cli
   for (;;) {
     const attached = await attach(io.dataDir)
     if (attached) return attached
+    if (o.inspect) {
+      // Reading needs no host of our own: starting one would reconcile the data dir and start its queued prompts.
+      const owner = lockOwner(io.dataDir)
+      if (!owner?.alive) return (await import('./in-process-host')).inspectDataDir(io, o)
+      if (Date.now() > end) {
+        const { HostLockError } = await import('../host/lock')
+        throw new HostLockError(`The Agentry host (pid ${owner.pid}) that holds ${io.dataDir} does not answer on its socket. Wait for it to finish starting, or stop it and try again.`)
+      }
+      await new Promise((r) => setTimeout(r, 50))
+      continue
+    }
     // Loaded only here: an attached command never builds the host (the start-up cost of `agentry run`).
     const { startInProcessHost, isHostLockError } = await import('./in-process-host')
     try {

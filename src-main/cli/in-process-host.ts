@@ -46,3 +46,23 @@ export async function startInProcessHost(io: CliIO, o: HostConnectOptions): Prom
     },
   }
 }
+
+/**
+ * A data dir whose host is gone, inspected read-only: no lock, no reconciliation, nothing started — the sessions as
+ * the dead host left them (the caller shows its busy ones as interrupted). The next real host cleans them up.
+ */
+export async function inspectDataDir(io: CliIO, o: { workdir: string; debug: boolean }): Promise<CliHost> {
+  const host = await createHost({ dataDir: io.dataDir, defaultWorkspace: o.workdir, env: io.env, readOnly: true })
+  const [client, hostEnd] = createConnectionPair()
+  serveConnection(host.api, hostEnd, { validateOutput: o.debug })
+  const api = createBridgeClient(client)
+  return {
+    api,
+    attached: false,
+    hostGone: true,
+    async release() {
+      api.close()
+      await host.stop()
+    },
+  }
+}

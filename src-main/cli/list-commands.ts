@@ -3,15 +3,18 @@ import type { AgentFolderInfo, AgentListEntry, AgentLoadError, SessionSummary } 
 import { formatConfigIssues } from '../config/format-issues'
 import type { RemoteHost } from '../bridge/client'
 import { debugEnabled, UsageError, type ParsedArgs } from './args'
-import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
+import { ATTEMPTS, connectHost, hostWentAway, type CliHost } from './host-connection'
 import type { CliIO } from './run'
 
-/** Runs `fn` on the data dir's host (attached, or one of this process's own), then lets it go. */
-export async function withHost<T>(args: ParsedArgs, io: CliIO, workdir: string, fn: (api: RemoteHost) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` on the data dir's host (attached, or one of this process's own), then lets it go. `inspect`: only reads;
+ * with no live host the data dir is read as the dead host left it (`host.hostGone`), instead of starting one.
+ */
+export async function withHost<T>(args: ParsedArgs, io: CliIO, workdir: string, fn: (api: RemoteHost, host: CliHost) => Promise<T>, o: { inspect?: boolean } = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const host = await connectHost(io, { workdir, debug: debugEnabled(args, io) })
+    const host = await connectHost(io, { workdir, debug: debugEnabled(args, io), inspect: o.inspect })
     try {
-      return await fn(host.api)
+      return await fn(host.api, host)
     } catch (err) {
       if (attempt < ATTEMPTS && hostWentAway(host, err)) continue
       throw err
@@ -27,6 +30,7 @@ export async function withHost<T>(args: ParsedArgs, io: CliIO, workdir: string, 
  * Settings › Agents shows, through the same calls. A bad config.yaml is reported and exits 2.
  */
 export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  refuseExtraArguments('agents', args.positionals)
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
   const { listed, settings } = await withHost(args, io, workdir, async (api) => ({
     listed: await api.calls['agents.list']({ workspaceRoot: workdir }),
@@ -83,28 +87,52 @@ function writeAgentsText(io: CliIO, agents: AgentListEntry[], folders: AgentFold
 
 /** `agentry sessions`: the session tree, newest first, inspectable children nested under their parents. */
 export async function sessionsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  refuseExtraArguments('sessions', args.positionals)
   const includeArchived = Boolean(args.values.all)
-  await withHost(args, io, process.cwd(), async (api) => {
-    const list = async (parentId: string | null) => (await api.calls['sessions.list']({ parentId, includeArchived, limit: 10_000 })).sessions
-    const walk = async (s: SessionSummary, depth: number): Promise<void> => {
-      if (args.values.json) io.stdout.write(`${JSON.stringify({ ...s, depth })}\n`)
-      else {
-        const when = new Date(s.updatedAt).toISOString().replace('T', ' ').slice(0, 16)
-        const archived = s.archivedAt ? ' [archived]' : ''
-        io.stdout.write(`${'  '.repeat(depth)}${depth ? '└ ' : ''}${s.id}  ${s.agent.padEnd(10)} ${s.status.padEnd(8)} ${when}  ${s.title || '(untitled)'}${archived}\n`)
+  let interrupted = 0
+  await withHost(
+    args,
+    io,
+    process.cwd(),
+    async (api, host) => {
+      const list = async (parentId: string | null) => (await api.calls['sessions.list']({ parentId, includeArchived, limit: 10_000 })).sessions
+      const walk = async (s: SessionSummary, depth: number): Promise<void> => {
+        const status = shownStatus(s.status, host)
+        if (status === 'interrupted') interrupted++
+        if (args.values.json) io.stdout.write(`${JSON.stringify({ ...s, status, depth })}\n`)
+        else {
+          const when = new Date(s.updatedAt).toISOString().replace('T', ' ').slice(0, 16)
+          const archived = s.archivedAt ? ' [archived]' : ''
+          io.stdout.write(`${'  '.repeat(depth)}${depth ? '└ ' : ''}${s.id}  ${s.agent.padEnd(10)} ${status.padEnd(11)} ${when}  ${s.title || '(untitled)'}${archived}\n`)
+        }
+        if (s.childCount > 0) for (const child of await list(s.id)) await walk(child, depth + 1)
       }
-      if (s.childCount > 0) for (const child of await list(s.id)) await walk(child, depth + 1)
-    }
-    const roots = await list(null)
-    for (const root of roots) await walk(root, 0)
-    if (!roots.length && !args.values.json) io.stdout.write('No sessions yet. Start one with: agentry run "your prompt"\n')
-  })
+      const roots = await list(null)
+      for (const root of roots) await walk(root, 0)
+      if (!roots.length && !args.values.json) io.stdout.write('No sessions yet. Start one with: agentry run "your prompt"\n')
+    },
+    { inspect: true },
+  )
+  if (interrupted && !args.values.json) io.stderr.write(`${INTERRUPTED_NOTE}\n`)
   return 0
+}
+
+const RUNNING = new Set(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
+export const INTERRUPTED_NOTE = 'agentry: no Agentry host is running; sessions its host left running are shown as interrupted (the next agentry run, serve or the app marks them idle).'
+
+/** A session left running by a host that is gone is not running: it was interrupted. */
+export function shownStatus(status: string, host: CliHost): string {
+  return host.hostGone && RUNNING.has(status) ? 'interrupted' : status
+}
+
+/** Commands that take no positional arguments say so instead of ignoring them. */
+export function refuseExtraArguments(command: string, positionals: string[]): void {
+  if (positionals.length) throw new UsageError(`agentry ${command} takes no arguments (got "${positionals.join(' ')}"). Run agentry --help for its options.`)
 }
 
 /** `agentry rules`: the "Always allow" answers in force (what Settings › Permissions lists), from any client. */
 export async function rulesCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  if (args.positionals.length) throw new UsageError(`agentry rules takes no arguments (got ${args.positionals.join(' ')})`)
+  refuseExtraArguments('rules', args.positionals)
   const { rules } = await withHost(args, io, process.cwd(), (api) => api.calls['rules.list']({}))
   if (args.values.json) {
     for (const r of rules) io.stdout.write(`${JSON.stringify(r)}\n`)

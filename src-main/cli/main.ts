@@ -1,7 +1,8 @@
+import fs from 'node:fs'
 import { resolveDataDir } from '../config/data-dir'
 import { acpCommand } from './acp'
 import { agentsCommand, rulesCommand, sessionsCommand } from './list-commands'
-import { debugEnabled, parseCli, UsageError, type ParsedArgs } from './args'
+import { debugEnabled, parseCli, USAGE, UsageError, type ParsedArgs } from './args'
 import { runCommand, type CliIO } from './run'
 import { showCommand } from './show'
 import { serveCommand } from './serve'
@@ -16,6 +17,11 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
   let args: ParsedArgs | undefined
   try {
     args = parseCli(argv)
+    if (args.values.help) {
+      full.stdout.write(`${USAGE}\n`)
+      return 0
+    }
+    checkDataDir(full.dataDir, env)
     switch (args.command) {
       case 'run':
         return await runCommand(args, full)
@@ -43,6 +49,21 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
   }
 }
 
+/** The data dir must be a folder (or not exist yet): a file there is a configuration error, said before any host. */
+function checkDataDir(dataDir: string, env: NodeJS.ProcessEnv): void {
+  let reason: string | undefined
+  try {
+    if (!fs.statSync(dataDir).isDirectory()) reason = 'it is a file, not a folder'
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOTDIR') reason = 'a part of that path is a file, not a folder'
+    else if (code !== 'ENOENT') reason = (err as Error).message
+  }
+  if (!reason) return
+  const what = env.AGENTRY_HOME?.trim() ? `AGENTRY_HOME=${dataDir}` : `The data dir ${dataDir}`
+  throw new UsageError(`agentry: ${what} cannot be used: ${reason}. Point AGENTRY_HOME at a folder (it is created if missing), or unset it for the default.`)
+}
+
 /**
  * `agentry sessions | head` closes the pipe early. Without a listener the EPIPE is an uncaught exception with a
  * stack trace; with it, the rest of the output is simply dropped and a run still finishes and saves its session.
@@ -54,7 +75,7 @@ function ignoreClosedPipe(stream: NodeJS.WriteStream): void {
   })
 }
 
-const CONFIG_ERRORS = new Set(['UsageError', 'ModelConfigError', 'HostLockError', 'StoreError', 'HostError'])
+const CONFIG_ERRORS = new Set(['UsageError', 'ModelConfigError', 'ModelAuthError', 'HostLockError', 'StoreError', 'HostError', 'ListenError'])
 /** A host that went away or failed inside is a failed run (1), not something the user's input or setup caused. */
 const FAILED_HOST = new Set(['unavailable', 'internal'])
 

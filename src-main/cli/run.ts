@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { RemoteHost } from '../bridge/client'
 import { formatConfigIssues } from '../config/format-issues'
-import { debugEnabled, parseAllow, UsageError, USAGE, type ParsedArgs } from './args'
+import { debugEnabled, parseAllow, UsageError, type ParsedArgs } from './args'
 import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import { ProgressView } from './progress'
 import { describeSandbox } from './sandbox-note'
@@ -16,8 +16,8 @@ export interface CliIO {
   dataDir: string
 }
 
-/** Exit code after Ctrl-C stopped the run (128 + SIGINT, as shells report it). */
-const INTERRUPTED = 130
+/** Exit codes after a signal stopped the run (128 + the signal's number, as shells report it). */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const
 
 /**
  * `agentry run`: one user turn, headless (ask = deny unless --yes / --allow), waiting for background children too —
@@ -25,7 +25,7 @@ const INTERRUPTED = 130
  */
 export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const prompt = args.positionals.join(' ').trim()
-  if (!prompt) throw new UsageError(`agentry run needs a PROMPT, e.g. agentry run "summarize this project"\n${USAGE}`)
+  if (!prompt) throw new UsageError('agentry run needs a PROMPT, e.g. agentry run "summarize this project". Run agentry --help for its options.')
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
   if (!fs.existsSync(workdir) || !fs.statSync(workdir).isDirectory()) throw new UsageError(`--workdir ${workdir}: not a folder`)
   const yes = Boolean(args.values.yes)
@@ -78,34 +78,41 @@ async function runOn(
     progress?.onEvent(e)
   })
 
-  let interrupted = false
-  const onInterrupt = (): void => {
-    if (interrupted) process.exit(INTERRUPTED) // a second Ctrl-C: leave now
-    interrupted = true
-    io.stderr.write('\nagentry: aborting the run (Ctrl-C again to quit at once)…\n')
-    api.calls['messages.abort']({ sessionId }).catch((err: unknown) => io.stderr.write(`agentry: could not abort: ${(err as Error).message}\n`))
+  // Ctrl-C and SIGTERM (a terminal closing, a process manager): the run is stopped and its session left not busy
+  // before this command exits. A second signal leaves at once.
+  let interrupted: keyof typeof SIGNAL_EXIT | undefined
+  const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
+    if (interrupted) process.exit(SIGNAL_EXIT[interrupted])
+    interrupted = signal
+    io.stderr.write(`\nagentry: ${signal === 'SIGINT' ? 'Ctrl-C' : signal}: stopping the run (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again quits at once)…\n`)
+    api.calls['messages.abort']({ sessionId, reason: 'interrupted' }).catch((err: unknown) => io.stderr.write(`agentry: could not stop the run: ${(err as Error).message}\n`))
   }
-  process.on('SIGINT', onInterrupt)
+  const onInt = () => onSignal('SIGINT')
+  const onTerm = () => onSignal('SIGTERM')
+  process.on('SIGINT', onInt)
+  process.on('SIGTERM', onTerm)
   try {
     state.prompted = true
     await api.calls['messages.prompt']({ sessionId, requestId: `cli-${crypto.randomUUID()}`, text: o.prompt, headless: o.headless })
     const { final, lastError } = await watch.done
     if (interrupted) {
-      io.stderr.write(`agentry: run aborted; session ${sessionId} (agentry show ${sessionId})\n`)
-      return INTERRUPTED
+      io.stderr.write(`agentry: run stopped; session ${sessionId} (agentry show ${sessionId})\n`)
+      return SIGNAL_EXIT[interrupted]
     }
     if (!final || final.finishReason === 'error' || final.finishReason === 'aborted') {
       if (final?.text && !json) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)
       io.stderr.write(`agentry: ${lastError?.message ?? `the run ${final?.finishReason ?? 'ended without an answer'}`}\n`)
-      // A model that is not configured is a configuration error (2); anything else is a failed run (1).
-      return lastError?.code === 'model_config' ? 2 : 1
+      // A model that is not configured or whose key is refused is a configuration error (2); anything else is a
+      // failed run (1).
+      return lastError?.code === 'model_config' || lastError?.code === 'model_auth' ? 2 : 1
     }
     // A failed turn may have no text at all; print nothing rather than a blank line.
     if (!json && final.text) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)
     if (!json) io.stderr.write(`session ${sessionId} (agentry show ${sessionId})\n`)
     return 0
   } finally {
-    process.off('SIGINT', onInterrupt)
+    process.off('SIGINT', onInt)
+    process.off('SIGTERM', onTerm)
     watch.dispose()
   }
 }

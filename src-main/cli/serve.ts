@@ -1,16 +1,20 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { debugEnabled, UsageError, type ParsedArgs } from './args'
+import { refuseExtraArguments } from './list-commands'
 import type { CliIO } from './run'
 
 /** `agentry serve`: the daemon — the UI and its WebSocket bridge on 127.0.0.1, until Ctrl+C — and the local socket. */
 export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  refuseExtraArguments('serve', args.positionals)
   const port = args.values.port === undefined ? 0 : Number(args.values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${args.values.port}: expected a port number (0 = random)`)
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
   const debug = debugEnabled(args, io)
-  const [{ startDaemon }, { createHost }, { serveLocalSocket }] = await Promise.all([import('../daemon'), import('../host'), import('../local-socket')])
+  const [{ startDaemon }, { createHost, containProcessFaults }, { serveLocalSocket }] = await Promise.all([import('../daemon'), import('../host'), import('../local-socket')])
   const host = await createHost({ dataDir: io.dataDir, defaultWorkspace: workdir, env: io.env })
+  // The daemon serves many clients for a long time: a fault of one piece of work is logged, never the end of all.
+  const uncontain = containProcessFaults(host.log)
   const rendererDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'renderer')
   let daemon: Awaited<ReturnType<typeof startDaemon>>
   let local: Awaited<ReturnType<typeof serveLocalSocket>>
@@ -20,6 +24,7 @@ export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number>
     // `agentry run` and the other commands attach here instead of being refused while the daemon holds the data dir.
     local = await serveLocalSocket({ api: host.api, dataDir: io.dataDir, validateOutput: debug })
   } catch (err) {
+    uncontain()
     await host.stop()
     if (err instanceof Error && err.message.startsWith('--token')) throw new UsageError(err.message)
     throw err
@@ -33,5 +38,6 @@ export async function serveCommand(args: ParsedArgs, io: CliIO): Promise<number>
   await local.close()
   await daemon.close()
   await host.stop()
+  uncontain()
   return 0
 }

@@ -2,29 +2,46 @@ import type { MessageWithParts, PartRecord, SessionRecord, TaskCard } from '../.
 import { formatDuration } from '../../src-shared/duration'
 import { HostError } from '../../src-shared/host-api'
 import type { RemoteHost } from '../bridge/client'
+import type { CliHost } from './host-connection'
 import { UsageError, type ParsedArgs } from './args'
-import { withHost } from './list-commands'
+import { INTERRUPTED_NOTE, refuseExtraArguments, shownStatus, withHost } from './list-commands'
 import type { CliIO } from './run'
 
 /** `agentry show SESSION`: the transcript, opaque children nested in place, inspectable children after it. */
 export async function showCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const id = args.positionals[0]
+  const [id, ...extra] = args.positionals
   if (!id) throw new UsageError('agentry show needs a SESSION id (see agentry sessions)')
+  refuseExtraArguments('show SESSION', extra)
   let shown: SessionTree
   try {
-    shown = await withHost(args, io, process.cwd(), (api) => tree(api, id))
+    shown = await withHost(args, io, process.cwd(), async (api, host) => markInterrupted(await tree(api, id), host), { inspect: true })
   } catch (err) {
     if (!(HostError.isInstance(err) && err.code === 'not_found')) throw err
+    // The id the person typed names nothing: a usage error (2), like an unknown argument.
     io.stderr.write(`agentry: no session ${id}. List them with: agentry sessions --all\n`)
-    return 1
+    return 2
   }
   if (args.values.json) io.stdout.write(`${JSON.stringify(shown)}\n`)
-  else printSession(shown, 0, io.stdout)
+  else {
+    printSession(shown, 0, io.stdout)
+    if (hasInterrupted(shown)) io.stderr.write(`${INTERRUPTED_NOTE}\n`)
+  }
   return 0
 }
 
+/** A host that is gone left its sessions "busy": shown as interrupted (the stored rows are not touched). */
+function markInterrupted(t: SessionTree, host: CliHost): SessionTree {
+  const status = shownStatus(t.session.status, host)
+  return { ...t, session: { ...t.session, status }, children: t.children.map((c) => markInterrupted(c, host)) }
+}
+
+function hasInterrupted(t: SessionTree): boolean {
+  return t.session.status === 'interrupted' || t.children.some(hasInterrupted)
+}
+
 interface SessionTree {
-  session: SessionRecord
+  /** `status` may be `interrupted`: shown for a session its dead host left running */
+  session: Omit<SessionRecord, 'status'> & { status: string }
   messages: MessageWithParts[]
   children: SessionTree[]
 }

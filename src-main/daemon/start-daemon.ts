@@ -180,13 +180,18 @@ function keepAlive(ws: WebSocket): void {
   ws.on('close', () => clearInterval(timer))
 }
 
+/** The port cannot be listened on (in use, not allowed): the person picks another, a configuration error. */
+export class ListenError extends Error {
+  override readonly name = 'ListenError'
+}
+
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException): void => {
       if (err.code === 'EADDRINUSE') {
-        reject(new Error(`Port ${port} on ${host} is already in use. Pick another with --port N, or omit --port for a random free port.`))
+        reject(new ListenError(`Port ${port} on ${host} is already in use. Pick another with --port N, or omit --port for a random free port.`))
       } else if (err.code === 'EACCES') {
-        reject(new Error(`Not allowed to listen on port ${port} on ${host}. Use a port above 1023, or omit --port.`))
+        reject(new ListenError(`Not allowed to listen on port ${port} on ${host}. Use a port above 1023, or omit --port.`))
       } else reject(err)
     }
     server.once('error', onError)

@@ -2,7 +2,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, safeStorage, session } from 'electron'
 import { resolveDataDir } from '../config'
-import { createHost, type Host } from '../host'
+import { containProcessFaults, createHost, type Host } from '../host'
 import { serveLocalSocket } from '../local-socket'
 import { createFileKeyStore } from '../models'
 import { APP_COMMAND_CHANNEL } from '../../src-preload/channels'
@@ -33,8 +33,10 @@ const disposers: (() => void)[] = []
 registerAppScheme()
 
 if (!app.requestSingleInstanceLock()) {
-  // Another Agentry already owns the data dir; it focuses its window (second-instance below).
-  app.quit()
+  // Another Agentry already owns the data dir; it focuses its window (second-instance below). This one did not
+  // start, which `npm start` must be able to tell from the exit code.
+  process.stderr.write('Agentry is already running; its window was brought to the front. Quit it first to start another.\n')
+  app.exit(1)
 } else {
   app.on('second-instance', () => {
     if (!win || win.isDestroyed()) return
@@ -49,6 +51,8 @@ async function start(): Promise<void> {
   const dataDir = resolveDataDir(process.env)
   const keys = createSafeStorageKeyStore(dataDir, safeStorage, createFileKeyStore(dataDir))
   host = await createHost({ dataDir, keys, defaultWorkspace: app.getPath('home') })
+  // A fault of one piece of work is logged with an id; the window and every other run go on.
+  disposers.push(containProcessFaults(host.log))
   const api = host.api
   // `--debug` (or AGENTRY_DEBUG=1): every host answer is checked against the bridge contract, as in the tests.
   const debug = process.argv.includes('--debug') || Boolean(process.env.AGENTRY_DEBUG)

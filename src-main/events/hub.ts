@@ -9,6 +9,11 @@ type Listener = (m: SubscriptionMessage) => void
 const NOTHING_ACTIVE: SnapshotSource = () => ({ runs: [], approvals: [] })
 
 const RING_SIZE = 4096
+/**
+ * Rings kept in memory at most (the streams delivered to most recently): a daemon that runs for weeks over thousands
+ * of sessions must not keep every stream's tail. Older streams replay from the event log instead.
+ */
+const MAX_RINGS = 64
 const DB_KEEP = 50_000
 const PRUNE_EVERY = 5_000
 
@@ -21,6 +26,7 @@ export class EventHub {
   private readonly seqs = new Map<string, number>()
   private readonly delivered = new Map<string, number>()
   private readonly rings = new Map<string, SequencedEvent[]>()
+  private lastRing: string | undefined
   private readonly listeners = new Map<string, Set<Listener>>()
   private readonly allListeners = new Set<Listener>()
   private pending: SequencedEvent[] = []
@@ -71,6 +77,15 @@ export class EventHub {
     }
   }
 
+  /** A deleted root session's stream: nothing more is published to it, so its counters and tail go. */
+  forget(stream: string): void {
+    this.seqs.delete(stream)
+    this.delivered.delete(stream)
+    this.rings.delete(stream)
+    if (this.lastRing === stream) this.lastRing = undefined
+    this.sincePrune.delete(stream)
+  }
+
   dispose(): void {
     this.deliver()
     this.disposeFlush()
@@ -103,14 +118,25 @@ export class EventHub {
     return this.log.eventsAfter(stream, afterSeq).filter((e) => e.seq <= upTo)
   }
 
+  /** The stream's ring, moved to the newest end of the map (its order is the order of last delivery). */
+  private ringOf(stream: string): SequencedEvent[] {
+    let ring = this.rings.get(stream)
+    if (ring && stream === this.lastRing) return ring
+    if (ring) this.rings.delete(stream)
+    else ring = []
+    this.rings.set(stream, ring)
+    this.lastRing = stream
+    if (this.rings.size > MAX_RINGS) this.rings.delete(this.rings.keys().next().value!)
+    return ring
+  }
+
   private deliver(): void {
     if (this.pending.length === 0) return
     const batch = this.pending
     this.pending = []
     for (const e of batch) {
       this.delivered.set(e.stream, e.seq)
-      let ring = this.rings.get(e.stream)
-      if (!ring) this.rings.set(e.stream, (ring = []))
+      const ring = this.ringOf(e.stream)
       ring.push(e)
       // Trim in chunks: shifting the whole ring on every event would make delivery O(ring size).
       if (ring.length >= RING_SIZE * 2) ring.splice(0, ring.length - RING_SIZE)

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
 import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import { ApprovalError, type Approvals } from '../approvals'
@@ -7,7 +8,7 @@ import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
 import type { ApprovalsRepository, QueueRepository, SearchRepository, SessionsRepository, TranscriptRepository } from '../store'
-import type { Subagents } from '../subagents'
+import { INTERRUPTED_REASON, type Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
 import { chatCalls } from './chat-calls'
 import { mcpCalls } from './mcp-calls'
@@ -42,6 +43,8 @@ export interface CallDeps {
   dataDir: string
   workspaces: Workspaces
   sandboxStatus(workdir: string): Promise<SandboxState>
+  /** a deleted root session's event stream: the hub lets go of it */
+  forgetStream(stream: string): void
   mcp: McpPool
 }
 
@@ -104,10 +107,19 @@ export function createCalls(d: CallDeps): HostApi {
     },
     'sessions.create': async (input) => {
       const root = d.workspaces.open(input.workspaceRoot)
-      const { agents } = d.registry.resolve(root)
+      const { agents, errors } = d.registry.resolve(root)
       const agentName = input.agent ?? 'build'
       const agent = agents.find((a) => a.name === agentName)
-      if (!agent) throw new HostError('not_found', `No agent "${agentName}" in ${root}. Available: ${agents.map((a) => a.name).join(', ')}.`)
+      if (!agent) {
+        // The agent's file is there but could not be loaded: say why, not just that the name is unknown.
+        const broken = errors.find((e) => path.basename(e.file).replace(/\.[^.]+$/, '') === agentName)
+        if (broken) {
+          const where = `${broken.file}${broken.line ? `:${broken.line}` : ''}`
+          const reason = `${broken.field ? `${broken.field}: ` : ''}${broken.reason}`.replace(/\s*\n\s*/g, ' ')
+          throw new HostError('not_found', `Agent "${agentName}" could not be loaded: ${where}: ${reason}. Fix the file and try again (agentry agents lists every problem).`)
+        }
+        throw new HostError('not_found', `No agent "${agentName}" in ${root}. Available: ${agents.map((a) => a.name).join(', ')}.`)
+      }
       if (agent.mode === 'subagent') throw new HostError('invalid_request', `Agent "${agentName}" is a subagent (mode: subagent); only primary agents open sessions. Pick another agent.`)
       let model: ModelRef
       try {
@@ -134,9 +146,14 @@ export function createCalls(d: CallDeps): HostApi {
     },
     'sessions.archive': async ({ sessionId, archived }) => {
       requireSession(sessionId)
-      const session = rows.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
-      publishUpdate(session)
-      return { session }
+      const archive = () => {
+        requireSession(sessionId)
+        const session = rows.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
+        publishUpdate(session)
+        return { session }
+      }
+      // Archiving puts a conversation away: what still runs in it stops first (unarchiving starts nothing).
+      return archived ? d.runner.whileStopped(sessionId, 'session archived', archive) : archive()
     },
     'sessions.summarize': async ({ sessionId }) => {
       const session = requireSession(sessionId)
@@ -149,8 +166,14 @@ export function createCalls(d: CallDeps): HostApi {
     },
     'sessions.delete': async ({ sessionId }) => {
       requireSession(sessionId)
-      if (d.runner.isRunning(sessionId)) throw new HostError('conflict', 'This session is running. Stop it first, then delete it.')
-      rows.deleteSession(sessionId)
+      // Every run in the tree stops and its writes settle first: a write for a deleted row would have nowhere to go.
+      await d.runner.whileStopped(sessionId, 'session deleted', () => {
+        // Deleted meanwhile by an overlapping call: done either way.
+        if (!rows.getSession(sessionId)) return
+        const removed = rows.deleteSession(sessionId)
+        d.runner.forget(removed)
+        for (const id of removed) d.forgetStream(id)
+      })
       return { ok: true as const }
     },
     'messages.prompt': async (input) => {
@@ -162,9 +185,9 @@ export function createCalls(d: CallDeps): HostApi {
         throw err
       }
     },
-    'messages.abort': async ({ sessionId }) => {
+    'messages.abort': async ({ sessionId, reason }) => {
       requireSession(sessionId)
-      return { aborted: d.runner.abort(sessionId) }
+      return { aborted: d.runner.abort(sessionId, reason === 'interrupted' ? INTERRUPTED_REASON : undefined) }
     },
     'queue.list': async ({ sessionId }) => ({ entries: d.queue.listQueue(sessionId) }),
     'queue.cancel': async ({ queueId }) => {

@@ -222,3 +222,17 @@ describe('plan → build in the client', () => {
     expect(update?.event).toMatchObject({ session: { metadata: { activeAgent: 'build', activeAgentSince: expect.any(Number) } } })
   })
 })
+
+describe('a host that stops starts nothing new', () => {
+  it('the run cut short by stop() does not drain the next queued prompt: it stays queued for the next host', async () => {
+    h = await createHarness({ script: { agents: { build: [{ text: 'slow', delayMs: 2000 }, { text: 'second' }], title: [{ text: 't', repeat: true }] } } })
+    const { session } = await h.host.api.calls['sessions.create']({ workspaceRoot: h.workdir })
+    await h.host.api.calls['messages.prompt']({ sessionId: session.id, requestId: 'a', text: 'first' })
+    const queued = await h.host.api.calls['messages.prompt']({ sessionId: session.id, requestId: 'b', text: 'second' })
+    expect(queued.queued).toBe(true)
+    await h.host.runner.stop('host stopping')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(h.host.store.queue.listQueue(session.id, 'queued').map((e) => e.id)).toEqual([queued.queueId])
+    await h.host.runner.idle()
+  })
+})

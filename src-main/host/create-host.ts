@@ -15,6 +15,8 @@ import { openStore, type Store } from '../store'
 import { Subagents } from '../subagents'
 import { protectLocalPort, type EditorFiles } from '../tools'
 import { createCalls } from './calls'
+import { containCallFaults } from './contain-faults'
+import { openHostLog, type HostLog } from './host-log'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
 import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
@@ -33,6 +35,13 @@ export interface HostOptions {
   lock?: boolean
   /** backoff base for provider retries (tests make it tiny) */
   retryDelayMs?: number
+  /** where the log's one-line fault notices are echoed (default stderr) */
+  echo?: (line: string) => void
+  /**
+   * Inspect a data dir whose host is gone, changing nothing: no lock, the database read-only (an empty one when there
+   * is none yet), no restart reconciliation, no queued prompt started. For `agentry sessions` and `show`.
+   */
+  readOnly?: boolean
   /** an editor that shows a conversation's files (`agentry acp`): file tools read and write through it */
   editorFiles?(rootSessionId: string): EditorFiles | undefined
 }
@@ -49,6 +58,8 @@ export interface Host {
   /** the workspaces' MCP servers (started on first need, stopped with the host) */
   readonly mcp: McpPool
   readonly reconcileReport: ReconcileReport
+  /** `{dataDir}/logs/host.log`: unexpected failures with the id their caller was shown */
+  readonly log: HostLog
   /** A port this process serves on loopback (the daemon's): no tool call may reach it, whatever the rules say. */
   protectLocalPort(port: number): void
   stop(): Promise<void>
@@ -63,14 +74,22 @@ export interface Host {
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir)
-  fs.mkdirSync(dataDir, { recursive: true })
+  const readOnly = options.readOnly ?? false
+  if (!readOnly) fs.mkdirSync(dataDir, { recursive: true })
   // Bash permissions are decided by parsing each line; the grammar loads once, here (a failure makes bash ask).
   await loadShellGrammar()
-  const releaseLock = options.lock === false ? () => {} : acquireDataDirLock(dataDir)
+  const releaseLock = options.lock === false || readOnly ? () => {} : acquireDataDirLock(dataDir)
   const disposers: (() => void | Promise<void>)[] = [releaseLock]
   try {
-    const store = openStore(path.join(dataDir, 'agentry.db'))
+    const log = openHostLog(dataDir, { echo: options.echo })
+    const fault = (where: string, err: unknown) => log.fault(where, err)
+    const dbFile = path.join(dataDir, 'agentry.db')
+    const store = readOnly
+      ? openStore(fs.existsSync(dbFile) ? dbFile : ':memory:', { log: (line) => log.note(line), readOnly: fs.existsSync(dbFile) })
+      : openStore(dbFile, { log: (line) => log.note(line) })
     disposers.push(() => store.close())
+    // A flush on the timer has no caller: its failure is logged (the rows stay buffered for the next flush).
+    disposers.push(store.onError((err) => void fault('writing to the store', err)))
     const { sessions } = store
     const hub = new EventHub(store.eventLog)
     disposers.push(() => hub.dispose())
@@ -78,8 +97,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       if (session) emitterFor(hub, sessions, session).emit(event)
     }
     // Before any run, and through the hub: a viewer resuming from its last seq sees what reconciliation closed.
-    const reconcileReport = reconcileAfterRestart(store, (sessionId, event) => publish(sessions.getSession(sessionId), event))
-    ensureDefaultPermissionsFile(dataDir)
+    const reconcileReport = readOnly
+      ? { toolParts: 0, sessions: 0, backgroundJobs: 0, approvals: 0 }
+      : reconcileAfterRestart(store, (sessionId, event) => publish(sessions.getSession(sessionId), event))
+    if (!readOnly) ensureDefaultPermissionsFile(dataDir)
 
     const env = options.env ?? process.env
     const keys = options.keys ?? createFileKeyStore(dataDir)
@@ -127,6 +148,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       modelInfo,
       resolveCallModel,
       dataDir,
+      fault,
     })
     const runner = new SessionRunner({
       sessions,
@@ -140,6 +162,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       agentModel,
       modelInfo,
       headless: options.headless ?? false,
+      fault,
     })
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     const sandboxStatus = async (workdir: string) => {
@@ -147,7 +170,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: rules.runtimeRules(undefined, workdir) }])
       return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
     }
-    const api = createCalls({
+    const calls = createCalls({
       sessions,
       transcript: store.transcript,
       search: store.search,
@@ -169,10 +192,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
       env,
       dataDir,
       workspaces,
+      forgetStream: (stream) => hub.forget(stream),
       mcp,
     })
+    // A fault in one call is contained: it answers `internal` with an id to find in the log; the host goes on.
+    const api = containCallFaults(calls, log)
     disposers.push(approvals.onChange((root) => runner.approvalsChanged(root, approvals.pending(root))))
-    disposers.push(
+    if (!readOnly) disposers.push(
       startAutoArchive(sessions, () => config().config.subagents.archiveAfterMinutes, (ids) => {
         for (const id of ids) {
           const session = sessions.getSession(id)
@@ -180,7 +206,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         }
       }),
     )
-    runner.resumeQueues()
+    if (!readOnly) runner.resumeQueues()
 
     let stopped = false
     return {
@@ -192,6 +218,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       hub,
       mcp,
       reconcileReport,
+      log,
       protectLocalPort,
       async stop() {
         if (stopped) return

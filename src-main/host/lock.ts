@@ -44,6 +44,23 @@ export function acquireDataDirLock(dataDir: string): () => void {
   }
 }
 
+/**
+ * Who holds the data dir, read without touching anything (no lock taken, no stale lock removed): undefined when no
+ * lock file exists. A dead owner means its runs are gone: what they left "busy" is interrupted.
+ */
+export function lockOwner(dataDir: string): { pid: number; alive: boolean } | undefined {
+  let pid: number | undefined
+  try {
+    pid = readPid(path.join(dataDir, 'agentry.lock'))
+  } catch (err) {
+    // A data dir we cannot read the lock of (e.g. AGENTRY_HOME is a file) has no live owner we could reach.
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined
+    throw err
+  }
+  if (pid === undefined) return undefined
+  return { pid, alive: pid !== process.pid && isAlive(pid) }
+}
+
 /** Removes a stale lock of `deadPid`, unless another process is already doing so (then the caller just retries). */
 function takeOver(file: string, deadPid: number): void {
   const guard = `${file}.takeover`

@@ -1,6 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4ProviderTool, LanguageModelV4StreamPart } from '@ai-sdk/provider'
 import type { AgentEvent, AgentInfo, PartRecord, SessionStatus, TokenUsage } from '../../src-shared'
-import { streamWithRetry } from '../models'
+import { ModelStreamError, streamWithRetry } from '../models'
 import { newId } from '../store'
 import { toolJsonSchema, type ToolDef } from '../tools'
 import { buildPrompt, markCacheBreakpoints } from './prompt'
@@ -109,6 +109,10 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
       ctx.onStep?.({ index: steps, usage: step.usage })
       if (step.messageId) lastMessageId = step.messageId
       if (step.text) lastText = step.text
+      if (step.calls.length === 0 && !lastText.trim()) {
+        // Nothing to show for the whole turn: said as a failure, never a silent success with no output.
+        throw new ModelStreamError(`provider "${ctx.model.provider}" returned an empty answer (no text and no tool calls). Try again, or pick another model.`, { provider: ctx.model.provider })
+      }
       if (step.calls.length === 0 || finalStep) {
         return { text: lastText, finishReason: finalStep ? 'max_steps' : 'stop', usage, steps, lastMessageId, contextTokens }
       }

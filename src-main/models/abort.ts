@@ -41,12 +41,14 @@ export function anySignal(...signals: Array<AbortSignal | undefined>): AbortSign
   return AbortSignal.any(present)
 }
 
-/** Settles with `promise`, or rejects with an AbortError as soon as `signal` fires. */
+/**
+ * Settles with `promise`, or rejects with an AbortError as soon as `signal` fires. `promise` is always handled, even
+ * when the signal has already fired: a read of a stream that errors later must not become an unhandled rejection
+ * (which would end the whole host).
+ */
 export function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortError(signal))
     const onAbort = () => reject(abortError(signal))
-    signal.addEventListener('abort', onAbort, { once: true })
     Promise.resolve(promise).then(
       (value) => {
         signal.removeEventListener('abort', onAbort)
@@ -57,5 +59,7 @@ export function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Prom
         reject(error)
       },
     )
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
   })
 }

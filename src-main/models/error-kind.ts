@@ -1,4 +1,4 @@
-import { APICallError } from '@ai-sdk/provider'
+import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from '@ai-sdk/provider'
 import { isAbortError } from './abort'
 
 /** How the retry loop should treat a provider failure. */
@@ -67,11 +67,31 @@ export function retryAfterMs(e: unknown, now = Date.now()): number | undefined {
 
 /** A short one-line description of a provider error, for messages shown to the user. */
 export function describeError(e: unknown): string {
+  const malformed = malformedResponse(e)
+  if (malformed) return malformed
   const status = statusOf(e)
-  let message = e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e)
+  // One line: library messages may carry the raw text and a nested error on lines of their own.
+  let message = (e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e)).split('\n')[0].trim()
   if (APICallError.isInstance(e) && e.responseBody) {
     const body = e.responseBody.length > 300 ? `${e.responseBody.slice(0, 300)}…` : e.responseBody
     if (!message.includes(body)) message = `${message}: ${body}`
   }
   return status !== undefined && !message.includes(String(status)) ? `${message} (HTTP ${status})` : message
+}
+
+/**
+ * A server that answered but not in the protocol (garbage stream lines, a tool call without a name): said in words,
+ * not as the parser's message (which names library classes and quotes JSON.parse).
+ */
+function malformedResponse(e: unknown): string | undefined {
+  if (JSONParseError.isInstance(e)) {
+    const text = e.text.length > 60 ? `${e.text.slice(0, 60)}…` : e.text
+    return `the server sent a malformed stream (a line that is not JSON: ${JSON.stringify(text)}); check that its baseURL points at an OpenAI-compatible API, or try again`
+  }
+  if (InvalidResponseDataError.isInstance(e) || TypeValidationError.isInstance(e)) {
+    const message = e.message.split('\n')[0].trim()
+    if (/function\.name|tool.?name/i.test(message)) return 'the server sent a tool call without a name (a malformed response); try again or pick another model'
+    return `the server sent a malformed response (${message.replace(/^Type validation failed: /, '').slice(0, 160)}); try again or pick another model`
+  }
+  return undefined
 }

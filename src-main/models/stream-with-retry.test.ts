@@ -102,3 +102,25 @@ describe('streamWithRetry', () => {
     expect(model.count).toBe(0)
   })
 })
+
+describe('raceAbort', () => {
+  it('handles the raced promise even when the signal had already fired (no unhandled rejection, issue 10)', async () => {
+    const { raceAbort } = await import('./abort')
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      const controller = new AbortController()
+      controller.abort('aborted by user')
+      let fail!: (e: Error) => void
+      const later = new Promise<never>((_, reject) => (fail = reject))
+      await expect(raceAbort(later, controller.signal)).rejects.toMatchObject({ name: 'AbortError' })
+      // The stream read it raced errors afterwards (an offline stream errored by the same abort).
+      fail(new Error('stream errored'))
+      await new Promise((r) => setTimeout(r, 20))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+    }
+  })
+})

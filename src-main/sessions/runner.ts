@@ -6,7 +6,7 @@ import { defaultModelRef, type ModelInfo } from '../models'
 import type { Ruleset } from '../permissions'
 import { agentRules, subagentRules, withClientMcpServers, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
-import { USER_STOP_REASON, type Subagents } from '../subagents'
+import { INTERRUPTED_REASON, USER_STOP_REASON, type Subagents } from '../subagents'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
 import { noteRuleErrors } from './rule-notice'
@@ -30,9 +30,14 @@ export interface RunnerDeps {
   /** context window and price of a model, with the run's config */
   modelInfo(ref: ModelRef, config: Config): Promise<ModelInfo>
   headless: boolean
+  /** an unexpected failure of a run: logged (never its content); returns the id the person is shown */
+  fault(where: string, err: unknown): string
 }
 
 const HELPER_GRACE_MS = 2000
+/** Stopping a tree is repeated while runs in it keep (re)starting — a live parent may resume a child meanwhile. */
+const MAX_STOP_ROUNDS = 20
+const INTERRUPTED_NOTICE = 'Interrupted: the agentry run command that ran this turn was stopped (Ctrl-C or SIGTERM). Tool calls in flight were stopped and not repeated. Send a message to continue.'
 
 interface ActiveRun {
   controller: AbortController
@@ -68,11 +73,18 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   private readonly settled = new Set<() => void>()
   /** fire-and-forget helper work (titles) that must still end before the host closes the store */
   private readonly helpers = new Set<{ controller: AbortController; done: Promise<void> }>()
+  /** summaries being written, per session: stopped when the session is deleted or archived */
+  private readonly summaries = new Map<string, Set<AbortController>>()
+  /** sessions being deleted or archived (a count: two such calls may overlap): nothing new starts in them */
+  private readonly closing = new Map<string, number>()
+  /** set by stop(): the host is going away */
+  private stopping = false
 
   constructor(private readonly deps: RunnerDeps) {}
 
   prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun; mcpServers?: ClientMcpServer[] }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireSession(input.sessionId)
+    if (this.closing.has(session.id)) throw new RunnerError('conflict', 'This session is being deleted or archived right now; nothing new can start in it.')
     this.checkAgent(session, input.agent)
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
@@ -132,7 +144,8 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   /** Retry and edit rewrite the end of the conversation: not while a turn is writing it, nor with prompts waiting. */
   private requireIdle(sessionId: string, what: string): SessionRecord {
     const session = this.requireSession(sessionId)
-    if (this.active.has(sessionId) || this.deps.queue.listQueue(sessionId, 'queued').length > 0) {
+    // A child running as its parent's task counts too: hiding its messages mid-run would cut its transcript.
+    if (this.active.has(sessionId) || this.deps.subagents.isRunning(sessionId) || this.deps.queue.listQueue(sessionId, 'queued').length > 0) {
       throw new RunnerError('conflict', `This session is still working. Stop it (or wait for it to finish), then ${what}.`)
     }
     return session
@@ -160,10 +173,22 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   /** The hidden `summary` agent over the whole visible conversation; stored in the session's metadata. */
   async summarize(sessionId: string): Promise<string> {
     const session = this.requireSession(sessionId)
-    const level = this.rootLevel(session, new AbortController().signal, null, this.deps.settings(session.workspaceRoot))
+    if (this.closing.has(sessionId)) throw new RunnerError('conflict', 'This session is being deleted or archived right now.')
+    const controller = new AbortController()
+    const level = this.rootLevel(session, controller.signal, null, this.deps.settings(session.workspaceRoot))
     const text = renderConversation(level.transcript.history())
     if (!text.trim()) throw new RunnerError('conflict', 'This session has no messages to summarize yet.')
-    const result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000), helperModel(level))
+    let running = this.summaries.get(sessionId)
+    if (!running) this.summaries.set(sessionId, (running = new Set()))
+    running.add(controller)
+    let result
+    try {
+      result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000), helperModel(level))
+    } finally {
+      running.delete(controller)
+      if (running.size === 0) this.summaries.delete(sessionId)
+    }
+    if (result.finishReason === 'aborted') throw new RunnerError('conflict', `The summary was stopped: ${result.error ?? 'aborted'}.`)
     if (result.finishReason === 'error') throw new RunnerError('conflict', `The summary agent failed: ${result.error ?? 'unknown error'}`)
     const updated = this.deps.sessions.updateSession(sessionId, { metadata: { ...this.requireSession(sessionId).metadata, summary: result.text } })
     this.emit(updated, { type: 'session_updated', sessionId, at: Date.now(), session: updated })
@@ -199,6 +224,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
 
   /** A background child finished: let the parent react (now if idle, after its current run otherwise). */
   backgroundDone(sessionId: string): void {
+    if (this.closing.has(sessionId)) return
     this.wakeups.add(sessionId)
     this.drain(sessionId)
   }
@@ -212,6 +238,61 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     return session !== undefined && ancestorsOf(this.deps.sessions, session).some((a) => a.id === ancestorId)
   }
 
+  /**
+   * Deleting or archiving: first every run in the session's tree stops — its own, its descendants' (stored sessions
+   * prompted directly, and children running as tasks, blocking and background) and summaries being written — and
+   * their writes settle; nothing new starts in the tree meanwhile (prompts are refused, queued ones cancelled, no
+   * background result wakes it). Then `then` runs (the delete or the archive) and the tree is open again.
+   */
+  async whileStopped<T>(sessionId: string, reason: string, then: () => T): Promise<T> {
+    const ids = this.deps.sessions.subtreeIds(sessionId)
+    for (const id of ids) this.closing.set(id, (this.closing.get(id) ?? 0) + 1)
+    try {
+      await this.stopTree(ids, reason)
+      return then()
+    } finally {
+      for (const id of ids) {
+        const n = (this.closing.get(id) ?? 1) - 1
+        if (n > 0) this.closing.set(id, n)
+        else this.closing.delete(id)
+      }
+    }
+  }
+
+  /** A deleted session's memory: grants, wake-ups, a root's lane. */
+  forget(ids: string[]): void {
+    for (const id of ids) {
+      this.wakeups.delete(id)
+      this.resumes.delete(id)
+      this.runGrants.delete(id)
+      this.deps.subagents.forget(id)
+    }
+  }
+
+  private async stopTree(ids: string[], reason: string): Promise<void> {
+    for (let round = 0; round < MAX_STOP_ROUNDS; round++) {
+      const waits: Promise<unknown>[] = []
+      for (const id of ids) {
+        this.wakeups.delete(id)
+        this.resumes.delete(id)
+        for (const entry of this.deps.queue.listQueue(id, 'queued')) {
+          this.promptGrants.delete(entry.id)
+          this.cancelQueued(entry.id, id)
+        }
+        const run = this.active.get(id)
+        if (run) {
+          run.controller.abort(reason)
+          waits.push(run.done)
+        }
+        for (const taskId of this.deps.subagents.stop(id, reason)) waits.push(this.deps.subagents.settled(taskId))
+        for (const controller of this.summaries.get(id) ?? []) controller.abort(reason)
+      }
+      if (waits.length === 0) return
+      await Promise.allSettled(waits)
+    }
+    this.deps.fault('stopping a session tree', new Error(`runs of ${ids.length} session(s) kept restarting after ${MAX_STOP_ROUNDS} stops; going on anyway`))
+  }
+
   runs(): { sessionId: string; status: SessionStatus }[] {
     return [...this.active.keys()].map((sessionId) => ({ sessionId, status: this.deps.sessions.getSession(sessionId)?.status ?? 'busy' }))
   }
@@ -223,6 +304,9 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   async stop(reason: string): Promise<void> {
+    // Nothing starts once the host stops: a run ending here must not drain the next queued prompt (it would write
+    // after the store closed); queued prompts stay queued for the next host.
+    this.stopping = true
     for (const run of this.active.values()) run.controller.abort(reason)
     await Promise.allSettled([...this.active.values()].map((r) => r.done))
     // A title still being written gets a moment to land (a CLI run often ends first), then is cancelled.
@@ -246,7 +330,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   private drain(sessionId: string): void {
-    if (this.active.has(sessionId)) return
+    if (this.stopping || this.active.has(sessionId) || this.closing.has(sessionId)) return
     // An inspectable child running as its parent's task: one run per session, so whatever waits here goes after it.
     if (this.deps.subagents.isRunning(sessionId)) {
       void this.deps.subagents.settled(sessionId).then(() => this.drain(sessionId))
@@ -347,7 +431,10 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     await maybeCompact(this.deps, level, info.contextWindow)
     const result = await runTurn(run)
     this.addUsage(level, result.usage, cost)
-    const status: SessionStatus = result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
+    // Interrupted (the client running the turn went away) is not a failure of the session: it is left idle.
+    const interrupted = result.finishReason === 'aborted' && controller.signal.reason === INTERRUPTED_REASON
+    const status: SessionStatus = interrupted ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
+    if (interrupted) appendTextMessage(level.transcript, emit, 'assistant', INTERRUPTED_NOTICE, { notice: 'interrupted' })
     session = this.setStatus(this.requireSession(sessionId), status, result.error)
     emit({
       type: 'turn_complete',
@@ -419,19 +506,24 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     return own ?? session.model ?? this.deps.agentModel(agent, config) ?? defaultModelRef(config)
   }
 
+  /** A run that threw (the loop itself never does): contained — logged with an id, the session shows the error. */
   private fail(sessionId: string, err: unknown): void {
-    const message = err instanceof Error ? err.message : String(err)
-    console.error(`[agentry] run of ${sessionId} failed:`, err)
+    const id = this.deps.fault(`run of ${sessionId}`, err)
     const session = this.deps.sessions.getSession(sessionId)
     if (!session) return
+    const message = `The run stopped because of an internal error in the host (${id}); send the message again. The details are in the host's log.`
     try {
       appendErrorMessage(new StoredTranscript(this.deps.transcript, sessionId), emitterFor(this.deps.hub, this.deps.sessions, session).emit, 'internal', message)
     } catch (storeErr) {
-      // The store itself may be what failed: the error still reaches live viewers.
-      console.error(`[agentry] could not store the error of ${sessionId}:`, storeErr)
+      // The store itself may be what failed (the session may be gone): the error still reaches live viewers.
+      this.deps.fault(`storing the error of the run of ${sessionId}`, storeErr)
       this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'internal', message })
     }
-    this.setStatus(session, 'error', message)
+    try {
+      this.setStatus(session, 'error', message)
+    } catch (again) {
+      this.deps.fault(`reporting the failed run of ${sessionId}`, again)
+    }
   }
 
   private setStatus(session: SessionRecord, status: SessionStatus, reason?: string): SessionRecord {

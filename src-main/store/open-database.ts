@@ -54,8 +54,12 @@ function migrate(db: Db, file: string): void {
   }).immediate()
 }
 
-/** Opens (creating if needed) the SQLite file, applies pragmas and pending migrations. */
-export function openDatabase(file: string): Db {
+/**
+ * Opens (creating if needed) the SQLite file, applies pragmas and pending migrations. `readOnly`: an existing file
+ * only, nothing written (no migration: an older schema is refused with what to do).
+ */
+export function openDatabase(file: string, o: { readOnly?: boolean } = {}): Db {
+  if (o.readOnly) return openReadOnly(file)
   if (file !== ':memory:') {
     try {
       fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
@@ -74,6 +78,30 @@ export function openDatabase(file: string): Db {
     // The default 2 MB page cache thrashes once chat_parts holds ~1M rows; 64 MB is allocated lazily.
     db.pragma('cache_size = -65536')
     migrate(db, file)
+    return db
+  } catch (err) {
+    db?.close()
+    throw toOpenError(file, err)
+  }
+}
+
+function openReadOnly(file: string): Db {
+  let db: Db | undefined
+  try {
+    db = new Database(file, { ...nativeBindingOptions(), readonly: true, fileMustExist: true })
+    db.pragma('busy_timeout = 5000')
+    const current = Number(db.pragma('user_version', { simple: true }))
+    // Version 0: a file a starting host has only just created (nothing is written before the first migration).
+    // What it holds is what an empty database holds.
+    if (current === 0) {
+      db.close()
+      db = undefined
+      return openDatabase(':memory:')
+    }
+    if (current > SCHEMA_VERSION) migrate(db, file) // throws the newer-schema error
+    if (current < SCHEMA_VERSION) {
+      throw new StoreError('open_failed', `${describe(file)} was written by an older Agentry (schema v${current}); run any agentry command that starts a host (e.g. agentry run) once to upgrade it.`)
+    }
     return db
   } catch (err) {
     db?.close()

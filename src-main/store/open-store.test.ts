@@ -114,3 +114,25 @@ describe('openStore', () => {
     expect(err.code).toBe('closed')
   })
 })
+
+describe('openStore read-only (inspecting a data dir whose host is gone)', () => {
+  it('reads what a host wrote and writes nothing', () => {
+    const file = tempFile()
+    const w = openStore(file)
+    w.sessions.createSession({ workspaceRoot: '/w', agent: 'build', title: 'kept' })
+    w.close()
+    const before = fs.readFileSync(file)
+    const r = openStore(file, { readOnly: true })
+    expect(r.sessions.listSessions({}).map((s) => s.title)).toEqual(['kept'])
+    r.close()
+    expect(fs.readFileSync(file).equals(before)).toBe(true)
+  })
+
+  it('a file a starting host has only just created (schema v0) reads as an empty database, not an error', () => {
+    const file = tempFile()
+    new Database(file).close()
+    const r = openStore(file, { readOnly: true })
+    expect(r.sessions.listSessions({})).toEqual([])
+    r.close()
+  })
+})

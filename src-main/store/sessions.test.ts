@@ -159,4 +159,33 @@ describe('sessions', () => {
     expect(store.transcript.getPart('prt_1')).toBeUndefined()
     expect(store.sessions.getSession(other.id)).toBeDefined()
   })
+
+  it('deleting a session also removes the approvals, queued prompts, background jobs and event stream that name it or its descendants', () => {
+    const root = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
+    const child = store.sessions.createSession({ agent: 'general', workspaceRoot: '/w', parentId: root.id })
+    const other = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
+    const approval = (sessionId: string, rootSessionId: string) =>
+      store.approvals.createApproval({ sessionId, rootSessionId, messageId: null, toolCallId: `call_${sessionId}`, toolName: 'bash', agentPath: ['build'], arguments: {}, patterns: [], alwaysPatterns: [] })
+    approval(child.id, root.id)
+    approval('ses_opaque', root.id)
+    const kept = approval(other.id, other.id)
+    store.queue.enqueuePrompt({ sessionId: child.id, text: 'later' })
+    const keptPrompt = store.queue.enqueuePrompt({ sessionId: other.id, text: 'mine' }).entry
+    const job = (id: string, parent: string, rootId: string) =>
+      store.queue.createJob({ id, parentSessionId: parent, rootSessionId: rootId, parentMessageId: null, toolCallId: `call_${id}`, agentType: 'explore', description: '' })
+    job('ses_bg1', child.id, root.id)
+    job('ses_bg2', 'ses_opaque', root.id)
+    job('ses_bg3', other.id, other.id)
+    store.eventLog.appendEvent({ stream: root.id, seq: 1, event: { type: 'status_change', sessionId: root.id, at: 1, status: 'busy' } })
+    store.eventLog.appendEvent({ stream: other.id, seq: 1, event: { type: 'status_change', sessionId: other.id, at: 1, status: 'busy' } })
+    expect(store.sessions.subtreeIds(root.id)).toEqual([root.id, child.id])
+    expect(store.sessions.deleteSession(root.id)).toEqual([root.id, child.id])
+    expect(store.approvals.listApprovals().map((a) => a.id)).toEqual([kept.id])
+    expect(store.queue.listQueue(child.id)).toEqual([])
+    expect(store.queue.listQueue(other.id).map((e) => e.id)).toEqual([keptPrompt.id])
+    expect(store.queue.listJobs().map((j) => j.id)).toEqual(['ses_bg3'])
+    expect(store.eventLog.lastSeq(root.id)).toBe(0)
+    expect(store.eventLog.lastSeq(other.id)).toBe(1)
+    expect(store.sessions.subtreeIds(root.id)).toEqual([])
+  })
 })

@@ -171,6 +171,19 @@ export function createSessionRepo(db: Database.Database) {
      WHERE id = @id`,
   )
   const remove = db.prepare<[string]>('DELETE FROM chat_sessions WHERE id = ?')
+  const selectSubtree = db.prepare<[string], { id: string }>(
+    `WITH RECURSIVE tree(id) AS (SELECT id FROM chat_sessions WHERE id = ?
+       UNION ALL SELECT s.id FROM chat_sessions s JOIN tree t ON s.parent_id = t.id)
+     SELECT id FROM tree`,
+  )
+  // Rows that name a session without a foreign key (opaque children have no session row), removed with it.
+  const IDS = '(SELECT value FROM json_each(@ids))'
+  const removeRelated = [
+    `DELETE FROM approvals WHERE session_id IN ${IDS} OR root_session_id IN ${IDS}`,
+    `DELETE FROM prompt_queue WHERE session_id IN ${IDS}`,
+    `DELETE FROM background_jobs WHERE id IN ${IDS} OR parent_session_id IN ${IDS} OR root_session_id IN ${IDS}`,
+    `DELETE FROM event_log WHERE stream_id IN ${IDS}`,
+  ].map((sql) => db.prepare<[{ ids: string }]>(sql))
   const listStatement = statementCache<SessionRow>(db)
   const writeStatement = statementCache<unknown>(db)
 
@@ -283,8 +296,22 @@ export function createSessionRepo(db: Database.Database) {
       for (const id of ids) addSubUsage.run(usageParams(id, usage, costUsd))
     },
 
-    remove(id: string): void {
-      remove.run(id)
+    /** The session and all its descendants, the session first. */
+    subtree(id: string): string[] {
+      return selectSubtree.all(id).map((r) => r.id)
+    },
+
+    /**
+     * The session, its descendants (by cascade) and what names them elsewhere: approvals, queued prompts, background
+     * jobs and, for a root, its event stream. Returns the ids removed.
+     */
+    remove(id: string): string[] {
+      return db.transaction(() => {
+        const ids = selectSubtree.all(id).map((r) => r.id)
+        for (const statement of removeRelated) statement.run({ ids: JSON.stringify(ids) })
+        remove.run(id)
+        return ids
+      })()
     },
   }
 }

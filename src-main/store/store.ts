@@ -30,6 +30,10 @@ import { createSearchRepo, type MessageSearchFilter, type MessageSearchHit } fro
 export type StoreOptions = {
   /** buffered part/event rows that force a synchronous flush (default 1000) */
   maxBuffered?: number
+  /** where dropped writes are reported (default stderr); the host passes its log */
+  log?: (line: string) => void
+  /** an existing database, opened read-only (inspecting a data dir whose host is gone) */
+  readOnly?: boolean
   /** quiet time after the last write before written text is indexed for search (default 1500 ms; searches never wait) */
   indexAfterMs?: number
 }
@@ -51,8 +55,13 @@ export interface SessionsRepository {
   addSessionUsage(id: string, usage: Partial<TokenUsage>, costUsd: number | null): void
   /** Adds a subagent's usage to the subagent totals of each of these ancestor sessions (ids without a row skipped). */
   addSubagentUsage(ancestorIds: string[], usage: Partial<TokenUsage>, costUsd: number | null): void
-  /** Cascades to messages, parts and child sessions. */
-  deleteSession(id: string): void
+  /**
+   * Cascades to messages, parts and child sessions, and removes the approvals, queued prompts, background jobs and
+   * event stream that name any of them. Returns the ids of the sessions removed (the session first).
+   */
+  deleteSession(id: string): string[]
+  /** The session and all its descendants, the session first ([] when it does not exist). */
+  subtreeIds(id: string): string[]
   /** badge counts for the session list: pending approvals (by root), queued prompts, child sessions */
   sessionCounts(ids: string[]): Record<string, SessionCounts>
   /** archive finished subagent sessions not updated since `updatedBefore`; returns their ids */
@@ -161,7 +170,7 @@ export interface Store {
 }
 
 export function openStore(file: string, options: StoreOptions = {}): Store {
-  const db = openDatabase(file)
+  const db = openDatabase(file, { readOnly: options.readOnly })
   const sessionRows = createSessionRepo(db)
   const messages = createMessageRepo(db)
   const approvalRows = createApprovalRepo(db)
@@ -169,7 +178,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   const jobs = createJobRepo(db)
   const queueRows = createQueueRepo(db)
   const eventRows = createEventLogRepo(db)
-  const buffer = createWriteBuffer(db, { maxBuffered: options.maxBuffered ?? 1000 })
+  const buffer = createWriteBuffer(db, { maxBuffered: options.maxBuffered ?? 1000, log: options.log ?? ((line) => console.error(line)) })
   const summaries = createSummaryRepo(db)
   const searchRows = createSearchRepo(db)
   // Streaming rewrites text parts many times a second: index them once the writing has paused, not per chunk.
@@ -197,8 +206,9 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       // Buffered parts of this session must land before the cascade, or they would be written
       // afterwards against a deleted message and fail the flush.
       buffer.flush()
-      sessionRows.remove(id)
+      return sessionRows.remove(id)
     },
+    subtreeIds: (id) => sessionRows.subtree(id),
     sessionCounts: (ids) => summaries.counts(ids),
     archiveFinishedChildren: (before) => summaries.archiveFinishedChildren(before),
   }

@@ -9,6 +9,8 @@ type EventRow = { stream: string; seq: number; json: string; at: number }
 export type WriteBufferOptions = {
   /** buffered rows (distinct parts + events) that force a synchronous flush */
   maxBuffered: number
+  /** where a dropped write is reported (a part whose message is gone) */
+  log(line: string): void
 }
 
 /**
@@ -45,18 +47,19 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
   let preparing = false
   const errorListeners = new Set<(err: unknown) => void>()
 
-  function writeRows(): string[] {
+  function writeRows(): { failures: string[]; dropped: { part: string; sessionId: string; messageId: string }[] } {
     const failures: string[] = []
+    const dropped: { part: string; sessionId: string; messageId: string }[] = []
     for (const p of parts.values()) {
       try {
         const data = JSON.stringify(p.data ?? {})
         upsertPart.run(p.id, p.messageId, p.sessionId, p.index, p.type, data, p.toolCallId ?? null, p.toolState ?? null)
       } catch (err) {
-        // One bad part (e.g. its message was never created) must not lose the rest of the batch:
-        // the failed statement alone is rolled back, and the failure is reported after commit.
-        const missingMessage = (err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
-        const reason = missingMessage ? `message "${p.messageId}" does not exist` : String(err)
-        failures.push(`part ${p.id} (${reason})`)
+        // One bad part must not lose the rest of the batch: the failed statement alone is rolled back. A part whose
+        // message is gone (its session was deleted while a write was in flight) has nowhere to go: it is dropped and
+        // logged. Anything else is reported after commit.
+        if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') dropped.push({ part: p.id, sessionId: p.sessionId, messageId: p.messageId })
+        else failures.push(`part ${p.id} (${String(err)})`)
       }
     }
     let i = 0
@@ -71,7 +74,7 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
       insertEvents.run(eventArgs)
     }
     for (; i < events.length; i++) insertEvent.run(events[i].stream, events[i].seq, events[i].json, events[i].at)
-    return failures
+    return { failures, dropped }
   }
   const writeAll = db.transaction(writeRows)
 
@@ -112,16 +115,30 @@ export function createWriteBuffer(db: Database.Database, options: WriteBufferOpt
     if (closed) throw new StoreError('closed', 'flush: the store is closed')
     const nested = db.inTransaction
     // On a failed commit the buffers are kept as they are, so a later flush retries them.
-    const failures = writeAll()
+    const { failures, dropped } = writeAll()
     parts = new Map()
     events = []
     bufferedSeq = new Map()
     if (nested) notifyAfterCommit = true
     else notify()
+    if (dropped.length > 0) reportDropped(dropped)
     if (failures.length > 0) {
       const detail = failures.join('; ')
       throw new StoreError('write_failed', `flush: ${failures.length} row(s) could not be written: ${detail}`)
     }
+  }
+
+  /** Sessions whose dropped writes were reported: a run still streaming into a deleted session logs once, not per chunk. */
+  const reportedGone = new Set<string>()
+  function reportDropped(dropped: { part: string; sessionId: string; messageId: string }[]): void {
+    const fresh = dropped.filter((d) => !reportedGone.has(d.sessionId))
+    for (const d of fresh) {
+      if (reportedGone.size >= 1000) reportedGone.clear()
+      reportedGone.add(d.sessionId)
+    }
+    if (fresh.length === 0) return
+    const detail = fresh.map((d) => `part ${d.part} of session ${d.sessionId} (message "${d.messageId}" does not exist)`).join('; ')
+    options.log(`[agentry] store: dropped write(s) for rows that no longer exist: ${detail}; later ones for the same session are not logged`)
   }
 
   function runScheduled(): void {

@@ -16,12 +16,15 @@ export interface AbortCause {
 export const USER_STOP_REASON = 'aborted by user'
 export const PARENT_ABORT_REASON = 'aborted by parent'
 export const HOST_STOP_REASON = 'host stopping'
+/** The client running the turn went away (Ctrl-C, SIGTERM of `agentry run`): like a Stop, nothing wakes. */
+export const INTERRUPTED_REASON = 'interrupted: the agentry run command was stopped (Ctrl-C or SIGTERM)'
 
 const USER_STOP: AbortCause = { text: 'stopped by the user', byUser: true }
 
 /** The cause behind an abort reason that came from outside the subagents module (a runner's Stop, the host). */
 export function causeOfReason(reason: unknown): AbortCause {
   if (reason === USER_STOP_REASON) return USER_STOP
+  if (reason === INTERRUPTED_REASON) return { text: 'interrupted (the agentry run command was stopped)', byUser: true }
   if (reason === HOST_STOP_REASON) return { text: 'the host stopped', byUser: false, hostStopping: true }
   if (typeof reason === 'string') return { text: reason, byUser: false }
   if (reason instanceof Error && reason.name !== 'AbortError') return { text: reason.message, byUser: false }

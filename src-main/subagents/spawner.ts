@@ -33,6 +33,8 @@ export interface SubagentDeps {
   resolveCallModel: CallModelResolver
   /** task worktrees (isolation: worktree) are made under `{dataDir}/worktrees` */
   dataDir: string
+  /** an unexpected failure nobody awaits (a background result that could not be delivered); returns its log id */
+  fault?(where: string, err: unknown): string
 }
 
 /** The final text by which a background child declines to announce its result. */
@@ -119,6 +121,11 @@ export class Subagents {
       aborted.push(t.taskId)
     }
     return aborted
+  }
+
+  /** A root session was deleted: its lane goes too. */
+  forget(rootSessionId: string): void {
+    this.lanes.delete(rootSessionId)
   }
 
   /** The host is shutting down: every child stops, and nothing wakes. */
@@ -258,6 +265,8 @@ export class Subagents {
           this.running.delete(taskId)
           jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
         })
+        // Nobody awaits a background child: a result that cannot be delivered is logged, never an unhandled rejection.
+        .catch((err: unknown) => void this.deps.fault?.(`background task ${taskId}`, err))
       return { output: JSON.stringify({ task_id: taskId, status: 'running' }), metadata: { taskId, background: true } }
     }
     entry.done = work.then(

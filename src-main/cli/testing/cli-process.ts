@@ -45,13 +45,14 @@ export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS
 
 /** `agentry ...args`; async so an in-process loopback server keeps answering while the CLI runs. */
 export function agentry(args: string[], o: CliOptions): Promise<CliRun> {
+  return runNode([...(o.nodeArgs ?? []), AGENTRY_BIN, ...args], { cwd: o.cwd, env: cliEnv(o.home, o.env) })
+}
+
+/** `node ...args` as a process of its own (the CLI, `scripts/start.mjs`): its output and exit code once it ends. */
+export function runNode(args: string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, [...(o.nodeArgs ?? []), AGENTRY_BIN, ...args], {
-      cwd: o.cwd,
-      env: cliEnv(o.home, o.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(process.execPath, args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

@@ -15,6 +15,8 @@ export interface ScriptedChatResponse {
   /** Destroy the socket after this many SSE chunks, to simulate a dropped connection. */
   dropAfterChunks?: number
   usage?: { prompt: number; completion: number }
+  /** Send these SSE `data:` payloads verbatim instead of a well-formed answer (a broken server). */
+  rawSse?: string[]
 }
 
 /** A fixed list (one per request, in order) or a function of the request body and its index. */
@@ -164,6 +166,11 @@ export async function startScriptedChatServer(script: ChatServerScript, options:
     if (body.stream !== true) {
       res.writeHead(200, { 'content-type': 'application/json' })
       return res.end(JSON.stringify(completionBody(response, model)))
+    }
+    if (response.rawSse) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+      for (const line of response.rawSse) res.write(`data: ${line}\n\n`)
+      return res.end()
     }
     const streamOptions = body.stream_options as { include_usage?: boolean } | undefined
     const chunks = sseChunks(response, model, streamOptions?.include_usage === true)
