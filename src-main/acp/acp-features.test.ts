@@ -94,6 +94,8 @@ describe('modes and models', () => {
 
 describe('files through the editor', () => {
   it('read_file sees the unsaved buffer, edits go to the editor, new files to disk, confinement unchanged', async () => {
+    // Outside = the shared temp folder: a name of this test's own, so no other test's file is seen (or removed).
+    const outsideName = `outside-${process.pid}-${Date.now()}.txt`
     const s = scene(
       {
         agents: {
@@ -101,7 +103,7 @@ describe('files through the editor', () => {
             { step: 1, tools: [{ name: 'read_file', input: { path: 'notes.txt' } }] },
             { step: 2, tools: [{ name: 'edit_file', input: { path: 'notes.txt', old_string: 'unsaved', new_string: 'edited' } }] },
             { step: 3, tools: [{ name: 'write_file', input: { path: 'new.txt', content: 'brand new\n' } }] },
-            { step: 4, tools: [{ name: 'read_file', input: { path: '../outside.txt' } }] },
+            { step: 4, tools: [{ name: 'read_file', input: { path: `../${outsideName}` } }] },
             { step: 5, text: 'Done with the files.' },
           ],
           ...TITLE,
@@ -109,7 +111,7 @@ describe('files through the editor', () => {
       },
       { 'notes.txt': 'on disk\n' },
     )
-    fs.writeFileSync(path.join(path.dirname(s.work), 'outside.txt'), 'secret outside\n')
+    fs.writeFileSync(path.join(path.dirname(s.work), outsideName), 'secret outside\n')
     const { p, sessionId } = await s.open({ fs: { readTextFile: true, writeTextFile: true } })
     const reads: ReadTextFileRequest[] = []
     const writes: WriteTextFileRequest[] = []
@@ -125,7 +127,7 @@ describe('files through the editor', () => {
       ['Read notes.txt', 'completed'],
       ['Edit notes.txt', 'completed'],
       ['Write new.txt', 'completed'],
-      ['Read ../outside.txt', 'failed'],
+      [`Read ../${outsideName}`, 'failed'],
     ])
     expect(contentText(calls[0].content)).toContain('unsaved buffer text')
     const notes = path.join(s.work, 'notes.txt')
@@ -140,7 +142,7 @@ describe('files through the editor', () => {
     expect(fs.readFileSync(notes, 'utf8')).toBe('on disk\n') // the editor saves its buffer, not us
     expect(fs.readFileSync(path.join(s.work, 'new.txt'), 'utf8')).toBe('brand new\n')
     expect(contentText(calls[3].content)).toMatch(/outside the workspace/)
-    fs.rmSync(path.join(path.dirname(s.work), 'outside.txt'))
+    fs.rmSync(path.join(path.dirname(s.work), outsideName))
   }, 90_000)
 
   it('a protected write asks with "Allow once" only, even when the editor writes files', async () => {

@@ -268,11 +268,13 @@ describe('the shell through the real CLI (issue 9)', () => {
   it('a redirect out of the workspace is denied even when the command is allowed; stderr says where bash runs', async () => {
     const s = scene()
     writeFiles(s.home, { 'permissions.jsonc': '{ "bash": { "echo *": "allow" } }' })
-    const r = await s.run(['run', '--model', 'script/x', 'go'], bashScript(s.home, 'echo pwned > ../outside.txt'))
+    // A name of this workspace's own: the parent folder is the shared temp folder, where other tests write too.
+    const outside = `${path.basename(s.work)}-outside.txt`
+    const r = await s.run(['run', '--model', 'script/x', 'go'], bashScript(s.home, `echo pwned > ../${outside}`))
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toContain('bash sandbox: bubblewrap — writes only in the workspace and a temp folder; network off')
     expect(r.stderr).toMatch(/✗ bash: Permission denied: ".*outside.txt" is outside the workspace and no rule allows that path → deny/)
-    expect(fs.existsSync(path.join(path.dirname(s.work), 'outside.txt'))).toBe(false)
+    expect(fs.existsSync(path.join(path.dirname(s.work), outside))).toBe(false)
   })
 })
 
