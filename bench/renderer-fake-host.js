@@ -45,12 +45,14 @@
   }
   const settings = {
     dataDir: '/bench/data', configFile: '/bench/data/config.yaml', permissionsFiles: [], permissionErrors: [], configIssues: [],
-    defaultModel: 'script/x', subagents: { maxDepth: 5, maxConcurrent: 4, timeoutSeconds: 300, archiveAfterMinutes: 60 }, providers: [],
+    defaultModel: 'script/x', smallModel: null, sandbox: { enabled: true, writable: [], state: { mode: 'bwrap', network: false } }, subagents: { maxDepth: 5, maxConcurrent: 4, timeoutSeconds: 300, archiveAfterMinutes: 60 }, providers: [],
   }
-  window.agentry = {
+  // Calls the benchmark does not model (model details, search, MCP, …) answer "not found", as a host without them would.
+  const missing = (name) => () => Promise.resolve({ ok: false, error: { code: 'not_found', message: `the bench's fake host has no ${name}` } })
+  const api = {
     workspacesList: () => ok({ recent: [{ root: cfg.root, lastOpenedAt: now }], defaultRoot: cfg.root }),
     workspacesOpen: (i) => ok({ root: i.root }),
-    agentsList: () => ok({ agents, errors: [] }),
+    agentsList: () => ok({ agents, errors: [], folders: [] }),
     sessionsList: () => ok({ sessions }),
     sessionsGet: (i) => {
       const s = sessions.find((x) => x.id === i.sessionId) || big
@@ -77,6 +79,7 @@
     },
     onAppCommand: () => () => {},
   }
+  window.agentry = new Proxy(api, { get: (t, k) => (k in t ? t[k] : typeof k === 'string' ? missing(k) : undefined) })
   // What the benchmark streams: the shapes a real answer has (prose with inline code, a table, a code block,
   // nested lists), repeated, cut into word-sized tokens the way providers send them.
   const section = (k) =>

@@ -54,8 +54,13 @@ export async function run(): Promise<Record<string, unknown>> {
     const { page } = b
     await page.addInitScript({ content: 'window.__FAKE_HOST_CONFIG = { sessions: 10000, messages: 5000 }' })
     await page.addInitScript({ path: path.join(here, 'renderer-fake-host.js') })
+    const pageErrors: string[] = []
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()))
     await page.goto(server.url)
-    await page.waitForSelector('[data-testid=session-row]')
+    await page.waitForSelector('[data-testid=session-row]').catch((err: unknown) => {
+      throw new Error(`the sidebar never showed a session (page errors: ${pageErrors.join(' | ') || 'none'})`, { cause: err })
+    })
 
     // 1. First paint of the 5,000-message transcript, measured in the page from the click to the painted frame.
     const firstPaint5000 = await page.evaluate(async () => {
