@@ -34,7 +34,7 @@
     { name: 'build', description: 'Full tools', mode: 'primary', color: '#4f6bed' },
     { name: 'plan', description: 'Read-only planning', mode: 'primary' },
     { name: 'explore', description: 'Searches the code', mode: 'subagent' },
-  ].map((a) => ({ permission: {}, maxSteps: 10, model: 'inherit', inspectable: false, caller: 'user', background: false, hidden: false, prompt: '', source: { kind: 'builtin' }, ...a }))
+  ].map((a) => ({ permission: {}, maxSteps: 10, model: 'inherit', inspectable: false, caller: 'user', background: false, hidden: false, prompt: '', source: { kind: 'builtin' }, warnings: [], ...a }))
   const ok = (data) => Promise.resolve({ ok: true, data })
   let seq = 0
   const listeners = []

@@ -55,7 +55,7 @@ export async function run(): Promise<Record<string, unknown>> {
     await page.addInitScript({ content: 'window.__FAKE_HOST_CONFIG = { sessions: 10000, messages: 5000 }' })
     await page.addInitScript({ path: path.join(here, 'renderer-fake-host.js') })
     const pageErrors: string[] = []
-    page.on('pageerror', (e) => pageErrors.push(e.message))
+    page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message))
     page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()))
     await page.goto(server.url)
     await page.waitForSelector('[data-testid=session-row]').catch((err: unknown) => {
