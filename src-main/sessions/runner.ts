@@ -90,7 +90,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     if (input.headless) this.promptGrants.set(entry.id, grantRules(input.headless))
     if (input.mcpServers?.length) this.promptMcp.set(entry.id, input.mcpServers)
-    const busy = this.active.has(input.sessionId) || this.deps.subagents.isRunning(input.sessionId)
+    const busy = this.isRunning(input.sessionId)
     if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
     this.drain(input.sessionId)
     return { entry, duplicate: false, queued: busy }
@@ -145,7 +145,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   private requireIdle(sessionId: string, what: string): SessionRecord {
     const session = this.requireSession(sessionId)
     // A child running as its parent's task counts too: hiding its messages mid-run would cut its transcript.
-    if (this.active.has(sessionId) || this.deps.subagents.isRunning(sessionId) || this.deps.queue.listQueue(sessionId, 'queued').length > 0) {
+    if (this.isRunning(sessionId) || this.deps.queue.listQueue(sessionId, 'queued').length > 0) {
       throw new RunnerError('conflict', `This session is still working. Stop it (or wait for it to finish), then ${what}.`)
     }
     return session
