@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The `agentry` command. The CLI is bundled by `npm run build` (also run by `npm ci` through `prepare`).
-import { existsSync } from 'node:fs'
-import module from 'node:module'
-import { fileURLToPath } from 'node:url'
+// Builtins through process.getBuiltinModule, not `import`: an ES import of a builtin builds a facade that loads
+// all of it (fs streams, …), a cost every command would pay at start (see scripts/build-cli.mjs).
+const { existsSync } = process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))
+const module = process.getBuiltinModule?.('node:module') ?? (await import('node:module')).default
+const { fileURLToPath } = process.getBuiltinModule?.('node:url') ?? (await import('node:url'))
 
 const entry = new URL('../out/cli/agentry.mjs', import.meta.url)
 if (!existsSync(fileURLToPath(entry))) {

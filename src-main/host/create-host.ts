@@ -7,7 +7,7 @@ import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { McpPool } from '../mcp'
 import { createFileKeyStore, modelInfo, resolveModel, type KeyStore } from '../models'
-import { ensureDefaultPermissionsFile, loadShellGrammar, protectedWriteReason } from '../permissions'
+import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissions'
 import { networkAllowed, Runtime, type RuleSources } from '../runtime'
 import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
@@ -76,8 +76,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir)
   const readOnly = options.readOnly ?? false
   if (!readOnly) fs.mkdirSync(dataDir, { recursive: true })
-  // Bash permissions are decided by parsing each line; the grammar loads once, here (a failure makes bash ask).
-  await loadShellGrammar()
   const releaseLock = options.lock === false || readOnly ? () => {} : acquireDataDirLock(dataDir)
   const disposers: (() => void | Promise<void>)[] = [releaseLock]
   try {

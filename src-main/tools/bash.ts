@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { z } from 'zod'
 import type { SandboxState } from '../../src-shared'
 import { DEFAULT_SANDBOX_POLICY, prepareCommand, type PreparedCommand } from '../sandbox'
+import { loadShellGrammar } from '../permissions'
 import { bashWriteAsks } from './bash-writes'
 import { groupAlive, signalGroup } from './process-group'
 import { defineTool, ToolError, type PermissionAsk, type ToolResult } from './tool'
@@ -184,6 +185,8 @@ export const bashTool = defineTool({
   name: 'bash',
   description,
   parameters: BashParameters,
+  // The line is judged by parsing it (see permissions/shell): the grammar loads on the first bash call.
+  prepare: loadShellGrammar,
   permission(input, ctx): PermissionAsk[] {
     // The line itself (parsed into commands by the permission module), plus each file it writes, judged as write_file.
     return [{ kind: 'command', subjects: [input.command] }, ...bashWriteAsks(input.command, ctx.workdir)]

@@ -105,6 +105,7 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
   try {
     const invalid = def.validate ? await def.validate(input) : null
     if (invalid) return done(false, invalid, { invalidArguments: true })
+    await def.prepare?.()
     const ask = def.permission(input, ctx)
     if (ask && (!Array.isArray(ask) || ask.length > 0)) {
       const display = def.display ? await def.display(input, ctx) : undefined

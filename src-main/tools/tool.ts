@@ -105,6 +105,11 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
   inputSchema?: JSONSchema7
   /** A check of the parsed arguments beyond `parameters`, before any permission is asked; a message on failure. */
   validate?(input: z.infer<P>): Promise<string | null>
+  /**
+   * Loads, once per process, what `permission` needs and is too costly to load when the host starts (the bash
+   * grammar): awaited before every permission check, so the first call pays for it and later ones do not.
+   */
+  prepare?(): Promise<void>
   /** null = no check needed; several asks are decided together (see ToolContext.authorize) */
   permission(input: z.infer<P>, ctx: ToolContext): PermissionAsk | PermissionAsk[] | null
   /** what the approval dialog shows (a summary and, for edits, a diff) */

@@ -56,9 +56,13 @@ export function startAcp(o: AcpOptions): AcpProcess {
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let stderr = ''
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const waiters = new Set<() => void>()
+  // A probe may wait for a line on stderr (the takeover notice): every chunk re-runs the waiting probes.
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString()
+    for (const w of [...waiters]) w()
+  })
 
   const proc: AcpProcess = {
     child,

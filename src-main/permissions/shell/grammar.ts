@@ -4,22 +4,14 @@ import { Language, Parser } from 'web-tree-sitter'
 
 /**
  * The bash grammar (tree-sitter-bash, compiled to wasm) and its runtime (web-tree-sitter), loaded once per process
- * by the host before any permission is decided. Both `.wasm` files are read from node_modules by path and handed to
+ * on first use: the bash tool's `prepare` step awaits it before its permission is decided, so a run that never
+ * judges a command line (most one-shot `agentry run`s, the ACP server answering a question) never pays for it. Both `.wasm` files are read from node_modules by path and handed to
  * the runtime as bytes, so the CLI bundle (out/cli), the Electron main bundle (out/main) and the sources all find
  * them the same way: through Node's module resolution from this file's location.
  */
 
 /** Node's WebAssembly global; the project's `lib` (ES2023, no DOM) does not declare it. */
 const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<Parameters<typeof Language.loadSync>[0]> } }).WebAssembly
-
-/** A line that exercises most of the grammar, parsed once right after loading (see loadShellGrammar). */
-const WARM_UP = [
-  `f() { a=$(b "$c" 'd' \`e\`) && [[ -n $x ]] || (g | h > o 2>&1); }`,
-  'for i in 1 2; do case $i in 1) k <<EOF',
-  '${v:-w} $((1+2))',
-  'EOF',
-  ';; esac; done; m <(n) <<< "p" &',
-].join('\n')
 
 let loading: Promise<void> | undefined
 let parser: Parser | undefined
@@ -51,15 +43,19 @@ export function loadShellGrammar(): Promise<void> {
       const language = Language.loadSync(compiled)
       const p = new Parser()
       p.setLanguage(language)
+      // No warm-up parse: a line touching most of the grammar made V8 tier ~0.5 s of wasm up to TurboFan, which a
+      // short-lived process then waited for at exit; the baseline compiler parses a first line in milliseconds.
       parser = p
-      // V8 compiles wasm functions on first use: parse one line touching most of the grammar now, off the load's
-      // critical path, so the first judged command does not pay for it in the middle of a tool call.
-      setImmediate(() => p.parse(WARM_UP)?.delete())
     } catch (err) {
       loadError = err instanceof Error ? err : new Error(String(err))
     }
   })()
   return loading
+}
+
+/** Whether the grammar has been asked for yet (the host does not load it at start; the first bash call does). */
+export function shellGrammarRequested(): boolean {
+  return loading !== undefined
 }
 
 export type ShellParserState = { ok: true; parser: Parser } | { ok: false; reason: string }
@@ -68,5 +64,5 @@ export type ShellParserState = { ok: true; parser: Parser } | { ok: false; reaso
 export function shellParser(): ShellParserState {
   if (parser) return { ok: true, parser }
   if (loadError) return { ok: false, reason: `the shell parser could not be loaded: ${loadError.message}` }
-  throw new Error('The shell parser is not loaded yet: call loadShellGrammar() (createHost does) before deciding bash permissions.')
+  throw new Error('The shell parser is not loaded yet: await loadShellGrammar() (the bash tool\'s prepare step does) before deciding bash permissions.')
 }
