@@ -5,8 +5,8 @@
  *     Target < 150 ms. Also: a fresh registry whose data dir has the parse cache (a later start), and a repeated
  *     resolve() on the same registry (what every prompt and spawn pays).
  * (b) `agentry agents` on that workspace against an empty one: spawn to exit, median of 7 each, interleaved.
- *     Target: < 2× the empty workspace. The very first run (which parses everything and fills the parse cache in
- *     the data dir) is reported on its own.
+ *     Target: < 2× the empty workspace, for both a first run (no parse cache in the data dir: everything is parsed
+ *     and the cache written; median of 7 with the cache removed before each) and a later one (the cache is used).
  * Run: `npx tsx bench/agents.bench.ts` (prints JSON). The bench runner imports run().
  */
 import fs from 'node:fs'
@@ -99,15 +99,20 @@ export async function run(): Promise<Record<string, unknown>> {
       return r.ms
     }
     await timed(empty) // Node's compile cache for the bundle
-    // The first run over the 500 files parses them all and writes {dataDir}/cache/agent-files.json; later runs
-    // parse only what changed. Both are reported.
-    const firstRunMs = await timed(work)
+    // A first run over the 500 files parses them all and writes {dataDir}/cache/agent-files.json; later runs
+    // parse only what changed. Both are reported, each a median of RUNS, interleaved with the empty workspace.
+    const parseCache = path.join(home, 'cache', 'agent-files.json')
     const cliEmpty: number[] = []
     const cliFull: number[] = []
+    const cliFirst: number[] = []
     for (let i = 0; i < RUNS; i++) {
+      fs.rmSync(parseCache, { force: true })
+      cliFirst.push(await timed(work))
+      if (!fs.existsSync(parseCache)) throw new Error(`agentry agents did not write its parse cache ${parseCache}`)
       cliEmpty.push(await timed(empty))
       cliFull.push(await timed(work))
     }
+    const firstRunMs = median(cliFirst)
     const coldMs = median(cold)
     const ratio = median(cliFull) / median(cliEmpty)
     return {
@@ -125,9 +130,9 @@ export async function run(): Promise<Record<string, unknown>> {
         firstRunWith500Ms: round(firstRunMs),
         firstRunRatio: round(firstRunMs / median(cliEmpty), 2),
         targetRatio: CLI_RATIO_TARGET,
-        pass: ratio < CLI_RATIO_TARGET,
+        pass: ratio < CLI_RATIO_TARGET && firstRunMs / median(cliEmpty) < CLI_RATIO_TARGET,
       },
-      pass: coldMs < IN_PROCESS_TARGET_MS && ratio < CLI_RATIO_TARGET,
+      pass: coldMs < IN_PROCESS_TARGET_MS && ratio < CLI_RATIO_TARGET && firstRunMs / median(cliEmpty) < CLI_RATIO_TARGET,
     }
   } finally {
     for (const dir of [home, work, empty]) fs.rmSync(dir, { recursive: true, force: true })

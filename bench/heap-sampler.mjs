@@ -8,10 +8,14 @@ const file = process.env.AGENTRY_BENCH_HEAP_FILE
 const every = Number(process.env.AGENTRY_BENCH_HEAP_MS ?? 2000)
 const started = Date.now()
 const mib = (n) => Math.round((n / 2 ** 20) * 10) / 10
-if (file && typeof globalThis.gc === 'function') {
+// AGENTRY_BENCH_HEAP_GC=0: no forced GC, only what the process holds as it runs (V8's heap size, SQLite and
+// other native memory = RSS − heapTotal − external), to see where RSS goes in a daemon left to its own devices.
+const forceGc = process.env.AGENTRY_BENCH_HEAP_GC !== '0'
+if (file && (!forceGc || typeof globalThis.gc === 'function')) {
   setInterval(() => {
-    globalThis.gc()
+    if (forceGc) globalThis.gc()
     const m = process.memoryUsage()
-    fs.appendFileSync(file, `${JSON.stringify({ t: Date.now() - started, heapUsedMiB: mib(m.heapUsed), rssMiB: mib(m.rss), externalMiB: mib(m.external) })}\n`)
+    const line = { t: Date.now() - started, forcedGc: forceGc, heapUsedMiB: mib(m.heapUsed), heapTotalMiB: mib(m.heapTotal), rssMiB: mib(m.rss), externalMiB: mib(m.external) }
+    fs.appendFileSync(file, `${JSON.stringify(line)}\n`)
   }, every).unref()
 }

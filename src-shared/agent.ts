@@ -101,7 +101,11 @@ export const AgentModelResolution = z.object({
 export type AgentModelResolution = z.infer<typeof AgentModelResolution>
 
 /** One agent as `agents.list` shows it: what its file says, and what that means here. */
-export const AgentListEntry = AgentInfo.extend({
+/**
+ * An agent as listings show it (`agents.list`, Settings, `agentry agents`, ACP modes): without its prompt, which
+ * no listing shows and which made the answer megabytes for a few hundred agents.
+ */
+export const AgentListEntry = AgentInfo.omit({ prompt: true }).extend({
   resolvedModel: AgentModelResolution,
   /** tools the agent is offered (before the caller's own limits), e.g. ["read_file", "grep", "task"] */
   offeredTools: z.array(z.string()),

@@ -24,8 +24,9 @@ export function listAgents(resolved: ResolvedAgents, config: Config): AgentListi
 /** One agent's effective model (and how it was resolved), offered tools and permission rules. */
 export function describeAgent(agent: AgentInfo, config: Config): AgentListEntry {
   const { modelRef: _ref, warning, ...resolvedModel } = resolveAgentModel(agent.model, config)
+  const { prompt: _prompt, ...listed } = agent
   return {
-    ...agent,
+    ...listed,
     warnings: warning ? [...agent.warnings, { field: 'model', reason: warning }] : agent.warnings,
     resolvedModel,
     offeredTools: offeredTools(agent),

@@ -41,7 +41,7 @@ export async function agentsCommand(args: ParsedArgs, io: CliIO): Promise<number
   const ruleErrors = settings.permissionErrors
   if (args.values.json) {
     for (const a of agents) {
-      const { prompt: _prompt, permission: _permission, resolvedModel, offeredTools, permissionRules, ...rest } = a
+      const { permission: _permission, resolvedModel, offeredTools, permissionRules, ...rest } = a
       io.stdout.write(`${JSON.stringify({ type: 'agent', ...rest, model: resolvedModel, tools: offeredTools, permission: permissionRules })}\n`)
     }
     for (const f of folders) io.stdout.write(`${JSON.stringify({ type: 'folder', ...f })}\n`)

@@ -58,7 +58,15 @@ export function parseYamlText(text: string, limits: YamlLimits = {}): YamlResult
   // An alias of a collection is shared, not copied: harmless here, but whoever walks the value (validation,
   // JSON) would expand it — an alias bomb. Such text goes through `yaml` and its alias limit.
   if (sharesCollections(value)) return parseCarefully(text, offset)
-  return { ok: true, value: value ?? null, keyLines: locateKeys(text, value, offset) }
+  // Key lines are only read to point a message at its line: found on first use (most agent files have none).
+  let keyLines: KeyLines | undefined
+  return {
+    ok: true,
+    value: value ?? null,
+    get keyLines() {
+      return (keyLines ??= locateKeys(text, value, offset))
+    },
+  }
 }
 
 /** The `yaml` library's parse: positions, error codes, and a limit on alias expansion. */

@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CallOutput } from '../../src-shared'
+import { AgentRegistry } from '../agents'
 import { dispatchCall } from '../bridge/dispatch-call'
 import { startScriptedChatServer } from '../models/testing'
 import { aliasBomb } from '../config/testing/yaml-bombs'
@@ -110,6 +111,8 @@ describe('agents.list', () => {
       ],
       warnings: [{ field: 'version', line: 5, reason: 'not an agent setting here; ignored' }],
     })
+    // Listings never carry prompts (a few hundred agents made the answer megabytes); runs still get them.
+    expect(list.agents.filter((a) => 'prompt' in a)).toEqual([])
     expect(list.folders.map((f) => [path.relative(h!.workdir, f.dir), f.status, f.files])).toEqual([
       ['.agents/agents', 'read', 1],
       ['.opencode/agent', 'read', 2],
@@ -162,10 +165,13 @@ describe('agents.create', () => {
       mode: 'subagent',
       model: 'sonnet',
       offeredTools: ['read_file', 'grep'],
-      prompt: 'You review code.',
       source: { format: 'agentry' },
       warnings: [{ field: 'model', reason: expect.stringContaining('no "anthropic" provider') }],
     })
+    // The listing leaves prompts out; the agent a run gets has it.
+    const registry = new AgentRegistry({ dataDir: h.dataDir, watch: false })
+    expect(registry.resolve(h.workdir).agents.find((a) => a.name === 'code-reviewer')?.prompt).toBe('You review code.')
+    registry.dispose()
   })
 
   it('never overwrites: an existing file or an agent of that name in the same folder is a conflict, and the file is unchanged', async () => {

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import type { AgentInfo, SessionSummary } from '../../src-shared'
+import type { AgentListEntry, SessionSummary } from '../../src-shared'
 import { formatDateTime, formatWhen } from '../lib/format'
 import { agentColor } from '../state/agents-store'
 import { toggleCollapsed } from '../state/sessions-store'
@@ -17,7 +17,7 @@ type Props = {
   current: boolean
   waiting: number
   parentTitle: string | null
-  agent: AgentInfo | undefined
+  agent: AgentListEntry | undefined
   now: number
   editing: boolean
   /** stable across renders (the row is memoized): start or stop renaming a row */

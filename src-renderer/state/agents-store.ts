@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { AgentFolderInfo, AgentInfo, AgentListEntry, AgentLoadError } from '../../src-shared'
+import type { AgentFolderInfo, AgentListEntry, AgentLoadError } from '../../src-shared'
 import type { UiError } from './bridge'
 
 type AgentsStore = {
@@ -26,12 +26,12 @@ export function agentIssueCount(s: Pick<AgentsStore, 'agents' | 'errors' | 'fold
 }
 
 /** Agents a person may pick for the composer: primary or all, and not hidden. */
-export function pickable(agents: AgentInfo[]): AgentInfo[] {
+export function pickable(agents: AgentListEntry[]): AgentListEntry[] {
   return agents.filter((a) => (a.mode === 'primary' || a.mode === 'all') && !a.hidden)
 }
 
 /** Agents offered by `@` completion: anything a task call could reach, minus hidden ones. */
-export function addressable(agents: AgentInfo[]): AgentInfo[] {
+export function addressable(agents: AgentListEntry[]): AgentListEntry[] {
   return agents.filter((a) => (a.mode === 'subagent' || a.mode === 'all') && !a.hidden)
 }
 
@@ -64,7 +64,7 @@ export function selectAgent(root: string | null, name: string, sessionId: string
 /** Fallback colours so every agent has a stable accent even without `color` in its manifest. */
 const PALETTE = ['#5b8def', '#e0883e', '#49a86b', '#b365d6', '#d65c7a', '#3aa6a6', '#c9a227', '#7d8597']
 
-export function agentColor(name: string, info?: AgentInfo): string {
+export function agentColor(name: string, info?: AgentListEntry): string {
   if (info?.color) return info.color
   let h = 0
   for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0

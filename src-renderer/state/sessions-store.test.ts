@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentInfo, SessionSummary } from '../../src-shared'
+import type { AgentListEntry, SessionSummary } from '../../src-shared'
 import { buildRows, indexSessions, type SessionFilters } from './sessions-store'
 
 const s = (id: string, agent: string, createdAt: number, extra: Partial<SessionSummary> = {}): SessionSummary => ({
@@ -7,7 +7,7 @@ const s = (id: string, agent: string, createdAt: number, extra: Partial<SessionS
   metadata: {}, usage: { prompt: 0, completion: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, costUsd: 0,
   createdAt, updatedAt: createdAt, archivedAt: null, pendingApprovals: 0, queued: 0, childCount: 0, ...extra,
 })
-const agent = (name: string, mode: AgentInfo['mode']) => ({ name, mode }) as AgentInfo
+const agent = (name: string, mode: AgentListEntry['mode']) => ({ name, mode }) as AgentListEntry
 const agents = { build: agent('build', 'primary'), explore: agent('explore', 'subagent'), docs: agent('docs', 'all') }
 const none: SessionFilters = { agent: '', mode: '', search: '', archived: false }
 

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { AgentInfo, AgentMode, SessionRecord, SessionSummary } from '../../src-shared'
+import type { AgentListEntry, AgentMode, SessionRecord, SessionSummary } from '../../src-shared'
 import type { UiError } from './bridge'
 
 export type SessionFilters = { agent: string; mode: AgentMode | ''; search: string; archived: boolean }
@@ -99,7 +99,7 @@ export function indexSessions(byId: Record<string, SessionSummary>): SessionInde
 export function buildRows(
   index: SessionIndex,
   f: SessionFilters,
-  agents: Record<string, AgentInfo>,
+  agents: Record<string, AgentListEntry>,
   collapsed: Record<string, true>,
 ): SessionRow[] {
   const rows: SessionRow[] = []
