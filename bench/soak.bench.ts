@@ -146,10 +146,13 @@ export async function run(): Promise<Record<string, unknown>> {
   const started = Date.now()
   const end = started + SECONDS * 1000
   const warmUpMs = Math.min(60_000, SECONDS * 200)
-  const rss: { t: number; mib: number }[] = []
+  const rss: { t: number; mib: number; dbMiB: number }[] = []
+  // The database's size beside RSS: SQLite's page cache (up to cache_size) grows with the data it has read or written.
+  const dbMiB = () =>
+    ['agentry.db', 'agentry.db-wal'].reduce((a, f) => a + (fs.existsSync(path.join(fx.dataDir, f)) ? fs.statSync(path.join(fx.dataDir, f)).size : 0), 0) / 2 ** 20
   const sampler = setInterval(() => {
     const mib = rssMiB(pid)
-    if (mib !== undefined) rss.push({ t: Date.now() - started, mib })
+    if (mib !== undefined) rss.push({ t: Date.now() - started, mib, dbMiB: dbMiB() })
   }, 2000)
   let killed = 0
   const killer = setInterval(() => {
@@ -261,6 +264,8 @@ export async function run(): Promise<Record<string, unknown>> {
     leakedProcesses: leaked.length,
     rssMiB: { samples: rss.length, first: round(rss[0]?.mib ?? 0), earlyAfterWarmUp: round(early), late: round(late), max: round(Math.max(...rss.map((s) => s.mib))) },
     rssGrowthAfterWarmUpPct: round(((late - early) / early) * 100),
+    // RSS by minute (MiB), to see whether it levels off, and the database (file + WAL) at the same moments.
+    rssByMinute: rss.filter((s, i) => i === rss.length - 1 || Math.floor(s.t / 60_000) !== Math.floor((rss[i + 1]?.t ?? 0) / 60_000)).map((s) => ({ min: round(s.t / 60_000), rss: round(s.mib), db: round(s.dbMiB) })),
     forcedGc: FORCE_GC,
     // With forced GCs heapUsed is the live heap; without, it includes garbage not yet collected.
     heapUsedMiB: { samples: heap.length, earlyAfterWarmUp: round(heapEarly), late: round(heapLate), max: round(Math.max(0, ...heap.map((s) => s.heapUsedMiB))) },
