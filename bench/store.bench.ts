@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { PartRecord } from '../src-shared'
 import { newId, openStore } from '../src-main/store'
 import type { Store } from '../src-main/store'
-import { runIfMain } from './stats'
+import { percentile, round, runIfMain } from './stats'
 
 const CHUNKS = 200_000
 const FLUSH_EVERY = 1_000
@@ -19,12 +19,6 @@ const PARTS_TARGET = 1_000_000
 const PARTS_FALLBACK = 200_000
 const BUILD_BUDGET_MS = 60_000
 const QUERIES = 200
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-}
-
-const round = (n: number, digits = 3) => Number(n.toFixed(digits))
 
 function textPart(messageId: string, sessionId: string, index: number, text: string): PartRecord {
   return { id: newId('prt'), messageId, sessionId, index, type: 'text', data: { text }, toolCallId: null, toolState: null }
@@ -146,10 +140,10 @@ function benchList(store: Store): Record<string, unknown> {
     buildMs: Math.round(built.buildMs),
     listQueries: QUERIES,
     listRows: rows,
-    listP50Ms: round(percentile(times, 50)),
-    listP99Ms: round(percentile(times, 99)),
-    listCpuP50Ms: round(percentile(cpuTimes, 50)),
-    listCpuP99Ms: round(percentile(cpuTimes, 99)),
+    listP50Ms: round(percentile(times, 50), 3),
+    listP99Ms: round(percentile(times, 99), 3),
+    listCpuP50Ms: round(percentile(cpuTimes, 50), 3),
+    listCpuP99Ms: round(percentile(cpuTimes, 99), 3),
   }
 }
 

@@ -57,30 +57,17 @@ const children = (h: Harness, parentId: string): SessionRecord[] => h.host.store
 const busyChild = (h: Harness, parentId: string) => waitFor(() => children(h, parentId).find((s) => s.status === 'busy'))
 const rootIdle = (h: Harness, root: string) => waitFor(() => h.host.store.sessions.getSession(root)?.status === 'idle' && !h.host.runner.isRunning(root))
 const taskRunning = (h: Harness) => waitFor(() => h.events.some((e) => e.event.type === 'task_update' && e.event.task.status === 'running'))
+/** The root has finished its turn while its background child still runs. */
+const idleWithChildRunning = async (h: Harness, r: string): Promise<void> => {
+  await busyChild(h, r)
+  await rootIdle(h, r)
+}
 
 const CASES: Case[] = [
   { name: 'delete a running inspectable child (blocking)', prompt: 'blocking', call: 'delete', target: 'child', ready: async (h, r) => void (await busyChild(h, r)) },
   { name: 'archive a running inspectable child (blocking)', prompt: 'blocking', call: 'archive', target: 'child', ready: async (h, r) => void (await busyChild(h, r)) },
-  {
-    name: 'delete an idle parent whose background child runs',
-    prompt: 'background',
-    call: 'delete',
-    target: 'root',
-    ready: async (h, r) => {
-      await busyChild(h, r)
-      await rootIdle(h, r)
-    },
-  },
-  {
-    name: 'archive an idle parent whose background child runs',
-    prompt: 'background',
-    call: 'archive',
-    target: 'root',
-    ready: async (h, r) => {
-      await busyChild(h, r)
-      await rootIdle(h, r)
-    },
-  },
+  { name: 'delete an idle parent whose background child runs', prompt: 'background', call: 'delete', target: 'root', ready: idleWithChildRunning },
+  { name: 'archive an idle parent whose background child runs', prompt: 'background', call: 'archive', target: 'root', ready: idleWithChildRunning },
   { name: 'delete a running background child', prompt: 'background', call: 'delete', target: 'child', ready: async (h, r) => void (await busyChild(h, r)) },
   { name: 'delete a root while its opaque child runs', prompt: 'opaque', call: 'delete', target: 'root', ready: async (h) => void (await taskRunning(h)) },
   {
