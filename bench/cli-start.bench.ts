@@ -3,11 +3,13 @@
  * a bare `node -e 0`; the `script` provider; the openai-compatible provider against a loopback server (the real HTTP
  * path) — each on a host of the command's own (no host running) and attached to a running `agentry serve`.
  * Measured per process: CPU (user + system, from the kernel's accounting of the waited-for child) and wall time
- * from spawn to exit. Target (issue 11): CPU ≤ 3× bare node. One extra openai-compatible run under --cpu-prof gives
- * the profile summary (self time by module).
+ * from spawn to exit. Target (issue 11): CPU ≤ 3× bare node. Floors: the same measure for a process that only opens
+ * SQLite and writes a row, only makes one fetch(), and both — what an own-host run over HTTP cannot avoid. One
+ * extra openai-compatible run under --cpu-prof gives the profile summary (self time by module).
  * Run: `npx tsx bench/cli-start.bench.ts` (prints JSON). The bench runner imports run().
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
 import fs from 'node:fs'
 import path from 'node:path'
 import { startScriptedChatServer } from '../src-main/models/testing'
@@ -15,6 +17,7 @@ import { AGENTRY_BIN, buildCli, cliEnv, spawnAgentry, tempDir, writeFiles } from
 import { median, round, runIfMain } from './stats'
 
 const RUNS = 10
+const require = createRequire(import.meta.url)
 const TARGET_RATIO = 3
 
 interface Sample {
@@ -24,38 +27,32 @@ interface Sample {
   code: number | null
 }
 
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
-  } catch {
-    return 100 // the Linux default; only used where /proc exists
-  }
-})()
-
 /**
- * Runs `cmd` under a shell that, after reaping it, prints its own /proc stat on fd 3: the shell's cutime + cstime are
- * exactly the CPU of the child it waited for (threads included). Linux only; elsewhere cpuMs is null.
+ * Runs `cmd` under bash, which after reaping it prints `times` on fd 3: its second line is the CPU (user, system) of
+ * the children it waited for, from getrusage — to the millisecond, threads and process teardown included. (The
+ * kernel's /proc stat counts in 10 ms ticks, rounded down: too coarse for a 20 ms bare start.) Where bash is
+ * missing, cpuMs is null.
  */
 function measure(cmd: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn('/bin/sh', ['-c', '"$@"; code=$?; cat /proc/$$/stat >&3 2>/dev/null; exit $code', 'sh', ...cmd], {
+    const child = spawn('bash', ['-c', '"$@"; code=$?; times >&3; exit $code', 'bash', ...cmd], {
       cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     })
     let stdout = ''
-    let stat = ''
+    let times = ''
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr!.resume()
-    child.stdio[3]!.on('data', (d: Buffer) => (stat += d.toString()))
+    child.stdio[3]!.on('data', (d: Buffer) => (times += d.toString()))
     child.once('error', reject)
     child.once('close', (code) => {
       const wallMs = performance.now() - started
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      // after "pid (comm) ": state is field 3, so cutime (16) and cstime (17) are at 13 and 14
-      const ticks = Number(fields[13]) + Number(fields[14])
-      resolve({ cpuMs: Number.isFinite(ticks) && stat ? (ticks * 1000) / CLK_TCK : null, wallMs, stdout, code })
+      // "0m0.021s 0m0.004s" on the second line: the children's user and system time
+      const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(times.trim().split('\n')[1] ?? '')
+      const cpuMs = m ? (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000 : null
+      resolve({ cpuMs, wallMs, stdout, code })
     })
   })
 }
@@ -132,6 +129,15 @@ export async function run(): Promise<Record<string, unknown>> {
     await measure(commands.script, env, work)
 
     const bare = await series([node, '-e', '0'], env, work)
+    // Floors: what a process doing only what any own-host run over HTTP must do costs, with no Agentry code —
+    // open the SQLite file, write a row, close it; one fetch() to the loopback server (loads Node's undici).
+    const sqliteOnly = `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const db = new D(${JSON.stringify(path.join(work, 'floor.db'))}); db.pragma('journal_mode = WAL'); db.exec('create table if not exists t(a)'); db.prepare('insert into t values (1)').run(); db.close();`
+    const fetchOnly = `fetch(${JSON.stringify(`${server.url}/models`)}).then((r) => r.text(), () => {});`
+    const floors = {
+      sqlite: await series([node, '-e', sqliteOnly], env, work),
+      fetch: await series([node, '-e', fetchOnly], env, work),
+      sqliteAndFetch: await series([node, '-e', sqliteOnly + fetchOnly], env, work),
+    }
     const inProcess = { script: await series(commands.script, env, work, 'hello\n'), openaiCompatible: await series(commands.openaiCompatible, env, work, 'hello\n') }
     await measure([node, '--cpu-prof', `--cpu-prof-dir=${profiles}`, AGENTRY_BIN, 'run', 'hi'], env, work)
     const profile = profileSummary(profiles)
@@ -151,6 +157,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const results = {
       inProcess: { script: withRatio(inProcess.script), openaiCompatible: withRatio(inProcess.openaiCompatible) },
       attached: { script: withRatio(attached.script), openaiCompatible: withRatio(attached.openaiCompatible) },
+      floors: { sqlite: withRatio(floors.sqlite), fetch: withRatio(floors.fetch), sqliteAndFetch: withRatio(floors.sqliteAndFetch) },
     }
     const ratios = [results.inProcess.openaiCompatible.cpuRatioToBareNode, results.attached.openaiCompatible.cpuRatioToBareNode]
     return {
