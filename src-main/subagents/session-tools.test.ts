@@ -11,17 +11,20 @@ const SESSION_TOOLS = ['task', 'read_file', 'sessions_list', 'sessions_history',
 
 type Target = 'A' | 'B' | 'A1' | 'root'
 type Caller = 'root' | 'A' | 'B'
-const ROWS: { caller: Caller; tool: string; target: Target; allowed: boolean }[] = [
-  { caller: 'root', tool: 'sessions_history', target: 'A', allowed: true },
-  { caller: 'root', tool: 'sessions_history', target: 'A1', allowed: true },
-  { caller: 'A', tool: 'sessions_history', target: 'A1', allowed: true },
-  // A subagent reaching a sibling's session, a sibling's child, or its own parent: denied.
-  { caller: 'B', tool: 'sessions_history', target: 'A', allowed: false },
-  { caller: 'B', tool: 'sessions_history', target: 'A1', allowed: false },
-  { caller: 'A', tool: 'sessions_history', target: 'root', allowed: false },
-  { caller: 'B', tool: 'sessions_send', target: 'A', allowed: false },
-  { caller: 'B', tool: 'sessions_wait', target: 'A', allowed: false },
-]
+/** Who is below whom: the root made A and B, A made A1. */
+const BELOW: Record<Caller, Target[]> = { root: ['A', 'B', 'A1'], A: ['A1'], B: [] }
+/**
+ * Every caller × tool × target: allowed exactly when the target is below the caller (never itself, its parent or a
+ * sibling's tree). Left out: the root sending to A or B, whom the same turn resumes by task_id (a send would start
+ * the run that resume then refuses); the root's send to B is the last test's.
+ */
+const ROWS: { caller: Caller; tool: string; target: Target; allowed: boolean }[] = (['root', 'A', 'B'] as const).flatMap((caller) =>
+  ['sessions_history', 'sessions_wait', 'sessions_send'].flatMap((tool) =>
+    (['root', 'A', 'B', 'A1'] as const)
+      .filter((target) => !(caller === 'root' && tool === 'sessions_send' && (target === 'A' || target === 'B')))
+      .map((target) => ({ caller, tool, target, allowed: BELOW[caller].includes(target) })),
+  ),
+)
 
 const task = (type: string, description: string, prompt: string, extra: Record<string, unknown> = {}) => ({ name: 'task', input: { subagent_type: type, description, prompt, ...extra } })
 
@@ -72,6 +75,8 @@ describe('session tools', () => {
           { match: 'rows of A', step: 1, tools: by('A').map(call) },
           { match: 'rows of B', step: 1, tools: by('B').map(call) },
           { match: 'rows of', step: 2, text: 'ok', repeat: true },
+          // A1's turns started by the allowed sends.
+          { match: 'hello', text: 'hi back', repeat: true },
         ],
         title: [{ text: 't', repeat: true }],
       },
@@ -89,6 +94,7 @@ describe('session tools', () => {
     const got = results.get(i)!
     expect(got.ok).toBe(row.allowed)
     if (!row.allowed) expect(got.text).toMatch(/^session ses_\w+ is not one of your subagents' sessions: you can reach only sessions below your own/)
+    else if (row.tool === 'sessions_send') expect(got.text).toMatch(new RegExp(`^(Sent to|Queued for) ${ids[row.target]}`))
     else expect(got.text).toContain(`${ids[row.target]} (helper`)
   })
 
