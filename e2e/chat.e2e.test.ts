@@ -107,6 +107,32 @@ describe('the conversation', () => {
     await page.keyboard.press('ArrowUp')
     expect(await input.inputValue()).toBe('draft')
     await input.fill('')
+    // Up, then at once select all (Ctrl+A, or an automation's fill()): the recalled text's caret used to be placed
+    // a frame later, collapsing that selection, so typing appended to the recalled text instead of replacing it
+    // (CI once got "review the projectdraft").
+    const selection = await page.evaluate(async () => {
+      const el = document.querySelector<HTMLTextAreaElement>('[data-testid=composer-input]')!
+      el.focus()
+      el.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true, cancelable: true }))
+      el.select()
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+      return { value: el.value, start: el.selectionStart, end: el.selectionEnd }
+    })
+    expect(selection).toEqual({ value: 'review the project', start: 0, end: 'review the project'.length })
+    await input.fill('')
+  })
+
+  it('@ offers the subagents; Tab completes the name and the caret lands after it, so typing goes on from there', async () => {
+    const { page } = s
+    const input = page.locator('[data-testid=composer-input]')
+    await input.focus()
+    await page.keyboard.type('ask @ex')
+    await expect.poll(() => page.locator('[data-testid=mention-menu] [role=option] .agent-option-name').allTextContents()).toEqual(['@explore'])
+    await page.keyboard.press('Tab')
+    await expect.poll(() => page.locator('[data-testid=mention-menu]').count()).toBe(0)
+    await page.keyboard.type('to look')
+    expect(await input.inputValue()).toBe('ask @explore to look')
+    await input.fill('')
   })
 
   it('follows the latest: a person scrolled up is not dragged down, sees "Jump to latest", and sending scrolls to the new message', async () => {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { flushSync } from 'react-dom'
 import { addressable, agentColor, useAgents } from '../state/agents-store'
 import { pendingForRoot, useApprovals } from '../state/approvals-store'
 import type { UiError } from '../state/bridge'
@@ -58,12 +59,11 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     if (!mention) return
     const start = caret - mention[2].length
     const next = `${text.slice(0, start)}${name} ${text.slice(caret)}`
-    setText(next)
     const pos = start + name.length + 1
-    requestAnimationFrame(() => {
-      area.current?.setSelectionRange(pos, pos)
-      setCaret(pos)
-    })
+    // Caret placed before the event returns, as in recall(): a frame later could undo a selection made meanwhile.
+    flushSync(() => setText(next))
+    area.current?.setSelectionRange(pos, pos)
+    setCaret(pos)
   }
 
   const send = async () => {
@@ -87,8 +87,10 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     const st = useTranscript.getState()
     const previous = (st.viewId ? lastUserText(st.transcripts[st.viewId]) : null) ?? lastSent.current
     if (!previous) return false
-    setText(previous)
-    requestAnimationFrame(() => area.current?.setSelectionRange(previous.length, previous.length))
+    // The text is in the field, and the caret at its end, before the key event returns: a caret placed a frame later
+    // collapsed a selection made in between (select all, then type: the typing was appended instead).
+    flushSync(() => setText(previous))
+    area.current?.setSelectionRange(previous.length, previous.length)
     return true
   }
 
