@@ -148,8 +148,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const warmUpMs = Math.min(60_000, SECONDS * 200)
   const rss: { t: number; mib: number; dbMiB: number }[] = []
   // The database's size beside RSS: SQLite's page cache (up to cache_size) grows with the data it has read or written.
-  const dbMiB = () =>
-    ['agentry.db', 'agentry.db-wal'].reduce((a, f) => a + (fs.existsSync(path.join(fx.dataDir, f)) ? fs.statSync(path.join(fx.dataDir, f)).size : 0), 0) / 2 ** 20
+  const dbMiB = () => ['agentry.db', 'agentry.db-wal'].reduce((a, f) => a + (fs.statSync(path.join(fx.dataDir, f), { throwIfNoEntry: false })?.size ?? 0), 0) / 2 ** 20
   const sampler = setInterval(() => {
     const mib = rssMiB(pid)
     if (mib !== undefined) rss.push({ t: Date.now() - started, mib, dbMiB: dbMiB() })

@@ -1,10 +1,16 @@
 #!/usr/bin/env node
 // The `agentry` command. The CLI is bundled by `npm run build` (also run by `npm ci` through `prepare`).
+// The bundle takes Node's builtins through process.getBuiltinModule (see scripts/esbuild-plugins.mjs); a Node
+// without it is too old to run Agentry at all, so say that rather than fail somewhere inside the bundle.
+if (typeof process.getBuiltinModule !== 'function') {
+  process.stderr.write(`agentry: Node ${process.versions.node} is too old; Agentry needs Node 22.12 or newer.\n`)
+  process.exit(2)
+}
 // Builtins through process.getBuiltinModule, not `import`: an ES import of a builtin builds a facade that loads
-// all of it (fs streams, …), a cost every command would pay at start (see scripts/build-cli.mjs).
-const { existsSync } = process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))
-const module = process.getBuiltinModule?.('node:module') ?? (await import('node:module')).default
-const { fileURLToPath } = process.getBuiltinModule?.('node:url') ?? (await import('node:url'))
+// all of it (fs streams, …), a cost every command would pay at start.
+const { existsSync } = process.getBuiltinModule('node:fs')
+const module = process.getBuiltinModule('node:module')
+const { fileURLToPath } = process.getBuiltinModule('node:url')
 
 const entry = new URL('../out/cli/agentry.mjs', import.meta.url)
 if (!existsSync(fileURLToPath(entry))) {

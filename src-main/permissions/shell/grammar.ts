@@ -5,9 +5,10 @@ import { Language, Parser } from 'web-tree-sitter'
 /**
  * The bash grammar (tree-sitter-bash, compiled to wasm) and its runtime (web-tree-sitter), loaded once per process
  * on first use: the bash tool's `prepare` step awaits it before its permission is decided, so a run that never
- * judges a command line (most one-shot `agentry run`s, the ACP server answering a question) never pays for it. Both `.wasm` files are read from node_modules by path and handed to
- * the runtime as bytes, so the CLI bundle (out/cli), the Electron main bundle (out/main) and the sources all find
- * them the same way: through Node's module resolution from this file's location.
+ * judges a command line (most one-shot `agentry run`s, the ACP server answering a question) never pays for it.
+ * Both `.wasm` files are read from node_modules by path and handed to the runtime as bytes, so the CLI bundle
+ * (out/cli), the Electron main bundle (out/main) and the sources all find them the same way: through Node's module
+ * resolution from this file's location.
  */
 
 /** Node's WebAssembly global; the project's `lib` (ES2023, no DOM) does not declare it. */
@@ -51,11 +52,6 @@ export function loadShellGrammar(): Promise<void> {
     }
   })()
   return loading
-}
-
-/** Whether the grammar has been asked for yet (the host does not load it at start; the first bash call does). */
-export function shellGrammarRequested(): boolean {
-  return loading !== undefined
 }
 
 export type ShellParserState = { ok: true; parser: Parser } | { ok: false; reason: string }
