@@ -33,9 +33,9 @@ async function forkBench(): Promise<Record<string, unknown>> {
         arrivals.push(Date.now())
         return { text: 'fork done' }
       }
-      if (JSON.stringify(r.messages.at(-1)).includes('[background task finished]')) return { text: 'noted' }
+      if (JSON.stringify(r.messages.at(-1)).includes('[Automated notice, not from the user]')) return { text: 'noted' }
       const last = JSON.stringify(r.messages.at(-1))
-      if (last.includes('fork now')) return { toolCalls: [{ name: 'task', arguments: { description: 'Fork it', prompt: 'carry on from here' } }] }
+      if (last.includes('fork now')) return { toolCalls: [{ name: 'task', arguments: { subagent_type: 'fork', description: 'Fork it', prompt: 'carry on from here' } }] }
       return { text: 'parent goes on' }
     },
   })

@@ -9,7 +9,7 @@ agents:
   build:
     - { match: "start", step: 1, tools: [ { name: task, input: { subagent_type: helper, description: "Long job", prompt: "work slowly", background: true } } ] }
     - { match: "start", step: 2, text: "Started the helper." }
-    - { match: "background task finished", text: "Noted the helper's result.", repeat: true }
+    - { match: "Automated notice", text: "Noted the helper's result.", repeat: true }
   helper:
     - { match: "work slowly", delayMs: 4000, text: "Slow work done." }
   title: [ { text: "Session tools demo", repeat: true } ]
@@ -21,7 +21,7 @@ agents:
   build:
     - { match: "nudge", step: 1, tools: [ { name: sessions_send, input: { session_id: "${childId}", message: "Also check the tests." } } ] }
     - { match: "nudge", step: 2, text: "Sent the helper a follow-up." }
-    - { match: "background task finished", text: "Noted the helper's result.", repeat: true }
+    - { match: "Automated notice", text: "Noted the helper's result.", repeat: true }
   helper:
     - { match: "work slowly", delayMs: 4000, text: "Slow work done." }
     - { match: "Also check the tests", text: "Checked the tests too." }

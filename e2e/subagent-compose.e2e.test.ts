@@ -81,7 +81,7 @@ agents:
       tools:
         - { name: task, input: { subagent_type: watcher, description: "Watch the logs", prompt: "watch", background: true } }
     - { step: 2, text: "The watcher keeps going in the background." }
-    - { match: "background task finished", text: "A NEW TURN STARTED", repeat: true }
+    - { match: "Automated notice", text: "A NEW TURN STARTED", repeat: true }
   watcher: [ { delayMs: 120000, text: "never" } ]
   title: [ { text: "Stop demo", repeat: true } ]
 `

@@ -94,7 +94,8 @@ export const AgentModelResolution = z.object({
   spec: z.string(),
   /** `provider/model` it runs on; null = the caller's model (a subagent) or the session's (a primary agent) */
   ref: z.string().nullable(),
-  via: z.enum(['inherit', 'explicit', 'alias', 'inferred', 'unresolved']),
+  /** `tier`: a tier alias (haiku, sonnet, opus) whose provider is not configured, run on the person's own model of that tier */
+  via: z.enum(['inherit', 'explicit', 'alias', 'tier', 'inferred', 'unresolved']),
   /** in words, e.g. `alias "sonnet" (models.aliases) → anthropic/claude-sonnet-5-5` */
   detail: z.string(),
 })

@@ -131,6 +131,18 @@ export type MessageWithParts = z.infer<typeof MessageWithParts>
 export const TaskStatus = z.enum(['queued', 'running', 'completed', 'failed', 'aborted'])
 export type TaskStatus = z.infer<typeof TaskStatus>
 
+/**
+ * `metadata.task` of the synthetic message that brings a background child's result to its parent: the notice the
+ * parent's model reads above the result says which task it is and how it ended.
+ */
+export const BackgroundNotice = z.object({
+  taskId: z.string(),
+  agentType: z.string(),
+  description: z.string(),
+  outcome: z.enum(['completed', 'incomplete', 'failed', 'stopped']),
+})
+export type BackgroundNotice = z.infer<typeof BackgroundNotice>
+
 
 /** A task's git worktree (isolation: worktree): where, on which branch, from which commit, and what became of it. */
 export const TaskWorktree = z.object({
@@ -144,6 +156,8 @@ export const TaskWorktree = z.object({
   state: z.enum(['active', 'kept', 'removed']),
   /** `git diff --shortstat` against `base`, when kept */
   diffStat: z.string().optional(),
+  /** when kept: changes left uncommitted in the worktree (not on its branch until committed) */
+  uncommitted: z.boolean().optional(),
 })
 export type TaskWorktree = z.infer<typeof TaskWorktree>
 
@@ -173,5 +187,7 @@ export const TaskCard = z.object({
   fork: z.boolean().optional(),
   /** isolation: worktree */
   worktree: TaskWorktree.optional(),
+  /** it stopped before it finished (its step cap, its own timeout, no final answer): why, as the parent read it */
+  incomplete: z.string().optional(),
 })
 export type TaskCard = z.infer<typeof TaskCard>

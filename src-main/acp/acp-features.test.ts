@@ -172,7 +172,7 @@ describe('subagents in the background and questions', () => {
         build: [
           { match: 'start', step: 1, text: 'Starting it.', tools: [{ name: 'task', input: { subagent_type: 'explore', description: 'Look around', prompt: 'look around', background: true } }] },
           { match: 'start', step: 2, text: 'It runs in the background.' },
-          { match: 'background task finished', text: 'The explorer reported back.' },
+          { match: 'Automated notice', text: 'The explorer reported back.' },
         ],
         explore: [{ text: 'Explored everything.', delayMs: 1500 }],
         ...TITLE,

@@ -57,7 +57,8 @@ export function resolveAgentModel(spec: string, config: Config): ModelResolution
   const model = target.slice(slash + 1)
   const provider = findProvider(wanted, config)
   if (!provider) {
-    return unresolved(spec, `${how} → ${target}, but no "${wanted}" provider is configured`, value, wanted)
+    const missing = `${how} → ${target}, but no "${wanted}" provider is configured`
+    return (aliasKey !== undefined && tierFallback(spec, aliasKey, missing, config)) || unresolved(spec, missing, value, wanted)
   }
   const ref = `${provider}/${model}`
   const through = provider === wanted ? '' : ` (provider "${provider}", type ${wanted})`
@@ -70,6 +71,37 @@ function findProvider(wanted: string, config: Config): string | undefined {
   const type = ProviderType.safeParse(wanted)
   if (!type.success) return undefined
   return Object.entries(config.providers).find(([, p]) => p.type === type.data)?.[0]
+}
+
+/**
+ * Agent files written for Claude Code name a tier (`model: haiku`), not a model. A person with only OpenAI or a local
+ * model still has tiers: `haiku` is their small model (`smallModel`, else the default), `sonnet` and `opus` their
+ * default model. Only when the alias's own provider is missing, and only for these tier names.
+ */
+const TIERS: Record<string, 'small' | 'default'> = { haiku: 'small', sonnet: 'default', opus: 'default', fable: 'default' }
+
+function tierFallback(spec: string, alias: string, missing: string, config: Config): ModelResolution | undefined {
+  const tier = TIERS[alias.toLowerCase()]
+  if (!tier) return undefined
+  const small = tier === 'small' && config.smallModel ? config.smallModel : undefined
+  const target = small ?? config.model
+  if (!target) return undefined
+  const slash = target.indexOf('/')
+  const modelRef = { provider: target.slice(0, slash), model: target.slice(slash + 1) }
+  const which = small ? 'the small model (smallModel)' : 'the default model (model)'
+  return { spec, ref: target, via: 'tier', detail: `${missing}: ${which} ${target} instead`, modelRef }
+}
+
+/**
+ * What a call's `model` may name with this configuration, in words, for the `task` schema: the aliases that resolve
+ * (tiers included) and `provider/model` with the configured providers.
+ */
+export function modelChoices(config: Config): string {
+  const aliases = Object.keys(modelAliases(config)).filter((a) => resolveAgentModel(a, config).modelRef)
+  const providers = Object.keys(config.providers).filter((p) => !IMPLICIT_PROVIDERS.has(p))
+  const named = aliases.map((a) => `"${a}"`).join(', ')
+  const any = providers.length ? `"provider/model" with provider ${providers.map((p) => `"${p}"`).join(' or ')}` : '"provider/model"'
+  return named ? `${named}, or ${any}` : any
 }
 
 function unresolved(spec: string, what: string, alias: string, provider?: string): ModelResolution {

@@ -58,13 +58,16 @@ describe('built-in agents', () => {
         temperature: 0.2,
         maxOutputTokens,
         inspectable: false,
-        caller: 'agent',
+        caller: 'user',
         maxSteps: 1,
       })
     }
-    expect(byName.get('title')!.prompt).toContain('Return only the title, 3–6 words, no quotes or preamble')
+    // They read their input as data, wrapped in the tag their prompt names (see Subagents.runHelper).
+    expect(byName.get('title')!.prompt).toContain('the message inside <message>')
+    expect(byName.get('title')!.prompt).toContain('Reply with the title only: 3–6 words')
+    for (const name of ['summary', 'compaction']) expect(byName.get(name)!.prompt).toContain('inside <conversation>')
     expect(byName.get('summary')!.prompt.match(/^## /gm)).toHaveLength(4)
-    expect(byName.get('compaction')!.prompt).toMatch(/file paths, decisions.*open tasks/s)
+    expect(byName.get('compaction')!.prompt).toMatch(/original request.*file paths, decisions.*open tasks/s)
   })
 
   it('cannot be changed by a caller that mutates what it was given', () => {
@@ -94,8 +97,11 @@ describe('agent filters', () => {
     expect(pickerAgents([...BUILTIN_AGENTS, extra, hiddenAll]).map((a) => a.name)).toEqual(['build', 'plan', 'both'])
   })
 
-  it('task can call subagent/all agents, hidden ones included', () => {
-    expect(callableSubagents(BUILTIN_AGENTS).map((a) => a.name)).toEqual(['general', 'explore', 'title', 'summary', 'compaction'])
+  it('task can call subagent/all agents, hidden ones included, never the host\'s helpers', () => {
+    expect(callableSubagents(BUILTIN_AGENTS).map((a) => a.name)).toEqual(['general', 'explore'])
+    // A person's own file named like a helper overrides the helper; it is still not offered to models.
+    const own = { ...BUILTIN_AGENTS[2], name: 'summary', hidden: false }
+    expect(callableSubagents([own]).map((a) => a.name)).toEqual([])
     const extra = { ...BUILTIN_AGENTS[0], name: 'both', mode: 'all' as const }
     expect(callableSubagents([extra]).map((a) => a.name)).toEqual(['both'])
   })

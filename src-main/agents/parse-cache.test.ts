@@ -75,6 +75,6 @@ describe('the parse cache between processes', () => {
     const sources = ['parse-manifest.ts', 'manifest-fields.ts', 'mcp-servers-field.ts', 'frontmatter.ts', 'tool-names.ts', 'permission-builder.ts', '../config/yaml-text.ts', '../config/mcp-servers.ts', '../../src-shared/agent.ts', '../../src-shared/agent-tools.ts', '../../src-shared/mcp.ts']
     const hash = createHash('sha256')
     for (const rel of sources) hash.update(fs.readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8').replace(/\r\n/g, '\n'))
-    expect({ loader: LOADER_VERSION, sources: hash.digest('hex').slice(0, 16) }).toEqual({ loader: 5, sources: 'd4bf4d695030c595' })
+    expect({ loader: LOADER_VERSION, sources: hash.digest('hex').slice(0, 16) }).toEqual({ loader: 6, sources: '15034a911011703f' })
   })
 })

@@ -37,13 +37,29 @@ describe('an agent file\'s model', () => {
   })
 
   it('that cannot be resolved leaves the agent loaded, running on the default model, with a warning saying how to map it', async () => {
-    h = await createHarness({ agents: { lead: { mode: 'primary', model: 'haiku' } } })
+    h = await createHarness({ agents: { lead: { mode: 'primary', model: 'claude-opus-3-x' } } })
     const r = await h.run('hello', { agent: 'lead' })
     expect(modelsOf(r.messages)).toEqual([{ provider: 'script', model: 'test' }])
     const list = await call<CallOutput<'agents.list'>>('agents.list', { workspaceRoot: h.workdir })
     const lead = list.agents.find((a) => a.name === 'lead')!
-    expect(lead.resolvedModel).toMatchObject({ spec: 'haiku', ref: null, via: 'unresolved' })
+    expect(lead.resolvedModel).toMatchObject({ spec: 'claude-opus-3-x', ref: null, via: 'unresolved' })
     expect(lead.warnings).toEqual([{ field: 'model', reason: expect.stringContaining('runs on the inherited model instead. To use it, add a provider of type anthropic') }])
+  })
+
+  it('a tier (haiku, sonnet, opus) whose provider is missing runs on the person\'s own model of that tier, and says so', async () => {
+    h = await createHarness({ config: { smallModel: 'script/small' }, agents: { quick: { mode: 'primary', model: 'haiku' }, deep: { mode: 'primary', model: 'opus' } } })
+    const r = await h.run('hello', { agent: 'quick' })
+    expect(modelsOf(r.messages)).toEqual([{ provider: 'script', model: 'small' }])
+    const list = await call<CallOutput<'agents.list'>>('agents.list', { workspaceRoot: h.workdir })
+    const by = (n: string) => list.agents.find((a) => a.name === n)!
+    expect(by('quick').resolvedModel).toEqual({
+      spec: 'haiku',
+      ref: 'script/small',
+      via: 'tier',
+      detail: 'alias "haiku" (default models.aliases) → anthropic/claude-haiku-5-5, but no "anthropic" provider is configured: the small model (smallModel) script/small instead',
+    })
+    expect(by('deep').resolvedModel).toMatchObject({ ref: 'script/test', via: 'tier', detail: expect.stringMatching(/: the default model \(model\) script\/test instead$/) })
+    expect(by('quick').warnings).toEqual([])
   })
 
   it('is used for a message sent with that agent in another agent\'s session', async () => {
@@ -166,7 +182,9 @@ describe('agents.create', () => {
       model: 'sonnet',
       offeredTools: ['read_file', 'grep'],
       source: { format: 'agentry' },
-      warnings: [{ field: 'model', reason: expect.stringContaining('no "anthropic" provider') }],
+      // `sonnet` is a tier: without an anthropic provider it is the default model, not a warning.
+      resolvedModel: { spec: 'sonnet', ref: 'script/test', via: 'tier', detail: expect.stringContaining('no "anthropic" provider is configured: the default model (model) script/test instead') },
+      warnings: [],
     })
     // The listing leaves prompts out; the agent a run gets has it.
     const registry = new AgentRegistry({ dataDir: h.dataDir, watch: false })

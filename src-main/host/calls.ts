@@ -4,6 +4,7 @@ import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from 
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { McpPool } from '../mcp'
+import type { Scratchpads } from '../runtime'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
@@ -46,6 +47,8 @@ export interface CallDeps {
   /** a deleted root session's event stream: the hub lets go of it */
   forgetStream(stream: string): void
   mcp: McpPool
+  /** the conversations' scratchpads: removed when a conversation is archived or deleted */
+  scratchpads: Pick<Scratchpads, 'remove'>
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
@@ -149,6 +152,8 @@ export function createCalls(d: CallDeps): HostApi {
       const archive = () => {
         requireSession(sessionId)
         const session = rows.updateSession(sessionId, { archivedAt: archived ? Date.now() : null })
+        // The conversation's scratchpad goes with it (seed 003): notes for its agents, not the person's work.
+        if (archived && !session.parentId) d.scratchpads.remove(session.id)
         publishUpdate(session)
         return { session }
       }
@@ -171,6 +176,7 @@ export function createCalls(d: CallDeps): HostApi {
         // Deleted meanwhile by an overlapping call: done either way.
         if (!rows.getSession(sessionId)) return
         const removed = rows.deleteSession(sessionId)
+        for (const id of removed) d.scratchpads.remove(id)
         d.runner.forget(removed)
         for (const id of removed) d.forgetStream(id)
       })

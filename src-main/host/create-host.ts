@@ -1,14 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { AgentEvent, AgentInfo, Config, HostApi, ModelRef, SessionRecord } from '../../src-shared'
-import { AgentRegistry, resolveAgentModel, resolveCallModel } from '../agents'
+import { AgentRegistry, modelChoices, resolveAgentModel, resolveCallModel } from '../agents'
 import { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { McpPool } from '../mcp'
 import { createFileKeyStore, modelInfo, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissions'
-import { networkAllowed, Runtime, type RuleSources } from '../runtime'
+import { networkAllowed, Runtime, Scratchpads, type RuleSources } from '../runtime'
 import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
@@ -145,9 +145,22 @@ export async function createHost(options: HostOptions): Promise<Host> {
       agentModel,
       modelInfo,
       resolveCallModel,
+      modelChoices,
       dataDir,
       fault,
     })
+    // The conversations' scratchpads: those of conversations gone (deleted, archived) while no host ran go now.
+    const scratchpads = new Scratchpads(dataDir)
+    if (!readOnly) scratchpads.sweep((id) => sessions.getSession(id)?.archivedAt === null)
+    const scratchpad = (rootSessionId: string): string | undefined => {
+      try {
+        return scratchpads.open(rootSessionId)
+      } catch (err) {
+        // The run goes on without one (its agents are not told of any); the reason is in the log.
+        fault('the scratchpad', err)
+        return undefined
+      }
+    }
     const runner = new SessionRunner({
       sessions,
       transcript: store.transcript,
@@ -161,6 +174,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       modelInfo,
       headless: options.headless ?? false,
       fault,
+      scratchpad,
     })
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     const sandboxStatus = async (workdir: string) => {
@@ -192,6 +206,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       workspaces,
       forgetStream: (stream) => hub.forget(stream),
       mcp,
+      scratchpads,
     })
     // A fault in one call is contained: it answers `internal` with an id to find in the log; the host goes on.
     const api = containCallFaults(calls, log)

@@ -1,4 +1,4 @@
-import type { AgentEvent, MessageRecord, MessageWithParts, PartRecord, TaskCard, TaskWorktree } from '../../src-shared'
+import type { AgentEvent, BackgroundNotice, MessageRecord, MessageWithParts, PartRecord, TaskCard, TaskWorktree } from '../../src-shared'
 import { textPart } from '../loop'
 import { newId, type JobRecord, type Store } from '../store'
 import { editNestedTranscript, taskError, worktreeNote, type NestedPath } from '../subagents'
@@ -10,7 +10,7 @@ const CHILD_REASON = 'interrupted by host restart'
  * where its worktree is (kept, never deleted: what the child did there may be all that is left of its work).
  */
 const childError = (card: { agentType: string; taskId: string; worktree?: TaskWorktree }) =>
-  taskError(card.agentType, card.taskId, `aborted: ${CHILD_REASON}${card.worktree ? `; ${worktreeNote(card.worktree)}` : ''}`)
+  taskError(card.agentType, card.taskId, `aborted: ${CHILD_REASON}${card.worktree ? `.\n${worktreeNote(card.worktree)}` : ''}`)
 const KEPT_AFTER_RESTART = 'not inspected (interrupted by host restart)'
 
 export interface ReconcileReport {
@@ -100,7 +100,7 @@ export function reconcileAfterRestart(store: Store, publish: ReconcilePublish = 
       const card = closeBackgroundCard(store, job.parentSessionId, job.id)
       if (card) partUpdated(card)
       const closed = card?.data.subagent as TaskCard | undefined
-      addMessage(job.parentSessionId, { synthetic: true, agent: job.agentType }, childError({ agentType: job.agentType, taskId: job.id, worktree: closed?.worktree }))
+      addMessage(job.parentSessionId, { synthetic: true, agent: job.agentType, task: stoppedNotice(job) }, childError({ agentType: job.agentType, taskId: job.id, worktree: closed?.worktree }))
     }
     for (const session of store.sessions.listSessions({ statuses: ['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'], includeArchived: true, limit: 100_000 })) {
       addMessage(
@@ -187,7 +187,7 @@ function interruptNestedJob(
   for (const sessionId of treeOf(store, job.rootSessionId)) {
     let card: PartRecord | undefined
     const now = Date.now()
-    const message: MessageWithParts = { id: newId('msg'), sessionId: job.parentSessionId, role: 'assistant', metadata: { synthetic: true, agent: job.agentType }, createdAt: now, updatedAt: now, parts: [] }
+    const message: MessageWithParts = { id: newId('msg'), sessionId: job.parentSessionId, role: 'assistant', metadata: { synthetic: true, agent: job.agentType, task: stoppedNotice(job) }, createdAt: now, updatedAt: now, parts: [] }
     let text: PartRecord | undefined
     const hit = editNestedTranscript(store.transcript.listMessages(sessionId, { includeHidden: true }), job.parentSessionId, (nested) => {
       const closed = nested.map((m) => ({
@@ -218,3 +218,7 @@ function treeOf(store: Store, rootId: string): string[] {
   return ids
 }
 
+/** The notice record of a background child the restart stopped. */
+function stoppedNotice(job: JobRecord): BackgroundNotice {
+  return { taskId: job.id, agentType: job.agentType, description: job.description, outcome: 'stopped' }
+}

@@ -206,7 +206,7 @@ describe('host restart after kill -9', () => {
     expect(textOf(synthetic)).toEqual([`<task_error agent="explore" task_id="${job.id}">aborted: ${INTERRUPTED}</task_error>`])
     const [part] = toolParts(messages)
     expect(part.toolState).toBe('output-available')
-    expect(JSON.parse(String(part.data.output))).toEqual({ task_id: job.id, status: 'running' })
+    expect(String(part.data.output)).toMatch(new RegExp(`^Started in the background: task_id ${job.id} \\(explore, `))
     // The card in the parent's task part must not keep showing "running" for a child that no longer exists.
     expect(part.data.subagent).toMatchObject({ taskId: job.id, status: 'aborted', error: INTERRUPTED })
     const resumed = resumeFrom(h, sessionId, child.events).map((f) => f.event)

@@ -60,11 +60,19 @@ describe('buildPrompt', () => {
       msg('m1', 'user', [{ data: { text: 'go' } }]),
       msg('m2', 'assistant', [{ data: { text: 'restart happened' } }], { notice: 'host_restart' }),
       msg('m3', 'assistant', [{ data: { text: 'secret' } }], { hiddenAt: 1 }),
-      msg('m4', 'assistant', [{ data: { text: '<task_result agent="explore" task_id="t">x</task_result>' } }], { synthetic: true }),
+      msg('m4', 'assistant', [{ data: { text: '<task_result agent="explore" task_id="t">x</task_result>' } }], { synthetic: true, task: { taskId: 't', agentType: 'explore', description: 'Look around', outcome: 'completed' } }),
+      msg('m5', 'assistant', [{ data: { text: '<task_error agent="general" task_id="u">boom</task_error>' } }], { synthetic: true, task: { taskId: 'u', agentType: 'general', description: 'Fix it', outcome: 'failed' } }),
+      // Stored before notices said which task they were (an older data dir): still automated, still a notice.
+      msg('m6', 'assistant', [{ data: { text: '<task_result agent="explore" task_id="v">y</task_result>' } }], { synthetic: true }),
     ])
     expect(prompt.slice(1)).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'go' }] },
-      { role: 'user', content: [{ type: 'text', text: '[background task finished]\n<task_result agent="explore" task_id="t">x</task_result>' }] },
+      {
+        role: 'user',
+        content: [{ type: 'text', text: '[Automated notice, not from the user] The background task "Look around" (explore, task_id t) finished. Its result (the user has not seen it):\n<task_result agent="explore" task_id="t">x</task_result>' }],
+      },
+      { role: 'user', content: [{ type: 'text', text: '[Automated notice, not from the user] The background task "Fix it" (general, task_id u) failed:\n<task_error agent="general" task_id="u">boom</task_error>' }] },
+      { role: 'user', content: [{ type: 'text', text: '[Automated notice, not from the user] A background task ended:\n<task_result agent="explore" task_id="v">y</task_result>' }] },
     ])
   })
 })

@@ -1,5 +1,5 @@
 import type { JSONValue, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from '@ai-sdk/provider'
-import { ToolAttachment, type MessageWithParts, type PartRecord } from '../../src-shared'
+import { BackgroundNotice, ToolAttachment, type MessageWithParts, type PartRecord } from '../../src-shared'
 
 export const TOOL_PART_PREFIX = 'tool-'
 
@@ -22,7 +22,8 @@ export function toolResultText(part: PartRecord): { text: string; isError: boole
 /**
  * Turns stored history into the model's prompt. What the user sees is never deleted; what the model sees is:
  * the latest compaction summary (if any) plus everything after it, minus hidden messages. Synthetic messages
- * (background task completions) are shown to the model as user-side notices so that a turn can react to them.
+ * (background task completions) are shown to the model as user-side notices so that a turn can react to them, each
+ * headed by a line that says it is automated, which task it is and how it ended.
  */
 export function buildPrompt(system: string, history: MessageWithParts[], o: PromptOptions = {}): LanguageModelV4Prompt {
   const prompt: LanguageModelV4Prompt = [{ role: 'system', content: system }]
@@ -43,6 +44,21 @@ export function buildPrompt(system: string, history: MessageWithParts[], o: Prom
   return prompt
 }
 
+const ENDED: Record<BackgroundNotice['outcome'], string> = {
+  completed: 'finished. Its result (the user has not seen it):',
+  incomplete: 'stopped before it finished. What it returned (the user has not seen it):',
+  failed: 'failed:',
+  stopped: 'was stopped:',
+}
+
+/** The first line of a background result notice: automated, which task, how it ended. */
+export function backgroundNoticeLine(task: unknown): string {
+  const parsed = BackgroundNotice.safeParse(task)
+  if (!parsed.success) return '[Automated notice, not from the user] A background task ended:'
+  const t = parsed.data
+  return `[Automated notice, not from the user] The background task "${t.description}" (${t.agentType}, task_id ${t.taskId}) ${ENDED[t.outcome]}`
+}
+
 export interface PromptOptions {
   /** the model takes images in tool results (see models' acceptsToolResultImages); else only their textual mention */
   toolResultImages?: boolean
@@ -53,7 +69,7 @@ function toModelMessages(message: MessageWithParts, o: PromptOptions): LanguageM
   if (message.role === 'user' || message.metadata.synthetic) {
     const text = texts.join('\n')
     if (!text) return []
-    const body = message.metadata.synthetic ? `[background task finished]\n${text}` : text
+    const body = message.metadata.synthetic ? `${backgroundNoticeLine(message.metadata.task)}\n${text}` : text
     return [{ role: 'user', content: [{ type: 'text', text: body }] }]
   }
   if (message.role === 'system') return texts.length ? [{ role: 'system', content: texts.join('\n') }] : []
@@ -121,6 +137,16 @@ export function markCacheBreakpoints(prompt: LanguageModelV4Prompt, inheritedLen
     const message = prompt[i]
     if (message) prompt[i] = { ...message, providerOptions: { ...message.providerOptions, ...CACHE_BREAKPOINT } } as typeof message
   }
+}
+
+/**
+ * Does the conversation end with something the model has not answered yet (a user message, a result notice, tool
+ * results)? A request that ends with the model's own message is never sent: providers take it as text to continue
+ * (Anthropic's prefill), and an empty continuation reads as a failed answer.
+ */
+export function awaitsAnswer(prompt: LanguageModelV4Prompt): boolean {
+  const last = prompt[prompt.length - 1]
+  return last !== undefined && (last.role === 'user' || last.role === 'tool')
 }
 
 /** Rough token estimate (chars / 4) used to decide when to compact. */

@@ -3,7 +3,8 @@ import type { AgentEvent, AgentInfo, PartRecord, SessionStatus, TokenUsage } fro
 import { ModelStreamError, streamWithRetry } from '../models'
 import { newId } from '../store'
 import { toolJsonSchema, type ToolDef } from '../tools'
-import { buildPrompt, markCacheBreakpoints } from './prompt'
+import { awaitsAnswer, buildPrompt, markCacheBreakpoints } from './prompt'
+import { beginStep, endStep } from './step-gate'
 import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
 import { appendErrorMessage, type Transcript } from './transcript'
 
@@ -39,7 +40,10 @@ export interface RunContext {
 }
 
 export interface TurnResult {
+  /** the last text the model wrote in the turn (an earlier step's, when the last step wrote none) */
   text: string
+  /** the last step's own text: empty when the turn ended without a final answer */
+  finalText: string
   finishReason: FinishReason
   usage: TokenUsage
   steps: number
@@ -68,6 +72,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
   const usage = emptyUsage()
   let steps = 0
   let lastText = ''
+  let finalText = ''
   let lastMessageId: string | null = null
   let contextTokens: number | undefined
   const toolSpecs: LanguageModelV4CallOptions['tools'] = [
@@ -78,8 +83,14 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
   try {
     for (;;) {
       const finalStep = steps >= ctx.maxSteps
+      beginStep(ctx.transcript)
       const prompt = buildPrompt(ctx.system, ctx.transcript.history(), { toolResultImages: ctx.toolResultImages })
       if (finalStep) prompt.push({ role: 'user', content: [{ type: 'text', text: FINAL_ANSWER_NOTICE }] })
+      // Nothing new to answer (the conversation ends with the model's own message): no request is sent at all.
+      if (!awaitsAnswer(prompt)) {
+        endStep(ctx.transcript)
+        return { text: lastText, finalText, finishReason: 'stop', usage, steps, lastMessageId, contextTokens }
+      }
       markCacheBreakpoints(prompt, ctx.cachePrefixLength)
       const options: LanguageModelV4CallOptions = {
         prompt,
@@ -102,30 +113,39 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         },
       })
       if (retried) ctx.setStatus('busy')
-      const step = await consumeStep(ctx, stream, steps)
+      let step: StepResult
+      try {
+        step = await consumeStep(ctx, stream, steps)
+      } finally {
+        endStep(ctx.transcript)
+      }
       steps++
       addUsage(usage, step.usage)
       if (step.usage.total > 0) contextTokens = step.usage.prompt + step.usage.completion
       ctx.onStep?.({ index: steps, usage: step.usage })
       if (step.messageId) lastMessageId = step.messageId
       if (step.text) lastText = step.text
+      finalText = step.text
       if (step.calls.length === 0 && !lastText.trim()) {
         // Nothing to show for the whole turn: said as a failure, never a silent success with no output.
         throw new ModelStreamError(`provider "${ctx.model.provider}" returned an empty answer (no text and no tool calls). Try again, or pick another model.`, { provider: ctx.model.provider })
       }
       if (step.calls.length === 0 || finalStep) {
-        return { text: lastText, finishReason: finalStep ? 'max_steps' : 'stop', usage, steps, lastMessageId, contextTokens }
+        return { text: lastText, finalText, finishReason: finalStep ? 'max_steps' : 'stop', usage, steps, lastMessageId, contextTokens }
       }
-      await executeToolCalls(ctx, step.calls)
+      const { endsTurn } = await executeToolCalls(ctx, step.calls)
       if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted')
+      if (endsTurn) return { text: lastText, finalText: step.text, finishReason: 'stop', usage, steps, lastMessageId, contextTokens }
     }
   } catch (err) {
+    // A request that failed before its answer was read ends its step too (messages waiting for it are stored).
+    endStep(ctx.transcript)
     if (ctx.signal.aborted) {
-      return { text: lastText, finishReason: 'aborted', usage, steps, error: abortReason(ctx.signal), lastMessageId, contextTokens }
+      return { text: lastText, finalText: '', finishReason: 'aborted', usage, steps, error: abortReason(ctx.signal), lastMessageId, contextTokens }
     }
     const message = err instanceof Error ? err.message : String(err)
     appendErrorMessage(ctx.transcript, ctx.emit, errorCode(err), message)
-    return { text: lastText, finishReason: 'error', usage, steps, error: message, lastMessageId, contextTokens }
+    return { text: lastText, finalText: '', finishReason: 'error', usage, steps, error: message, lastMessageId, contextTokens }
   }
 }
 

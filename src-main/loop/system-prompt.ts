@@ -14,6 +14,10 @@ export function buildSystemPrompt(o: {
   tools: { name: string; description: string }[]
   model: ModelRef
   now?: Date
+  /** the conversation's scratchpad folder (told to every agent of it) */
+  scratchpad?: string
+  /** the git worktree a child works in (isolation: worktree) */
+  worktree?: { branch: string }
 }): string {
   const sections = [o.agent.prompt.trim() || `You are the "${o.agent.name}" agent. ${o.agent.description}`]
   if (o.agent.caller === 'agent') sections.push(CALLER_AGENT_LINE)
@@ -26,11 +30,19 @@ export function buildSystemPrompt(o: {
       `Platform: ${process.platform}`,
       `Date: ${(o.now ?? new Date()).toISOString().slice(0, 10)}`,
       `Model: ${o.model.provider}/${o.model.model}`,
-      'All file paths are relative to the working directory; you cannot leave it.',
+      'Paths are relative to the working directory. Paths outside it work only where the user\'s rules allow them.',
+      ...(o.worktree ? [worktreeLine(o.worktree.branch, o.tools.some((t) => t.name === 'bash'))] : []),
+      ...(o.scratchpad ? [`Scratchpad: ${o.scratchpad} — a folder shared by every agent of this conversation, outside the workspace, that you may read and write without asking: keep notes and findings there for the other agents.`] : []),
     ].join('\n'),
   )
   if (o.tools.length) sections.push(`# Tools\n${o.tools.map((t) => `- ${t.name}: ${firstLine(t.description)}`).join('\n')}`)
   return sections.join('\n\n')
+}
+
+/** A child in a worktree is told so, and how its work reaches its caller (a branch, merged by the caller). */
+function worktreeLine(branch: string, canCommit: boolean): string {
+  const then = canCommit ? 'Commit your changes there (git add, git commit) before you finish: your caller merges the branch.' : 'Your caller merges that branch.'
+  return `This is a git worktree of its own, on branch ${branch}: the user's checkout does not change. ${then}`
 }
 
 function readInstructions(workdir: string): { file: string; text: string } | undefined {

@@ -20,11 +20,16 @@ export interface PartHandle {
 export type ToolContextFactory = (call: { handle: PartHandle; toolName: string }) => ToolContext
 
 /** Runs one step's tool calls concurrently (parallel `task` calls fan out here) and records each outcome. */
-export async function executeToolCalls(ctx: RunContext, calls: PendingCall[]): Promise<void> {
-  await Promise.all(calls.map((call) => executeOne(ctx, call)))
+/**
+ * Runs a step's tool calls. Resolves with whether the turn ends here: a tool whose result says `endsTurn` (an
+ * approved plan: the next turn belongs to another agent) ends it without another request.
+ */
+export async function executeToolCalls(ctx: RunContext, calls: PendingCall[]): Promise<{ endsTurn: boolean }> {
+  const ended = await Promise.all(calls.map((call) => executeOne(ctx, call)))
+  return { endsTurn: ended.some(Boolean) }
 }
 
-async function executeOne(ctx: RunContext, call: PendingCall): Promise<void> {
+async function executeOne(ctx: RunContext, call: PendingCall): Promise<boolean> {
   const { part } = call
   const sessionId = ctx.transcript.sessionId
   const handle: PartHandle = {
@@ -71,4 +76,5 @@ async function executeOne(ctx: RunContext, call: PendingCall): Promise<void> {
     durationMs: result.durationMs,
     ...(result.metadata ? { metadata: result.metadata } : {}),
   })
+  return result.ok && result.metadata?.endsTurn === true
 }

@@ -5,6 +5,7 @@ import type { Approvals } from '../approvals'
 import type { PartHandle } from '../loop'
 import type { RunLevel } from './level'
 import { findProtectedWrite, guardProtectedWrite, type GateDecision } from './protected-writes'
+import { scratchpadRules } from './scratchpad'
 
 export interface RuleSources {
   /** "always" rules for this conversation and workspace (a run's own grants come with its level) */
@@ -17,7 +18,8 @@ export interface RuleSources {
 export function chainFor(level: RunLevel, rules: Pick<RuleSources, 'runtimeRules'>): LayeredRules[] {
   const { static: staticRules, workspace } = level.settings.rules
   const stored = rules.runtimeRules(level.rootSessionId, level.workdir)
-  const runtime = level.grants.length ? [...stored, ...level.grants] : stored
+  const scratch = scratchpadRules(level.scratchpad)
+  const runtime = level.grants.length || scratch.length ? [...stored, ...level.grants, ...scratch] : stored
   return level.chain.map((agent, i) => ({ agent, static: staticRules, workspace, runtime, agentName: level.agentPath[i] }))
 }
 

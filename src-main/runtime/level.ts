@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentInfo, ModelRef } from '../../src-shared'
+import type { AgentEvent, AgentInfo, ModelRef, TaskWorktree } from '../../src-shared'
 import type { LoadedConfig } from '../config'
 import type { Transcript } from '../loop'
 import type { Ruleset } from '../permissions'
@@ -68,4 +68,8 @@ export interface RunLevel {
   sessionsPort?: SessionsPort
   /** the configuration, rules and agents of this run (see RunSettings) */
   settings: RunSettings
+  /** the conversation's scratchpad folder (real path), shared by every agent of it; absent where it could not be made */
+  scratchpad?: string
+  /** the git worktree this run works in (a child with isolation: worktree) */
+  worktree?: TaskWorktree
 }

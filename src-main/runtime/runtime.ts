@@ -45,6 +45,8 @@ export interface PrepareOptions {
   /** tools of higher layers offered to this run (the subagents module's `task`) */
   tools?: ToolDef[]
   onStep?(s: { index: number; usage: TokenUsage }): void
+  /** a host helper (title, summary, compaction): its own prompt only — no workspace instructions, environment or tool list */
+  bare?: boolean
 }
 
 /** Builds the loop's RunContext for any level — root or subagent — so there is one way to run an agent. */
@@ -58,9 +60,11 @@ export class Runtime {
   async prepare(level: RunLevel, transcript: Transcript, o: PrepareOptions = {}): Promise<RunContext> {
     const servers = visibleMcpServers(level).filter((e) => !serverDeniedOutright(level.chain, e.name))
     const mcp = servers.length && this.deps.mcp ? await this.deps.mcp.toolsFor(level.workdir, servers, level.signal) : undefined
-    const tools = toolsForRun(level.agent, level.chain, [...(o.tools ?? []), ...(mcp?.tools ?? [])])
+    const tools = toolsForRun(level.agent, level.chain, [...(o.tools ?? []), ...(mcp?.tools ?? [])], level.depth)
     const native = offeredNativeTools(level, this.deps.rules)
-    const system = buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef })
+    const system = o.bare
+      ? level.agent.prompt.trim()
+      : buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef, scratchpad: level.scratchpad, worktree: level.worktree })
     return {
       agent: level.agent,
       model: this.deps.resolveModel(level.modelRef, level.agent.name, level.settings.config),
@@ -123,6 +127,7 @@ export class Runtime {
               network: networkAllowed(chainFor(level, rules)),
               workdir: level.workdir,
               dataDir: this.deps.dataDir,
+              scratchpad: level.scratchpad,
             }),
           }
         : {}),
@@ -140,7 +145,7 @@ export class Runtime {
         return answer.feedback ?? ''
       },
       planExit: async (plan) => {
-        if (level.headless) return { approved: false, feedback: 'plan_exit needs the user\'s approval and this run is headless.' }
+        if (level.headless) return { approved: false, headless: true }
         const answer = await ask('plan', { plan })
         if (answer.outcome === 'approved') {
           // The session's next turns run with `build`; `activeAgentSince` lets a client tell this switch from an

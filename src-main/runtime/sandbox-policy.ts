@@ -7,16 +7,18 @@ import type { SandboxPolicy } from '../sandbox'
 
 /**
  * The sandbox policy for one bash call: the person's setting, network only when a `network` rule allows it,
- * protected configuration read-only, the data dir (keys, database, saved output) hidden.
+ * protected configuration read-only, the data dir (keys, database, saved output) hidden, the scratchpad writable.
  */
-export function sandboxPolicy(o: { settings?: SandboxSettings; network: boolean; workdir: string; dataDir: string }): SandboxPolicy {
+export function sandboxPolicy(o: { settings?: SandboxSettings; network: boolean; workdir: string; dataDir: string; scratchpad?: string }): SandboxPolicy {
   const hidden = [...new Set([o.dataDir, realpathOr(o.dataDir)])]
+  const own = (o.settings?.writable ?? []).map((p) => (p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p))
   return {
     enabled: o.settings?.enabled ?? true,
     network: o.network,
     readOnly: protectedRoots(o.workdir, o.dataDir).map((r) => r.path),
     hidden,
-    writable: (o.settings?.writable ?? []).map((p) => (p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p)),
+    // The conversation's scratchpad is writable for every agent of it, bash included.
+    writable: o.scratchpad ? [...own, o.scratchpad] : own,
   }
 }
 

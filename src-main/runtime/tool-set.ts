@@ -1,22 +1,27 @@
 import type { AgentInfo, Config, ModelRef } from '../../src-shared'
-import { deniesOutright } from '../agents'
+import { callableSubagents, deniesOutright, isHelperAgent } from '../agents'
 import { nativeToolsFor, type NativeTool } from '../models'
 import { fromCompact, type Ruleset } from '../permissions'
 import { BUILTIN_TOOLS, planExitTool, type ToolDef } from '../tools'
 import { decideFor, type RuleSources } from './authorize'
 import type { RunLevel } from './level'
 
-export { deniesOutright }
+export { callableSubagents, deniesOutright, isHelperAgent }
 
 // A subject no real pattern matches: only catch-all rules (`*`, `**`) apply to it.
 const PROBE = '\u0000any'
 
+/** Tools that talk to the person; a subagent gets them only when its own file names them. */
+const PERSON_TOOLS = new Set(['question', 'todo'])
+
 /**
  * Tools offered to a run. A tool every level of the chain denies outright is left out of the catalog — the
- * model would only waste steps on it — but the permission check still runs on every call regardless.
+ * model would only waste steps on it — but the permission check still runs on every call regardless. A subagent
+ * (depth > 0) does not get `question` or `todo` unless its own file names them: parallel children must not each open
+ * a dialog, and their plans are not the person's to-do list.
  */
-export function toolsForRun(agent: AgentInfo, chain: Ruleset[], extra: ToolDef[]): ToolDef[] {
-  const candidates: ToolDef[] = [...BUILTIN_TOOLS]
+export function toolsForRun(agent: AgentInfo, chain: Ruleset[], extra: ToolDef[], depth = 0): ToolDef[] {
+  const candidates: ToolDef[] = BUILTIN_TOOLS.filter((t) => depth === 0 || !PERSON_TOOLS.has(t.name) || Object.hasOwn(agent.permission, t.name))
   if (Object.hasOwn(agent.permission, 'plan_exit')) candidates.push(planExitTool)
   candidates.push(...extra)
   return candidates.filter((tool) => !chain.some((rules) => deniesOutright(rules, tool.name)))
@@ -50,20 +55,12 @@ export function subagentRules(agent: AgentInfo, config: Config): Ruleset {
   return [...rules, ...sessionDeny, ...(policy.deny ?? []).map((tool) => ({ tool, pattern: '*', action: 'deny' as const }))]
 }
 
-/** Tools of higher layers that may join a run (`task`, from the subagents module). */
 /** Tools for reaching other sessions: off for subagents unless `subagents.tools.allow` names them. */
 export const SESSION_TOOLS = ['sessions_list', 'sessions_history', 'sessions_send', 'sessions_wait'] as const
-const HIGHER_LAYER_TOOLS = ['task', ...SESSION_TOOLS]
-const KNOWN_TOOLS = new Set([...BUILTIN_TOOLS.map((t) => t.name), planExitTool.name, ...HIGHER_LAYER_TOOLS])
 
 /** Names of the tools the provider of `ref` runs itself (see models/native-tools). */
 export function nativeToolNames(ref: ModelRef, config: Config): string[] {
   return nativeToolsFor(ref, config).map((t) => t.name)
-}
-
-/** Does a tool of this name exist for a run offered these native tools? (A rule may name any tool; listings may not.) */
-export function toolExists(name: string, native: string[]): boolean {
-  return KNOWN_TOOLS.has(name) || native.includes(name)
 }
 
 /**

@@ -2,6 +2,7 @@ import { buildPrompt, estimateTokens } from '../loop'
 import { newId } from '../store'
 import type { RunLevel } from '../runtime'
 import type { RunnerDeps } from './runner'
+import { clipMiddle } from './clip-middle'
 import { helperModel } from './helper-model'
 
 const THRESHOLD = 0.8
@@ -21,7 +22,7 @@ export async function maybeCompact(deps: Pick<RunnerDeps, 'subagents'>, level: R
     .slice(1)
     .map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`)
     .join('\n')
-  const result = await deps.subagents.runHelper(level, 'compaction', conversation.slice(-200_000), helperModel(level))
+  const result = await deps.subagents.runHelper(level, 'compaction', clipMiddle(conversation), helperModel(level))
   if (result.finishReason === 'error' || !result.text.trim()) return false
   const marker = level.transcript.createMessage('assistant', {
     compaction: { summary: result.text.trim(), upToMessageId: older[older.length - 1].id },

@@ -1,12 +1,13 @@
 import type { AgentInfo, ApprovalRecord, ClientMcpServer, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta, TokenUsage } from '../../src-shared'
 import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
-import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
+import { appendErrorMessage, appendTextMessage, awaitsAnswer, buildPrompt, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
 import { defaultModelRef, type ModelInfo } from '../models'
 import type { Ruleset } from '../permissions'
 import { agentRules, subagentRules, withClientMcpServers, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { INTERRUPTED_REASON, USER_STOP_REASON, type Subagents } from '../subagents'
+import { clipMiddle } from './clip-middle'
 import { maybeCompact } from './compaction'
 import { ancestorsOf, emitterFor } from './emitter'
 import { noteRuleErrors } from './rule-notice'
@@ -32,6 +33,8 @@ export interface RunnerDeps {
   headless: boolean
   /** an unexpected failure of a run: logged (never its content); returns the id the person is shown */
   fault(where: string, err: unknown): string
+  /** the conversation's scratchpad folder, made if needed; undefined when it cannot be (the run goes on without it) */
+  scratchpad?(rootSessionId: string): string | undefined
 }
 
 const HELPER_GRACE_MS = 2000
@@ -183,7 +186,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     running.add(controller)
     let result
     try {
-      result = await this.deps.subagents.runHelper(level, 'summary', text.slice(-200_000), helperModel(level))
+      result = await this.deps.subagents.runHelper(level, 'summary', clipMiddle(text), helperModel(level))
     } finally {
       running.delete(controller)
       if (running.size === 0) this.summaries.delete(sessionId)
@@ -337,6 +340,9 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       return
     }
     const next = this.deps.queue.listQueue(sessionId, 'queued')[0]
+    // A background result wakes the session only if its model has not read it yet: a run still going when the
+    // result arrived reads it in its next step, and a turn started afterwards would have nothing to answer.
+    if (!next && !this.resumes.has(sessionId) && this.wakeups.has(sessionId) && !this.hasUnanswered(sessionId)) this.wakeups.delete(sessionId)
     const wake = this.wakeups.has(sessionId) || this.resumes.has(sessionId)
     if (!next && !wake) {
       this.notifyIfIdle()
@@ -353,6 +359,11 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
         this.drain(sessionId)
         this.notifyIfIdle()
       })
+  }
+
+  /** The session's conversation ends with something its model has not answered (a background result). */
+  private hasUnanswered(sessionId: string): boolean {
+    return awaitsAnswer(buildPrompt('', new StoredTranscript(this.deps.transcript, sessionId).history()))
   }
 
   private notifyIfIdle(): void {
@@ -493,6 +504,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       background: this,
       sessionsPort: { prompt: (id, text) => ({ queued: this.prompt({ sessionId: id, text }).queued }), isRunning: (id) => this.isRunning(id) },
       settings: withClientMcpServers(settings, this.runMcp.get(rootSessionId)),
+      scratchpad: this.deps.scratchpad?.(rootSessionId),
     }
   }
 

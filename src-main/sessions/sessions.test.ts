@@ -58,7 +58,8 @@ describe('plan → build', () => {
     h = await createHarness({
       script: {
         agents: {
-          plan: [{ step: 1, tools: [{ name: 'plan_exit', input: { plan: '1. Add a test\n2. Fix the bug' } }] }, { step: 2, text: 'Plan approved, handing over.' }],
+          // No step 2: an approved plan ends the plan agent's turn without another request.
+          plan: [{ step: 1, tools: [{ name: 'plan_exit', input: { plan: '1. Add a test\n2. Fix the bug' } }] }],
           build: [{ text: 'Building now.' }],
           title: [{ text: 't', repeat: true }],
         },
@@ -75,7 +76,7 @@ describe('plan → build', () => {
     const users = second.messages.filter((m) => m.role === 'user')
     expect(users[1].metadata.agent).toBe('build')
     expect(h.host.store.sessions.getSession(sessionId)?.agent).toBe('plan')
-    expect(String(toolParts(second.messages)[0].data.output)).toMatch(/Plan approved/)
+    expect(String(toolParts(second.messages)[0].data.output)).toMatch(/^The user approved the plan\. Your turn ends here/)
   })
 
   it('a rejected plan keeps the plan agent and the feedback reaches the model', async () => {
@@ -163,19 +164,21 @@ describe('auto-archive', () => {
 })
 
 describe('questions', () => {
-  it('a question from a subagent waits on the user at the root, and the answer reaches the model', async () => {
+  it('a question from a subagent (whose file names the question tool) waits on the user at the root, and the answer reaches the model', async () => {
     h = await createHarness({
+      // Subagents get `question` only when their own file names it.
+      agents: { asker: { mode: 'subagent', inspectable: true, permission: { '*': 'allow', question: 'allow' } } },
       script: {
         agents: {
-          build: [{ step: 1, tools: [{ name: 'task', input: { subagent_type: 'general', description: 'ask', prompt: 'ask the user' } }] }, { step: 2, text: 'done' }],
-          general: [{ step: 1, tools: [{ name: 'question', input: { question: 'Tabs or spaces?', options: ['tabs', 'spaces'] } }] }, { step: 2, text: 'noted' }],
+          build: [{ step: 1, tools: [{ name: 'task', input: { subagent_type: 'asker', description: 'ask', prompt: 'ask the user' } }] }, { step: 2, text: 'done' }],
+          asker: [{ step: 1, tools: [{ name: 'question', input: { question: 'Tabs or spaces?', options: ['tabs', 'spaces'] } }] }, { step: 2, text: 'noted' }],
           title: [{ text: 't', repeat: true }],
         },
       },
     })
     const { sessionId } = await h.run('go', { wait: false })
     const q = await waitFor(() => h!.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
-    expect(q).toMatchObject({ kind: 'question', toolName: 'question', agentPath: ['build', 'general'], arguments: { question: 'Tabs or spaces?', options: ['tabs', 'spaces'] } })
+    expect(q).toMatchObject({ kind: 'question', toolName: 'question', agentPath: ['build', 'asker'], arguments: { question: 'Tabs or spaces?', options: ['tabs', 'spaces'] } })
     expect(h.host.store.sessions.getSession(sessionId)?.status).toBe('waiting_on_user')
     await h.host.api.calls['approvals.answer']({ approvalId: q.id, decision: 'allow_once', feedback: 'spaces' })
     await h.host.runner.idle()

@@ -10,6 +10,8 @@ export interface AbortCause {
   byUser: boolean
   /** the host is shutting down: nothing may start any more */
   hostStopping?: boolean
+  /** the child's own clock ran out after this many seconds (not an ancestor's): its result is incomplete, not failed */
+  timeoutSeconds?: number
 }
 
 /** The reason a runner or the tasks panel aborts with when the person presses Stop. */
@@ -33,12 +35,13 @@ export function causeOfReason(reason: unknown): AbortCause {
 
 /** A child aborted because its parent was: the person's Stop stays the person's Stop; anything else names the parent. */
 export function inheritedCause(parent: AbortCause): AbortCause {
-  if (parent.byUser || parent.hostStopping || parent.text.startsWith('parent aborted')) return parent
+  if (parent.byUser || parent.hostStopping) return parent
+  if (parent.text.startsWith('parent aborted')) return { text: parent.text, byUser: false }
   return { text: `parent aborted (${parent.text})`, byUser: false }
 }
 
 export function timeoutCause(seconds: number): AbortCause {
-  return { text: timeoutReason(seconds), byUser: false }
+  return { text: timeoutReason(seconds), byUser: false, timeoutSeconds: seconds }
 }
 
 export function timeoutReason(seconds: number): string {

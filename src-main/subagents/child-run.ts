@@ -1,14 +1,21 @@
-import type { Config, ModelRef, TaskCard, TokenUsage } from '../../src-shared'
-import { addUsage, emptyUsage, runTurn, type RunContext, type Transcript } from '../loop'
+import type { Config, MessageWithParts, ModelRef, TaskCard, TokenUsage } from '../../src-shared'
+import { addUsage, emptyUsage, isToolPart, runTurn, toolNameOf, type RunContext, type Transcript, type TurnResult } from '../loop'
 import type { PrepareOptions, RunLevel } from '../runtime'
 import type { SessionsRepository } from '../store'
 import type { AbortCause } from './abort-cause'
 import type { Lane, Slot } from './lane'
-import { statsLine, taskError, taskResult } from './result-text'
+import { incompleteNote, statsLine, taskError, taskResult, type Activity } from './result-text'
 import type { TaskClock } from './task-clock'
 
-/** What the parent gets: the exact `<task_result>` / `<task_error>` text, and why the child stopped when it was aborted. */
-export type ChildOutcome = { ok: true; text: string; aborted: false; finalText: string } | { ok: false; text: string; aborted: false } | { ok: false; text: string; aborted: true; cause: AbortCause }
+/**
+ * What the parent gets: the exact `<task_result>` / `<task_error>` text, and why the child stopped when it was aborted.
+ * A result is `incomplete` (with the reason) when the child stopped before it finished — its step cap, its own
+ * timeout, a last step without an answer — and says so, with what it did and how to continue it.
+ */
+export type ChildOutcome =
+  | { ok: true; text: string; aborted: false; finalText: string; incomplete?: string }
+  | { ok: false; text: string; aborted: false }
+  | { ok: false; text: string; aborted: true; cause: AbortCause }
 
 export interface ChildRun {
   sessions: Pick<SessionsRepository, 'updateSession'>
@@ -29,6 +36,8 @@ export interface ChildRun {
   /** the real cause, once `signal` is aborted */
   cause(): AbortCause
   write(child: RunLevel, prompt: string): void
+  /** a fork: not resumable (an incomplete one is started anew) */
+  fork?: boolean
 }
 
 /**
@@ -42,11 +51,21 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
   const usage: TokenUsage = emptyUsage()
   const started = Date.now()
   let slot: Slot | undefined
+  let from = 0
+  let result: TurnResult | undefined
+  // Priced per step, as providers bill each request; null once any step's price is unknown.
+  let cost: number | null = 0
+  const stats = (): string => statsLine(Date.now() - started, usage, cost, agent.inspectable ? child.sessionId : undefined)
   const aborted = (): ChildOutcome => {
     const cause = r.cause()
     card.status = 'aborted'
     card.error = String(r.signal.reason ?? cause.text)
     setChildStatus(r, 'aborted', card.error)
+    // Its own clock ran out: what it did so far is a result, incomplete, that can be continued.
+    if (cause.timeoutSeconds !== undefined && result) {
+      const why = `it ran out of time (${cause.timeoutSeconds} s of its own work)`
+      return incomplete(r, why, result.text, activityOf(child.transcript.history().slice(from)), stats())
+    }
     return { ok: false, aborted: true, cause, text: taskError(agent.name, child.sessionId, `aborted: ${cause.text}`) }
   }
   try {
@@ -58,9 +77,8 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     r.clock.start()
     setChildStatus(r, 'busy')
     const info = await r.modelInfo(child.modelRef, child.settings.config.config)
+    from = child.transcript.history().length
     r.write(child, r.prompt)
-    // Priced per step, as providers bill each request; null once any step's price is unknown.
-    let cost: number | null = 0
     const run = await r.prepare(child, child.transcript, {
       onStep: ({ usage: u }) => {
         addUsage(usage, u)
@@ -74,15 +92,15 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
         r.publish()
       },
     })
-    const result = await runTurn(run)
+    result = await runTurn(run)
     r.countUsage(usage, cost)
     const outcome: ChildOutcome =
       result.finishReason === 'aborted'
         ? aborted()
         : result.finishReason === 'error'
           ? failed(r, result.error ?? 'failed')
-          : { ok: true, aborted: false, finalText: result.text, text: taskResult(agent.name, child.sessionId, result.text, statsLine(Date.now() - started, usage, cost)) }
-    if (outcome.ok) {
+          : finished(r, result, child.transcript.history().slice(from), stats())
+    if (outcome.ok && result.finishReason !== 'aborted') {
       card.status = 'completed'
       card.error = null
       setChildStatus(r, 'idle')
@@ -100,6 +118,40 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     card.endedAt = Date.now()
     r.publish()
   }
+}
+
+/** A turn that ended by itself: its answer, or — at the step cap, or with no final answer — an incomplete result. */
+function finished(r: ChildRun, result: TurnResult, own: MessageWithParts[], stats: string): ChildOutcome {
+  const { agent, sessionId } = r.child
+  if (result.finishReason === 'max_steps') return incomplete(r, `it used all ${agent.maxSteps} of its steps before finishing`, result.text, activityOf(own), stats)
+  if (!result.finalText.trim()) {
+    const why = result.text.trim() ? 'it ended without a final answer (below: the last thing it wrote)' : 'it ended without a final answer'
+    return incomplete(r, why, result.text, activityOf(own), stats)
+  }
+  return { ok: true, aborted: false, finalText: result.finalText, text: taskResult(agent.name, sessionId, result.finalText, stats) }
+}
+
+function incomplete(r: ChildRun, why: string, text: string, activity: Activity, stats: string): ChildOutcome {
+  const { agent, sessionId } = r.child
+  r.card.incomplete = why
+  const note = incompleteNote(why, activity, sessionId, !r.fork)
+  return { ok: true, aborted: false, finalText: text, incomplete: why, text: taskResult(agent.name, sessionId, text, stats, note) }
+}
+
+/** What a child's own messages of this run did: the files it changed, the commands it ran, its tool calls. */
+function activityOf(messages: MessageWithParts[]): Activity {
+  const activity: Activity = { changed: [], commands: 0, calls: 0 }
+  for (const m of messages) {
+    for (const p of m.parts) {
+      if (!isToolPart(p)) continue
+      activity.calls++
+      const tool = toolNameOf(p)
+      const input = p.data.input as { path?: unknown } | null
+      if ((tool === 'write_file' || tool === 'edit_file') && p.toolState === 'output-available' && typeof input?.path === 'string' && !activity.changed.includes(input.path)) activity.changed.push(input.path)
+      if (tool === 'bash') activity.commands++
+    }
+  }
+  return activity
 }
 
 function failed(r: ChildRun, reason: string): ChildOutcome {

@@ -53,27 +53,36 @@ export function createChildSession(
   })
 }
 
+/** An earlier child of the caller, as `task_id` names it: the type it ran as, and where its conversation is. */
+export interface EarlierChild {
+  taskId: string
+  agentType: string
+  inspectable: boolean
+  fork: boolean
+  /** an opaque child's nested conversation (a stored child's is its session) */
+  messages?: MessageWithParts[]
+}
+
 /**
- * `task_id` must name a child of the caller: an inspectable child session (whose recorded parent — or stored
- * ancestor — is the caller), or an opaque one nested in the caller's history. The type must match.
+ * `task_id` must name a child of the caller: an inspectable child session (whose recorded parent — or stored ancestor
+ * — is the caller), or an opaque one nested in the caller's history. Undefined when it names neither.
  */
-export function findResumable(sessions: SessionsRepository, level: RunLevel, taskId: string, agentName: string, inspectable: boolean): { taskId: string; messages?: MessageWithParts[] } {
-  const notYours = () => new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
-  const wrongType = (was: string) => new ToolError(`task_id ${taskId} was a "${was}" task; resume it with subagent_type "${was}".`)
-  if (inspectable) {
-    const target = sessions.getSession(taskId)
-    if (!target) throw notYours()
+export function findEarlierChild(sessions: SessionsRepository, level: RunLevel, taskId: string): EarlierChild | undefined {
+  const target = sessions.getSession(taskId)
+  if (target) {
     const meta = target.metadata.subagent as SubagentMeta | undefined
     let s: SessionRecord | undefined = target
     while (s && s.parentId && s.parentId !== level.sessionId) s = sessions.getSession(s.parentId)
-    if (meta?.parentSessionId !== level.sessionId && s?.parentId !== level.sessionId) throw notYours()
-    if (target.agent !== agentName) throw wrongType(target.agent)
-    return { taskId }
+    if (meta?.parentSessionId !== level.sessionId && s?.parentId !== level.sessionId) return undefined
+    return { taskId, agentType: target.agent, inspectable: true, fork: false }
   }
   const found = findNestedTask(level.transcript.history(), taskId)
-  if (!found) throw notYours()
-  if (found.agentType !== agentName) throw wrongType(found.agentType)
-  return { taskId, messages: found.transcript ?? [] }
+  if (!found) return undefined
+  return { taskId, agentType: found.agentType, inspectable: false, fork: found.fork === true, messages: found.transcript ?? [] }
+}
+
+export function notYourChild(taskId: string): ToolError {
+  return new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
 }
 
 /** A stored session that is running right now (as a task, a woken turn, or a prompt of the person's). */

@@ -23,15 +23,15 @@ function commonPrefix(a: string, b: string): number {
   return i
 }
 
-describe('task without subagent_type forks the caller', () => {
+describe('task with subagent_type "fork" forks the caller', () => {
   it('the fork\'s first request repeats the parent\'s last request byte for byte, then runs in the background and reports back', async () => {
     server = await startScriptedChatServer({
       respond: (body) => {
         const r = body as ChatRequest
         if (isFork(r)) return { text: 'fork found the answer' }
-        if (text(r.messages.at(-1)!).includes('[background task finished]')) return { text: 'parent saw the fork' }
+        if (text(r.messages.at(-1)!).includes('[Automated notice, not from the user]')) return { text: 'parent saw the fork' }
         if (assistants(r) === 0) return { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }
-        if (assistants(r) === 1) return { toolCalls: [{ name: 'task', arguments: { description: 'Dig deeper', prompt: 'find the answer in a.txt' } }] }
+        if (assistants(r) === 1) return { toolCalls: [{ name: 'task', arguments: { subagent_type: 'fork', description: 'Dig deeper', prompt: 'find the answer in a.txt' } }] }
         return { text: 'parent continues' }
       },
     })
@@ -66,7 +66,7 @@ describe('task without subagent_type forks the caller', () => {
     // The call returned at once; the fork ran in the background, nested in the card, and reported back.
     const part = toolParts(r.messages).find((x) => x.type === 'tool-task')!
     const card = part.data.subagent as TaskCard
-    expect(JSON.parse(String(part.data.output))).toEqual({ task_id: card.taskId, status: 'running' })
+    expect(String(part.data.output)).toMatch(new RegExp(`^Started in the background: task_id ${card.taskId} \\(build, "Dig deeper"\\)\\.`))
     expect(card).toMatchObject({ fork: true, background: true, inspectable: false, agentType: 'build', status: 'completed', depth: 1 })
     // Its card holds only its own messages (the directive and its answer), not the inherited conversation.
     expect(card.transcript!.map((m) => m.role)).toEqual(['user', 'assistant'])
@@ -80,17 +80,18 @@ describe('task without subagent_type forks the caller', () => {
 
   it.each([
     ['a fork forking again', { subagent_type: 'fork' }, /^A fork cannot fork again/],
-    ['a fork forking again (no subagent_type)', {}, /^A fork cannot fork again/],
+    // Leaving the type out is no way to fork any more: it is an invalid call, whoever makes it.
+    ['a fork calling task without subagent_type', {}, /subagent_type: required/],
   ])('refuses %s with a tool error', async (_name, extra, error) => {
     h = await createHarness({
       script: {
         agents: {
           build: [
-            { match: 'start', step: 1, tools: [{ name: 'task', input: { description: 'Fork once', prompt: 'try to fork' } }] },
+            { match: 'start', step: 1, tools: [{ name: 'task', input: { subagent_type: 'fork', description: 'Fork once', prompt: 'try to fork' } }] },
             { match: 'start', step: 2, text: 'forked' },
             { match: '<fork_directive>', step: 1, tools: [{ name: 'task', input: { description: 'Fork twice', prompt: 'again', ...extra } }] },
             { match: '<fork_directive>', step: 2, text: 'could not fork again' },
-            { match: 'background task finished', text: 'noted' },
+            { match: 'Automated notice', text: 'noted' },
           ],
           title: [{ text: 't', repeat: true }],
         },
@@ -106,8 +107,8 @@ describe('task without subagent_type forks the caller', () => {
   })
 
   it.each([
-    ['a "fork" rule denies forking', '{ "*": "allow", "task": { "*": "allow", "fork": "deny" } }', {}, /denied/],
-    ['a fork is not resumed by task_id', '{ "*": "allow" }', { task_id: 'ses_x' }, /^A fork cannot be resumed with task_id/],
+    ['a "fork" rule denies forking', '{ "*": "allow", "task": { "*": "allow", "fork": "deny" } }', { subagent_type: 'fork' }, /denied/],
+    ['a task_id that is no child of the caller is refused', '{ "*": "allow" }', { subagent_type: 'fork', task_id: 'ses_x' }, /^task_id ses_x is not a subagent of this session/],
   ])('%s', async (_name, permissions, extra, error) => {
     h = await createHarness({
       permissions,
@@ -122,5 +123,27 @@ describe('task without subagent_type forks the caller', () => {
     const part = toolParts(r.messages).find((x) => x.type === 'tool-task')!
     expect(part.toolState).toBe('output-error')
     expect(String(part.data.error)).toMatch(error)
+  })
+
+  it('a fork is not continued by its task_id: the model is told to start a new fork', async () => {
+    let forkId = ''
+    server = await startScriptedChatServer({
+      respond: (body) => {
+        const r = body as ChatRequest
+        if (isFork(r)) return { text: 'fork done' }
+        const last = text(r.messages.at(-1)!)
+        if (last.includes('[Automated notice, not from the user]')) return { text: 'seen' }
+        if (last === 'start') return { toolCalls: [{ name: 'task', arguments: { subagent_type: 'fork', description: 'Fork', prompt: 'look' } }] }
+        if (last === 'again') return { toolCalls: [{ name: 'task', arguments: { task_id: forkId, description: 'Fork again', prompt: 'more' } }] }
+        return { text: 'ok' }
+      },
+    })
+    h = await createHarness({ config: { model: 'loop/m', smallModel: 'script/small', providers: { loop: { type: 'openai-compatible', baseURL: server.url, apiKey: 'x' } } }, script: { agents: { title: [{ text: 'T', repeat: true }] } } })
+    const first = await h.run('start')
+    forkId = (toolParts(first.messages).find((x) => x.type === 'tool-task')!.data.subagent as TaskCard).taskId
+    const second = await h.run('again', { sessionId: first.sessionId })
+    const part = toolParts(second.messages).filter((x) => x.type === 'tool-task').at(-1)!
+    expect(part.toolState).toBe('output-error')
+    expect(String(part.data.error)).toMatch(/^That task_id is a fork, and a fork cannot be continued: start a new one \(subagent_type "fork"\)/)
   })
 })

@@ -2,12 +2,8 @@ import type { MessageRecord, MessageRole, MessageWithParts, PartRecord } from '.
 import type { NestedTranscript, Transcript } from '../loop'
 import { ToolError } from '../tools'
 
-/** `subagent_type` that forks (also: leaving it out). Reserved: an agent file named `fork` cannot be called. */
+/** `subagent_type` that forks — the only way to fork. Reserved: an agent file named `fork` cannot be called. */
 export const FORK_TYPE = 'fork'
-
-export function isForkCall(input: { subagent_type?: string }): boolean {
-  return input.subagent_type === undefined || input.subagent_type === FORK_TYPE
-}
 
 const OWN_CALL_RESULT = 'Forked. You are the fork: a background copy of this conversation. Your directive follows; your parent goes on without you.'
 const OTHER_CALL_RESULT = 'Handled by your parent; a fork does not see this result.'
@@ -18,7 +14,7 @@ export function forkDirective(prompt: string): string {
     '<fork_directive>',
     prompt,
     '</fork_directive>',
-    'Carry out the directive above using the conversation so far. Your final answer is sent to your parent as the result; you cannot fork again.',
+    'You are a fork: a background copy of the agent whose conversation is above. Carry out only the directive, with that conversation as your context; you cannot fork again. Your final message goes to your parent once, as your result: what you did and found, with no questions or offers.',
   ].join('\n')
 }
 
@@ -72,8 +68,10 @@ export class ForkTranscript implements Transcript {
   }
 }
 
-/** A fork may not fork again, and is not resumed (its conversation was its parent's at that moment: fork anew). */
-export function refuseFork(isFork: boolean, input: { task_id?: string }): void {
-  if (isFork) throw new ToolError('A fork cannot fork again. Do the work yourself, or start a typed subagent with subagent_type.')
-  if (input.task_id) throw new ToolError('A fork cannot be resumed with task_id: fork again (leave out subagent_type) with the follow-up as its prompt.')
+/** A fork may not fork again. */
+export function refuseFork(isFork: boolean): void {
+  if (isFork) throw new ToolError('A fork cannot fork again. Do the work yourself, or start a typed subagent (subagent_type).')
 }
+
+/** A fork is not resumed: its conversation was its parent's at that moment. */
+export const FORK_NOT_RESUMABLE = 'That task_id is a fork, and a fork cannot be continued: start a new one (subagent_type "fork") with the follow-up as its prompt.'

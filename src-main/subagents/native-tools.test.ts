@@ -45,7 +45,7 @@ describe('native web_search', () => {
     await anthropicHarness('{ "*": "allow" }', () => ({ subagent_type: 'explore', description: 'Search the web', prompt: 'find agentry' }))
     const first = await h!.run('search the web')
     const root = server!.requests.find((r) => r.tools?.some((t) => t.name === 'task'))!
-    expect(root.tools!.find((t) => t.name === 'task')!.description).toMatch(/- explore: .*\(Tools: grep, glob, list_dir, read_file, web_fetch, web_search\)/)
+    expect(root.tools!.find((t) => t.name === 'task')!.description).toMatch(/- explore: .* Tools: read_file, list_dir, glob, grep, web_fetch, web_search\./)
     const explore = server!.requests.find(isExplore)!
     expect(explore.tools!.find((t) => t.name === 'web_search')).toMatchObject({ type: 'web_search_20250305', max_uses: 5 })
     expect(systemOf(explore)).toMatch(/^- web_search: Search the web/m)
@@ -78,7 +78,7 @@ describe('native web_search', () => {
     await h!.run('search the web')
     const root = server!.requests.find((r) => r.tools?.some((t) => t.name === 'task'))!
     expect(root.tools!.map((t) => t.name)).not.toContain('web_search')
-    expect(root.tools!.find((t) => t.name === 'task')!.description).toMatch(/- explore: .*\(Tools: grep, glob, list_dir, read_file, web_fetch\)\n/)
+    expect(root.tools!.find((t) => t.name === 'task')!.description).toMatch(/- explore: .* Tools: read_file, list_dir, glob, grep, web_fetch\.\n/)
     const explore = server!.requests.find(isExplore)!
     expect((explore.tools ?? []).map((t) => t.name)).not.toContain('web_search')
     expect(systemOf(explore)).not.toContain('web_search')

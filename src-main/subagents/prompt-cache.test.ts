@@ -68,10 +68,10 @@ describe('prompt caching', () => {
   it('a fork\'s first request repeats its parent\'s last request in the cache order, breakpoint included', async () => {
     await anthropicHarness((r) => {
       if (hasDirective(r)) return { text: 'fork done' }
-      if (JSON.stringify(r.messages).includes('[background task finished]')) return { text: 'seen' }
+      if (JSON.stringify(r.messages).includes('[Automated notice, not from the user]')) return { text: 'seen' }
       const assistants = r.messages.filter((m) => m.role === 'assistant').length
       if (assistants === 0) return { toolCalls: [{ name: 'list_dir', input: {} }] }
-      if (assistants === 1) return { toolCalls: [{ name: 'task', input: { description: 'Fork it', prompt: 'look again' } }] }
+      if (assistants === 1) return { toolCalls: [{ name: 'task', input: { subagent_type: 'fork', description: 'Fork it', prompt: 'look again' } }] }
       return { text: 'parent goes on' }
     })
     await h!.run('start')
@@ -95,7 +95,7 @@ describe('prompt caching', () => {
     const card = part.data.subagent as TaskCard
     // 100 plain + 800 read + 100 written = 1000 in; priced 3 / 0.3 / 3.75 / 15 per million.
     const cost = (100 * 3 + 800 * 0.3 + 100 * 3.75 + 10 * 15) / 1_000_000
-    expect(String(part.data.output)).toMatch(/\nruntime [\d.]+m?s · tokens 1000 in \/ 10 out · cache 800 read \/ 100 write · cost \$(\d+\.\d{4})$/)
+    expect(String(part.data.output)).toMatch(new RegExp(`\\nruntime [\\d.]+m?s · tokens 1000 in / 10 out · cache 800 read / 100 write · cost \\$(\\d+\\.\\d{4}) · session ${card.taskId}$`))
     expect(card.costUsd).toBeCloseTo(cost, 10)
     expect(card).toMatchObject({ tokensIn: 1000, cacheRead: 800, cacheWrite: 100 })
     const child = h!.host.store.sessions.getSession(card.taskId)!

@@ -71,20 +71,20 @@ function renderMessage(m: MessageWithParts): string {
   return `[${who}] ${lines.join('\n') || '(no text)'}`
 }
 
-const sessionId = z.string().min(1).max(200).describe('The session id (a task_id of an inspectable subagent).')
+const sessionId = z.string().min(1).max(200).describe('The session id (the task_id of a subagent that keeps a session).')
 const targetAsk = (input: { session_id: string }) => ({ kind: 'name' as const, subjects: [input.session_id] })
 
 export function createSessionTools(d: SessionToolDeps): ToolDef[] {
   return [
     defineTool({
       name: 'sessions_list',
-      description: 'List the sessions of your inspectable subagents (and theirs): id, agent, status, label, last activity.',
+      description: 'List the sessions of your subagents that keep one ("Keeps a session" in the task tool\'s list), and of theirs: id, agent, status, label, last activity.',
       parameters: z.object({}).strict(),
       permission: () => ({ kind: 'name', subjects: ['*'] }),
       async execute(_input, ctx) {
         const level = levelOf(ctx)
         const rows = descendants(d, level)
-        if (rows.length === 0) return { output: 'No subagent sessions yet (only inspectable subagents have sessions).' }
+        if (rows.length === 0) return { output: 'No subagent sessions yet (only subagents that keep a session have one).' }
         return {
           output: rows.map((s) => `${s.id}  ${s.agent}  ${statusOf(d, s)}  "${s.title}"  last activity ${new Date(s.updatedAt).toISOString()}${s.archivedAt ? '  (archived)' : ''}`).join('\n'),
         }
@@ -92,7 +92,7 @@ export function createSessionTools(d: SessionToolDeps): ToolDef[] {
     }),
     defineTool({
       name: 'sessions_history',
-      description: 'Read a subagent session\'s transcript, a page of messages at a time (oldest first).',
+      description: 'Read the transcript of one of your subagents\' sessions (see sessions_list), a page of messages at a time, oldest first.',
       parameters: z
         .object({
           session_id: sessionId,
@@ -112,7 +112,7 @@ export function createSessionTools(d: SessionToolDeps): ToolDef[] {
     }),
     defineTool({
       name: 'sessions_send',
-      description: 'Send a message to one of your inspectable subagents\' sessions: it runs a turn on it now, or after the run it has.',
+      description: 'Send a message to one of your subagents\' sessions (see sessions_list): it runs a turn on it now, or after the turn it is running.',
       parameters: z.object({ session_id: sessionId, message: z.string().min(1).describe('The message, as its user would write it.') }).strict(),
       permission: targetAsk,
       display: (input) => ({ summary: `message to ${input.session_id}: ${input.message.slice(0, 120)}` }),
@@ -126,7 +126,7 @@ export function createSessionTools(d: SessionToolDeps): ToolDef[] {
     }),
     defineTool({
       name: 'sessions_wait',
-      description: 'Wait (up to timeout_seconds) until a subagent session is idle; returns its status and latest messages, finished or not.',
+      description: 'Wait (up to timeout_seconds) until a subagent session you sent a message to is idle; returns its status and latest messages, finished or not. Not for background tasks: their results come to you by themselves.',
       parameters: z
         .object({
           session_id: sessionId,

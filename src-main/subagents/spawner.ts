@@ -1,19 +1,19 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type SessionRecord, type TaskCard, type TaskWorktree, type TokenUsage } from '../../src-shared'
-import { appendTextMessage, buildPrompt, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
+import { newTaskCard, type AgentInfo, type BackgroundNotice, type Config, type MessageWithParts, type ModelRef, type SessionRecord, type TaskCard, type TaskWorktree, type TokenUsage } from '../../src-shared'
+import { afterStep, appendTextMessage, buildPrompt, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { AbortCauses, HOST_STOP_REASON, inheritedCause, PARENT_ABORT_REASON, timeoutCause, timeoutReason, USER_STOP_REASON, causeOfReason, type AbortCause } from './abort-cause'
 import { runChild, type ChildOutcome } from './child-run'
-import { forkDirective, ForkTranscript, inheritedConversation, isForkCall, refuseFork } from './fork'
-import { createChildSession, findResumable, sessionBusy, type Anchor } from './child-session'
+import { FORK_NOT_RESUMABLE, FORK_TYPE, forkDirective, ForkTranscript, inheritedConversation, refuseFork } from './fork'
+import { createChildSession, findEarlierChild, notYourChild, sessionBusy, type Anchor, type EarlierChild } from './child-session'
 import { Lane, type Slot } from './lane'
-import { taskError } from './result-text'
+import { backgroundStarted, taskError } from './result-text'
 import { TaskClock } from './task-clock'
 import { applyTaskOptions, shownName, type AppliedOptions, type CallModelResolver } from './task-options'
 import { createSessionTools } from './session-tools'
-import { TaskTools, type TaskInput } from './task-tool'
+import { callableAgents, TaskTools, type TaskInput } from './task-tool'
 import { finishWorktree, openWorktree, worktreeNote } from './worktree'
 
 export interface SubagentDeps {
@@ -31,10 +31,20 @@ export interface SubagentDeps {
   modelInfo(ref: ModelRef, config: Config): Promise<{ cost(usage: TokenUsage): number | null }>
   /** a model one call names (`model: haiku`), resolved with the run's config; an error lists the choices */
   resolveCallModel: CallModelResolver
+  /** what a call's `model` may name with this config, in words (the `task` schema says it) */
+  modelChoices(config: Config): string
   /** task worktrees (isolation: worktree) are made under `{dataDir}/worktrees` */
   dataDir: string
   /** an unexpected failure nobody awaits (a background result that could not be delivered); returns its log id */
   fault?(where: string, err: unknown): string
+}
+
+/** The tag each helper's input is wrapped in (its prompt names it). */
+const HELPER_INPUT: Record<string, string> = { title: 'message', summary: 'conversation', compaction: 'conversation' }
+
+/** `text` inside `<tag>…</tag>`, with any closing tag inside it defused so the data cannot end the wrapper early. */
+export function asData(tag: string, text: string): string {
+  return `<${tag}>\n${text.split(`</${tag}>`).join(`</ ${tag}>`)}\n</${tag}>`
 }
 
 /** The final text by which a background child declines to announce its result. */
@@ -75,7 +85,12 @@ export class Subagents {
 
   constructor(private readonly deps: SubagentDeps) {
     this.sessionTools = createSessionTools({ sessions: deps.sessions, transcript: deps.transcript, isRunning: (id) => this.running.has(id) })
-    this.taskTools = new TaskTools({ run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext) }, deps.rules, deps.agentModel)
+    this.taskTools = new TaskTools(
+      { run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext), storedType: (lvl, taskId) => this.storedType(lvl, taskId) },
+      deps.rules,
+      deps.agentModel,
+      deps.modelChoices,
+    )
   }
 
   /**
@@ -140,9 +155,11 @@ export class Subagents {
 
   /**
    * Run a hidden helper agent (title, summary, compaction) as an opaque child of `level` and return its answer, on
-   * `model` when given (the small model) unless the helper agent names its own.
+   * `model` when given (the small model) unless the helper agent names its own. It reads its own prompt and `input`,
+   * wrapped as data (`<message>`, `<conversation>`), nothing else: a first message such as "hello" is titled, not
+   * answered.
    */
-  async runHelper(level: RunLevel, agentName: string, prompt: string, model?: ModelRef): Promise<TurnResult> {
+  async runHelper(level: RunLevel, agentName: string, input: string, model?: ModelRef): Promise<TurnResult> {
     const agent = level.settings.agents.find((a) => a.name === agentName)
     if (!agent) throw new Error(`helper agent "${agentName}" is not defined`)
     const childId = newId('ses')
@@ -150,25 +167,25 @@ export class Subagents {
     const modelRef = this.deps.agentModel(agent, level.settings.config.config) ?? model ?? level.modelRef
     // Helpers are internal plumbing (a title, a summary): their events are not shown as a subagent in the UI.
     const child: RunLevel = { ...this.childLevel(level, agent, childId, transcript, level.signal), modelRef, emit: () => {} }
-    this.writeUserMessage(child, prompt)
-    return runTurn(await this.prepare(child, transcript))
+    this.writeUserMessage(child, asData(HELPER_INPUT[agentName] ?? 'input', input))
+    return runTurn(await this.prepare(child, transcript, { bare: true }))
   }
 
   private async runTask(level: RunLevel, input: TaskInput, ctx: RunToolContext): Promise<{ output: string; metadata?: Record<string, unknown> }> {
     const { sessions, jobs } = this.deps
     const limits = level.settings.config.config.subagents
-    const fork = isForkCall(input)
-    if (fork) refuseFork(this.forks.has(level), input)
-    // A fork runs as its parent's own agent (its exact prompt and tools), nested in the call, always in the background.
-    const agent = fork ? { ...level.agent, inspectable: false } : level.settings.agents.find((a) => a.name === input.subagent_type)
-    if (!agent) throw new ToolError(`No agent "${input.subagent_type}".`)
+    // task_id continues an earlier child as the type it was (only the caller's own: another's is not even described).
+    const resumed = input.task_id ? findEarlierChild(sessions, level, input.task_id) : undefined
+    if (input.task_id && !resumed) throw notYourChild(input.task_id)
+    if (resumed?.fork) throw new ToolError(FORK_NOT_RESUMABLE)
+    const fork = !resumed && input.subagent_type === FORK_TYPE
+    if (fork) refuseFork(this.forks.has(level))
+    const agent = fork ? { ...level.agent, inspectable: false } : this.typedAgent(level, resumed?.agentType ?? input.subagent_type, resumed)
     if (level.depth + 1 > limits.maxDepth) {
       throw new ToolError(`Subagent depth limit reached (maxDepth ${limits.maxDepth}): this agent is at depth ${level.depth} and cannot start another level. Do the work yourself.`)
     }
     const applied = applyTaskOptions(level, agent, input, this.deps.resolveCallModel)
     const background = fork || (input.background ?? agent.background)
-    // Only the caller's own children can be resumed (checked first: another's child is not even described).
-    const resumed = input.task_id ? findResumable(sessions, level, input.task_id, agent.name, agent.inspectable) : undefined
     if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
     // Worktree isolation (the call's, else the agent's): made before anything is shown, so "not a repository" is a
@@ -214,7 +231,7 @@ export class Subagents {
     const seconds = applied.timeoutSeconds
     const clock = new TaskClock(seconds * 1000, () => this.causes.abort(controller, timeoutReason(seconds), timeoutCause(seconds)))
     const child = this.childLevel(level, applied.agent, taskId, transcript, controller.signal, clock, applied.modelRef ?? (fork ? level.modelRef : undefined))
-    if (isolated) child.workdir = isolated.workdir
+    if (isolated) Object.assign(child, { workdir: isolated.workdir, worktree: isolated.worktree })
     if (fork) {
       this.forks.add(child)
       const parentRun = this.runs.get(level)
@@ -260,14 +277,14 @@ export class Subagents {
       if (jobs.getJob(taskId)) jobs.updateJob(taskId, 'running')
       else jobs.createJob({ id: taskId, parentSessionId: level.sessionId, rootSessionId: level.rootSessionId, parentMessageId: level.userMessageId, toolCallId: ctx.toolCallId, agentType: agent.name, description: shownName(input) })
       entry.done = work
-        .then((outcome) => this.deliverBackground(level, outcome))
+        .then((outcome) => this.deliverBackground(level, outcome, { taskId, agentType: agent.name, description: shownName(input) }))
         .finally(() => {
           this.running.delete(taskId)
           jobs.updateJob(taskId, card.status === 'completed' ? 'completed' : card.status === 'aborted' ? 'aborted' : 'failed')
         })
         // Nobody awaits a background child: a result that cannot be delivered is logged, never an unhandled rejection.
         .catch((err: unknown) => void this.deps.fault?.(`background task ${taskId}`, err))
-      return { output: JSON.stringify({ task_id: taskId, status: 'running' }), metadata: { taskId, background: true } }
+      return { output: backgroundStarted(agent.name, taskId, shownName(input)), metadata: { taskId, background: true } }
     }
     entry.done = work.then(
       () => void this.running.delete(taskId),
@@ -285,6 +302,25 @@ export class Subagents {
     return { output: outcome.text, metadata: { taskId, sessionId: agent.inspectable ? taskId : undefined } }
   }
 
+  /**
+   * The agent a typed call runs: the one it names (a close miss already resolved by the schema), or, for `task_id`,
+   * the one that child ran as — kept in the storage it has (its own session, or nested in the caller's).
+   */
+  private typedAgent(level: RunLevel, name: string | undefined, resumed: EarlierChild | undefined): AgentInfo {
+    const agent = name === undefined ? undefined : callableAgents(level, level.settings.agents, this.deps.rules).find((a) => a.name === name)
+    if (!agent) {
+      const was = resumed ? `task_id ${resumed.taskId} ran as "${name}", which` : `"${name}"`
+      throw new ToolError(`${was} is not an agent you can start here any more; start a new task with one of the agents listed in the task tool.`)
+    }
+    return resumed && resumed.inspectable !== agent.inspectable ? { ...agent, inspectable: resumed.inspectable } : agent
+  }
+
+  /** The type `task_id` names for this caller (its own earlier child's), for the permission check. */
+  storedType(level: RunLevel, taskId: string): string | undefined {
+    const child = findEarlierChild(this.deps.sessions, level, taskId)
+    return child && !child.fork ? child.agentType : undefined
+  }
+
   /** Never two runs on one session: a child still running cannot be resumed (its result is on its way). */
   private refuseIfRunning(taskId: string): void {
     const t = this.running.get(taskId)
@@ -295,11 +331,14 @@ export class Subagents {
     throw new ToolError(`task_id ${taskId} (${what}) is still running; wait for its result (${how}) instead of resuming it, or start a new task without task_id.`)
   }
 
-  private deliverBackground(parent: RunLevel, outcome: ChildOutcome): void {
+  private async deliverBackground(parent: RunLevel, outcome: ChildOutcome, task: Omit<BackgroundNotice, 'outcome'>): Promise<void> {
     // A background child that has nothing worth telling says exactly ANNOUNCE_SKIP: no message, no wake-up (its answer
     // stays in its own transcript).
     if (outcome.ok && outcome.finalText.trim() === ANNOUNCE_SKIP) return
-    appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name })
+    // The notice the model reads is built from this record (loop/prompt.ts): which task, and how it ended. It is stored
+    // between the parent's model steps, never in the middle of one (see loop/step-gate.ts).
+    const notice: BackgroundNotice = { ...task, outcome: outcome.ok ? (outcome.incomplete ? 'incomplete' : 'completed') : outcome.aborted ? 'stopped' : 'failed' }
+    await afterStep(parent.transcript, () => appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name, task: notice }))
     // The person's Stop (or the host shutting down) caused this result: it is stored for the record, and the next
     // turn the person starts sees it; it starts none by itself.
     const cause: AbortCause | undefined = outcome.aborted ? outcome.cause : undefined
@@ -343,6 +382,7 @@ export class Subagents {
       background: level.background,
       sessionsPort: level.sessionsPort,
       settings: level.settings,
+      scratchpad: level.scratchpad,
     }
     this.paths.set(child, [...this.pathOf(level), childId])
     if (!agent.inspectable) this.anchors.set(child, this.anchorOf(level))

@@ -79,11 +79,11 @@ describe('task availability and what the model sees', () => {
     const req = server!.requests.find((r) => (r as Req).tools?.some((t) => t.function.name === 'task')) as Req
     const taskTool = req.tools!.find((t) => t.function.name === 'task')!
     // hidden agents stay callable by task (spec: hidden only hides them from pickers)
-    expect(taskTool.function.parameters.properties.subagent_type.enum).toEqual(['general', 'explore', 'title', 'summary', 'compaction', 'fork'])
+    expect(taskTool.function.parameters.properties.subagent_type.enum).toEqual(['general', 'explore', 'fork'])
     expect(taskTool.function.description).toContain('- explore: ')
     // an openai-compatible server has no native web search: the listing names only tools explore really has
-    expect(taskTool.function.description).toMatch(/- explore: .*\(Tools: grep, glob, list_dir, read_file, web_fetch\)\n/)
-    expect(taskTool.function.description).toMatch(/- general: .*\(Tools: All tools\)/)
+    expect(taskTool.function.description).toMatch(/- explore: .* Tools: read_file, list_dir, glob, grep, web_fetch\.\n/)
+    expect(taskTool.function.description).toMatch(/- general: .* Tools: read_file, write_file, edit_file, list_dir, glob, grep, bash, web_fetch, task\./)
   })
 
   it('omits task when no agent is callable', async () => {
@@ -102,7 +102,7 @@ describe('task availability and what the model sees', () => {
           const system = String(b.messages.find((m) => m.role === 'system')?.content ?? '')
           if (system.includes('structured-helper')) return { text: 'structured result' }
           if (b.messages.some((m) => m.role === 'tool')) return { text: 'parent done' }
-          if (system.includes('Return only the title')) return { text: 'A title' }
+          if (system.includes('Write a title')) return { text: 'A title' }
           return { toolCalls: [{ name: 'task', arguments: { subagent_type: 'structured', description: 'structured call', prompt: 'go' } }] }
         },
       },

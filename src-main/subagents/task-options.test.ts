@@ -37,7 +37,8 @@ describe('task: per-call controls are validated before anything runs', () => {
     const [part] = await callTask([{ model: 'turbo' }], { models: { aliases: { quick: 'script/q' } } })
     expect(part.toolState).toBe('output-error')
     const error = String(part.data.error)
-    expect(error).toMatch(/^model: model "turbo" is neither "provider\/model" nor an alias in models.aliases\. Choose one of: "quick", script\/<model>, demo\/<model>; or leave model out/)
+    // The tier aliases resolve to the person's own models here (no anthropic provider): they are choices too.
+    expect(error).toMatch(/^model: model "turbo" is neither "provider\/model" nor an alias in models.aliases\. Choose one of: "sonnet", "opus", "haiku", "fable", "quick", script\/<model>, demo\/<model>; or leave model out/)
     expect(part.data.subagent).toBeUndefined()
     expect(h!.host.store.sessions.listSessions({ includeArchived: true }).filter((s) => s.parentId)).toEqual([])
   })

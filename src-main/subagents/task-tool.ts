@@ -1,137 +1,57 @@
-import { z } from 'zod'
 import type { AgentInfo, Config, ModelRef } from '../../src-shared'
-import { decideFor, subagentRules, isRunToolContext, nativeToolNames, offeredNativeTools, toolExists, type RuleSources, type RunLevel } from '../runtime'
+import {
+  callableSubagents,
+  decideFor,
+  deniesOutright,
+  isRunToolContext,
+  nativeToolNames,
+  offeredNativeTools,
+  SESSION_TOOLS,
+  subagentRules,
+  toolsForRun,
+  type RuleSources,
+  type RunLevel,
+} from '../runtime'
 import { defineTool, ToolError, type ToolDef } from '../tools'
 import { FORK_TYPE } from './fork'
+import { taskDescription, type ListedAgent, type TaskDescriptionOptions } from './task-description'
+import { taskInputSchema, taskJsonSchema, type TaskInput, type TaskSchemaOptions } from './task-schema'
+
+export type { TaskInput }
 
 export interface TaskRunner {
   run(level: RunLevel, input: TaskInput, ctx: Parameters<ToolDef['execute']>[1]): Promise<{ output: string; metadata?: Record<string, unknown> }>
+  /** the agent type an earlier child of this level ran as (`task_id` resumes it as that type); undefined = not its child */
+  storedType(level: RunLevel, taskId: string): string | undefined
 }
 
-/** Agents this level may hand work to: mode subagent/all, and not denied by the caller's `task` rules. */
+/** Agents this level may hand work to: mode subagent/all, not a host helper, and not denied by the caller's `task` rules. */
 export function callableAgents(level: RunLevel, all: AgentInfo[], rules: Pick<RuleSources, 'runtimeRules'>): AgentInfo[] {
   // One query of the runtime rules for every candidate: each decideFor would otherwise query them again, for every
   // agent, on every prepare (that is, every subagent spawn). Static rules come with the level, read once per prompt.
   const runtimeRules = rules.runtimeRules(level.rootSessionId, level.workdir)
   const snapshot = { runtimeRules: () => runtimeRules }
-  return all.filter(
-    (a) =>
-      (a.mode === 'subagent' || a.mode === 'all') &&
-      a.name !== FORK_TYPE &&
-      decideFor(level, snapshot, { tool: 'task', kind: 'name', subjects: [a.name] }).action !== 'deny',
+  return callableSubagents(all).filter(
+    (a) => a.name !== FORK_TYPE && decideFor(level, snapshot, { tool: 'task', kind: 'name', subjects: [a.name] }).action !== 'deny',
   )
 }
 
-/**
- * `(Tools: …)` of one agent in the listing: only tools that exist for that agent's run (`exists`), so a rule that
- * names a tool the run's provider does not have (say `web_search` without a native search) is never advertised.
- */
-function toolsSummary(agent: AgentInfo, exists: (tool: string) => boolean): string {
-  const entries = Object.entries(agent.permission).filter(([k]) => k !== '*' && exists(k))
-  if (agent.permission['*'] === 'deny') {
-    const allowed = entries.filter(([, v]) => v !== 'deny').map(([k]) => k)
-    return allowed.length ? allowed.join(', ') : 'none'
-  }
-  const denied = entries.filter(([, v]) => v === 'deny').map(([k]) => k)
-  return denied.length ? `All tools except ${denied.join(', ')}` : 'All tools'
-}
-
-export function taskDescription(agents: AgentInfo[], exists: (agent: AgentInfo, tool: string) => boolean): string {
-  return [
-    'Launch a subagent to handle a focused, multi-step task on its own and report back.',
-    '',
-    'Available agent types and the tools they have access to:',
-    ...agents.map((a) => `- ${a.name}: ${a.description} (Tools: ${toolsSummary(a, (t) => exists(a, t))})`),
-    '',
-    'Usage notes:',
-    '- Give a short (3-5 word) description and a complete, self-contained prompt: a typed subagent does not see this conversation.',
-    '- Call task several times in one step to run subagents in parallel.',
-    '- background: true returns at once with a task_id; the result arrives later as a message. A background subagent whose final answer is exactly ANNOUNCE_SKIP sends no message (tell it so when you need no report).',
-    `- Leave out subagent_type (or use "${FORK_TYPE}") to fork: a background copy of you with this whole conversation and your tools works on the prompt and reports back. A fork cannot fork again.`,
-    '- task_id resumes an earlier subagent of yours with a follow-up prompt (not one that is still running).',
-    '- The result comes back as <task_result> (or <task_error>) with the subagent\'s final answer; relay what matters to the user.',
-  ].join('\n')
-}
-
-const FIELDS = {
-  description: z.string().min(1).max(200).describe('A short (3-5 word) description of the task, shown to the user.'),
-  prompt: z.string().min(1).describe('The complete task for the subagent. It sees only this, not the conversation.'),
-  background: z.boolean().optional().describe('Run in the background and return at once with a task_id (default: the agent\'s own setting, else false).'),
-  metadata: z.record(z.string(), z.unknown()).optional().describe('Optional data stored with the subagent session.'),
-  task_id: z.string().optional().describe('Resume an earlier subagent (its task_id) with this prompt instead of starting a new one.'),
-  run_in_background: z.boolean().optional().describe('Alias of background (accepted for models used to that name).'),
-  resume: z.string().optional().describe('Alias of task_id (accepted for models used to that name).'),
-  model: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('Run this subagent on another model: "provider/model" or an alias such as "haiku" (default: the agent\'s own model, else yours).'),
-  max_turns: z.number().int().positive().max(1000).optional().describe('At most this many model steps (below the agent\'s own limit); then it must answer.'),
-  label: z.string().trim().min(1).max(80).optional().describe('A short name shown to the user for this task instead of the description.'),
-  isolation: z
-    .enum(['worktree'])
-    .optional()
-    .describe('"worktree": the subagent works in a fresh git worktree on a new branch; kept (and named in the result) only if it changed something.'),
-  cleanup: z
-    .enum(['keep', 'delete'])
-    .optional()
-    .describe('After it ends: keep its session until it is archived automatically (default), or archive it at once (still readable in the archive).'),
-}
-
-/**
- * The input schema. Models trained on other hosts' task tools send `run_in_background` and `resume`; they are
- * accepted as aliases of `background` and `task_id` and normalized away, so such a model does not waste a step on
- * a schema error. Giving both names with different values is an error.
- */
-function taskInputSchema(names: [string, ...string[]], maxTimeoutSeconds: number) {
-  return z
-    .object({
-      ...FIELDS,
-      timeout_seconds: z
-        .number()
-        .positive()
-        .max(maxTimeoutSeconds, { error: `at most ${maxTimeoutSeconds} (subagents.timeoutSeconds in config.yaml)` })
-        .optional()
-        .describe(`Abort the subagent after this many seconds of its own work (at most ${maxTimeoutSeconds}, the default).`),
-      subagent_type: z
-        .enum([...names, FORK_TYPE], { error: () => `unknown or unavailable agent type; valid types: ${names.join(', ')} (or leave it out to fork)` })
-        .optional()
-        .describe(`Which agent to run. Leave it out (or "${FORK_TYPE}") to fork yourself.`),
-    })
-    .strict()
-    .superRefine((v, ctx) => {
-      if (v.run_in_background !== undefined && v.background !== undefined && v.run_in_background !== v.background) {
-        ctx.addIssue({ code: 'custom', path: ['run_in_background'], message: 'conflicts with background; send only background' })
-      }
-      if (v.resume !== undefined && v.task_id !== undefined && v.resume !== v.task_id) {
-        ctx.addIssue({ code: 'custom', path: ['resume'], message: 'conflicts with task_id; send only task_id' })
-      }
-    })
-    .transform(({ run_in_background, resume, ...rest }) => ({
-      ...rest,
-      background: rest.background ?? run_in_background,
-      task_id: rest.task_id ?? resume,
-    }))
-}
-
-export type TaskInput = z.output<ReturnType<typeof taskInputSchema>>
-
-/** The `task` tool for a set of callable agents; undefined when there are none (then the tool is not offered). */
-export function createTaskTool(
-  agents: AgentInfo[],
-  runner: TaskRunner,
-  exists: (agent: AgentInfo, tool: string) => boolean,
-  limits: { timeoutSeconds: number } = { timeoutSeconds: 300 },
-): ToolDef | undefined {
-  if (agents.length === 0) return undefined
-  const names = agents.map((a) => a.name) as [string, ...string[]]
+/** The `task` tool for a listing; undefined when no agent can be called (then the tool is not offered). */
+export function createTaskTool(listing: TaskDescriptionOptions, limits: Omit<TaskSchemaOptions, 'names'>, runner: TaskRunner): ToolDef | undefined {
+  if (listing.agents.length === 0) return undefined
+  const schema = { ...limits, names: listing.agents.map((a) => a.name) }
   return defineTool({
     name: 'task',
-    description: taskDescription(agents, exists),
-    parameters: taskInputSchema(names, limits.timeoutSeconds),
-    permission: (input) => ({ kind: 'name', subjects: [input.subagent_type ?? FORK_TYPE] }),
-    display: (input) => ({ summary: `${input.subagent_type ?? FORK_TYPE}: ${input.label ?? input.description}` }),
+    description: taskDescription(listing),
+    parameters: taskInputSchema(schema),
+    inputSchema: taskJsonSchema(schema),
+    // A resumed child is checked as the type it is, whatever type the call names.
+    permission: (input, ctx) => {
+      const stored = input.task_id && isRunToolContext(ctx) ? runner.storedType(ctx.level, input.task_id) : undefined
+      const type = stored ?? input.subagent_type
+      return type ? { kind: 'name', subjects: [type] } : null
+    },
+    display: (input) => ({ summary: `${input.subagent_type ?? 'resume'}: ${input.label ?? input.description}` }),
     async execute(input, ctx) {
       if (!isRunToolContext(ctx)) throw new ToolError('task can only run inside an agent run')
       return runner.run(ctx.level, input, ctx)
@@ -140,9 +60,9 @@ export function createTaskTool(
 }
 
 /**
- * The `task` tool of each level. It depends only on which agents are callable and which tools each would have (the
- * run level arrives with each call), so every spawn with the same set reuses one definition — and its JSON schema,
- * which is costly to derive.
+ * The `task` tool of each level. It depends only on what the listing says (which agents, the tools each would have
+ * under this caller, who reads the result) and on the limits, so every spawn with the same listing reuses one
+ * definition — and its JSON schema, which is costly to derive.
  */
 export class TaskTools {
   private readonly cache = new Map<string, ToolDef | undefined>()
@@ -151,25 +71,44 @@ export class TaskTools {
     private readonly runner: TaskRunner,
     private readonly rules: Pick<RuleSources, 'runtimeRules'>,
     private readonly agentModel: (agent: AgentInfo, config: Config) => ModelRef | undefined,
+    private readonly modelChoices: (config: Config) => string,
   ) {}
 
   forLevel(level: RunLevel): ToolDef | undefined {
+    const config = level.settings.config.config
     const agents = callableAgents(level, level.settings.agents, this.rules)
-    const native = new Map(agents.map((a) => [a.name, this.nativeToolsOf(level, a)]))
-    const limits = { timeoutSeconds: level.settings.config.config.subagents.timeoutSeconds }
-    const key = `${limits.timeoutSeconds}\u0002${agents.map((a) => `${a.name}\u0000${a.description}\u0000${JSON.stringify(a.permission)}\u0000${native.get(a.name)!.join(',')}`).join('\u0001')}`
+    const listing: TaskDescriptionOptions = {
+      agents: agents.map((a): ListedAgent => ({ name: a.name, description: a.description, tools: this.childTools(level, a), inspectable: a.inspectable })),
+      caller: level.depth === 0 ? 'root' : 'subagent',
+      sessionTools: SESSION_TOOLS.some((t) => !level.chain.some((rules) => deniesOutright(rules, t))),
+    }
+    const limits = { maxTimeoutSeconds: config.subagents.timeoutSeconds, modelChoices: this.modelChoices(config) }
+    const key = JSON.stringify([listing, limits])
     if (!this.cache.has(key)) {
       if (this.cache.size > 64) this.cache.clear()
-      this.cache.set(key, createTaskTool(agents, this.runner, (a, tool) => toolExists(tool, native.get(a.name) ?? []), limits))
+      this.cache.set(key, createTaskTool(listing, limits, this.runner))
     }
     return this.cache.get(key)
   }
 
-  /** The native tools (provider web search) a child of `level` running `agent` would be offered: the listing names only those. */
-  private nativeToolsOf(level: RunLevel, agent: AgentInfo): string[] {
+  /**
+   * The tools `agent` would be offered as a child of `level`: what its own rules and every rule above it leave, the
+   * way the child's run will compute them — so the listing never promises a tool the child will not have.
+   */
+  private childTools(level: RunLevel, agent: AgentInfo): string[] {
+    const config = level.settings.config.config
+    const chain = [...level.chain, subagentRules(agent, config)]
+    const own = toolsForRun(agent, chain, [], level.depth + 1).map((t) => t.name)
+    const canNest = level.depth + 2 <= config.subagents.maxDepth && callableSubagents(level.settings.agents).length > 0
+    const higher = [...(canNest ? ['task'] : []), ...SESSION_TOOLS].filter((t) => !chain.some((rules) => deniesOutright(rules, t)))
+    return [...own, ...higher, ...this.nativeToolsOf(level, agent, chain)]
+  }
+
+  /** The native tools (provider web search) a child of `level` running `agent` would be offered. */
+  private nativeToolsOf(level: RunLevel, agent: AgentInfo, chain: RunLevel['chain']): string[] {
     const modelRef = this.agentModel(agent, level.settings.config.config) ?? level.modelRef
     if (nativeToolNames(modelRef, level.settings.config.config).length === 0) return []
-    const child = { ...level, agent, modelRef, chain: [...level.chain, subagentRules(agent, level.settings.config.config)], agentPath: [...level.agentPath, agent.name] }
+    const child = { ...level, agent, modelRef, chain, agentPath: [...level.agentPath, agent.name] }
     return offeredNativeTools(child, this.rules).map((t) => t.name)
   }
 }

@@ -74,7 +74,15 @@ describe('isolation: worktree', () => {
     expect(fs.readFileSync(path.join(h!.workdir, 'src/a.txt'), 'utf8')).toBe('alpha\n')
     const escape = toolParts(card.transcript!).find((p) => p.type === 'tool-write_file')!
     expect(escape.toolState).toBe('output-error')
-    expect(String(cardsOf(r.messages)[0].data.output)).toMatch(new RegExp(`\\nworktree kept: ${w.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(branch agentry/${card.taskId}\\): 1 file changed, 1 insertion\\(\\+\\), 1 deletion\\(-\\)$`))
+    // The parent reads the branch and how to review and merge it (in the repository), never the worktree's folder.
+    const base = w.base.slice(0, 12)
+    const branch = `agentry/${card.taskId}`
+    expect(String(cardsOf(r.messages)[0].data.output).split('\n').slice(-3)).toEqual([
+      `Worktree kept: branch ${branch} (1 file changed, 1 insertion(+), 1 deletion(-)), started from ${base}.`,
+      `To review: git diff ${base}...${branch} — to merge: git merge ${branch} (in ${w.repo}).`,
+      'It also left uncommitted changes in its worktree, which are not on the branch yet: continue it with its task_id and ask it to commit them.',
+    ])
+    expect(String(cardsOf(r.messages)[0].data.output)).not.toContain(w.path)
     // The diff the card's "show diff" shows: the worktree against where it started.
     expect(git(w.path, 'diff', w.base)).toMatch(/-alpha\n\+beta/)
   })

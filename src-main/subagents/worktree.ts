@@ -106,7 +106,7 @@ export async function finishWorktree(worktree: TaskWorktree): Promise<TaskWorktr
   }
   await stageIntent(worktree)
   const stat = (await git(worktree.path, ['diff', '--shortstat', worktree.base])).trim()
-  return { ...worktree, state: 'kept', diffStat: stat || 'no file changes (commits only)' }
+  return { ...worktree, state: 'kept', diffStat: stat || 'no file changes (commits only)', ...(status ? { uncommitted: true } : {}) }
 }
 
 /** The worktree's changes since it started, as a unified diff (committed and not, new files included). */
@@ -130,7 +130,16 @@ export function removeWorktree(worktree: TaskWorktree): Promise<void> {
   })
 }
 
-/** The line the parent's model reads about a kept worktree. */
+/**
+ * What the parent's model reads about a kept worktree: the branch and the exact commands to review and merge it, run
+ * in the repository — never the worktree's folder in the data dir, where nobody should work.
+ */
 export function worktreeNote(w: TaskWorktree): string {
-  return `worktree kept: ${w.path} (branch ${w.branch}): ${w.diffStat ?? 'changed'}`
+  const base = w.base.slice(0, 12)
+  const lines = [
+    `Worktree kept: branch ${w.branch} (${w.diffStat ?? 'changed'}), started from ${base}.`,
+    `To review: git diff ${base}...${w.branch} — to merge: git merge ${w.branch} (in ${w.repo}).`,
+  ]
+  if (w.uncommitted) lines.push(`It also left uncommitted changes in its worktree, which are not on the branch yet: continue it with its task_id and ask it to commit them.`)
+  return lines.join('\n')
 }

@@ -55,14 +55,14 @@ describe('plan_exit', () => {
     const plans: string[] = []
     const ctx = setup({ planExit: async (plan) => (plans.push(plan), { approved: true }) })
     const r = await runTool(planExitTool, { plan: '1. Do it' }, ctx)
-    expect(r).toMatchObject({ ok: true, output: 'Plan approved. The next turn runs with the build agent.' })
+    expect(r).toMatchObject({ ok: true, output: 'The user approved the plan. Your turn ends here; their next message runs with the build agent, which carries out this plan.' })
     expect(plans).toEqual(['1. Do it'])
   })
 
   it('is a tool error containing the feedback when rejected', async () => {
     const ctx = setup({ planExit: async () => ({ approved: false, feedback: 'Also migrate the old rows.' }) })
     const r = await runTool(planExitTool, { plan: '1. Do it' }, ctx)
-    expect(r).toMatchObject({ ok: false, output: 'The user rejected the plan. Their feedback: Also migrate the old rows.' })
+    expect(r).toMatchObject({ ok: false, output: 'The user did not approve the plan. Their feedback: Also migrate the old rows.\nRevise the plan and call plan_exit again.' })
   })
 
   it('is not among the tools every agent gets', () => {

@@ -6,11 +6,19 @@ import { planExitTool } from './plan-exit'
 import { toolJsonSchema } from './run-tool'
 import type { ToolDef } from './tool'
 
-// `task` as the built-in agents offer it on a provider without native tools (its listing names only real tools).
+// `task` as a root agent sees it with the built-in subagents (the contract suite snapshots the real listings).
+const byName = (name: string) => BUILTIN_AGENTS.find((a) => a.name === name)!
 const taskTool = createTaskTool(
-  BUILTIN_AGENTS.filter((a) => a.mode !== 'primary'),
-  { run: async () => ({ output: '' }) },
-  (_agent, tool) => tool !== 'web_search',
+  {
+    agents: [
+      { name: 'general', description: byName('general').description, tools: ['read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep', 'bash', 'web_fetch', 'task'], inspectable: true },
+      { name: 'explore', description: byName('explore').description, tools: ['read_file', 'list_dir', 'glob', 'grep', 'web_fetch'], inspectable: false },
+    ],
+    caller: 'root',
+    sessionTools: true,
+  },
+  { maxTimeoutSeconds: 300, modelChoices: '"haiku", "sonnet", "opus", or "provider/model" with provider "mock"' },
+  { run: async () => ({ output: '' }), storedType: () => undefined },
 ) as ToolDef
 const ALL = [...BUILTIN_TOOLS, planExitTool, taskTool]
 

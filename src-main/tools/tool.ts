@@ -65,7 +65,8 @@ export interface ToolContext {
   setTodos(todos: Todo[]): void
   /** rejects (Error with message) when headless */
   askUser(question: string, options?: string[]): Promise<string>
-  planExit(plan: string): Promise<{ approved: boolean; feedback?: string }>
+  /** `headless`: nobody can review a plan in this run (`agentry run`) */
+  planExit(plan: string): Promise<{ approved: boolean; feedback?: string; headless?: boolean }>
   emitProgress?(text: string): void
   /** how bash commands are confined (from the person's settings and rules); absent → sandboxed, no network */
   sandbox?: SandboxPolicy

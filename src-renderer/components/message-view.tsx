@@ -150,10 +150,11 @@ function SyntheticCallout({ parts }: { parts: PartRecord[] }) {
   const failed = result?.kind === 'task' && result.failed
   // `aborted: <why>` — stopped by the person, a timeout, a parent's abort or a restart, rather than a failure of its own
   const stopped = failed && result.body.trim().startsWith('aborted:')
+  const incomplete = result?.kind === 'task' && result.incomplete
   return (
     <div className={`callout ${failed ? 'error' : 'info'}`} data-testid="synthetic-callout" data-outcome={stopped ? 'aborted' : failed ? 'failed' : 'completed'}>
       <div className="callout-title">
-        {result?.kind === 'task' ? `Background task ${stopped ? 'stopped' : failed ? 'failed' : 'finished'}: ${result.agent}` : 'Note from the host'}
+        {result?.kind === 'task' ? `Background task ${stopped ? 'stopped' : failed ? 'failed' : incomplete ? 'stopped before it finished' : 'finished'}: ${result.agent}` : 'Note from the host'}
       </div>
       {result?.kind === 'task' ? (
         <>

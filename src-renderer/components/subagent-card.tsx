@@ -58,6 +58,11 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
           {card.background && <span className="pill">background</span>}
           <TaskOptionPills card={card} />
           <span className={`pill status status-${card.status}`} data-testid="subagent-status">{card.status}</span>
+          {card.incomplete && (
+            <span className="pill status-incomplete" data-testid="subagent-incomplete" title={`Stopped before it finished: ${card.incomplete}`}>
+              incomplete
+            </span>
+          )}
           <span title="steps">{card.steps} step{card.steps === 1 ? '' : 's'}</span>
           {elapsed !== null && <span title="elapsed">{formatDuration(elapsed)}</span>}
           <span title={card.cacheRead || card.cacheWrite ? `tokens in / out; of the input, ${card.cacheRead ?? 0} read from and ${card.cacheWrite ?? 0} written to the prompt cache` : 'tokens in / out'}>

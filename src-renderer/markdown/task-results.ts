@@ -6,7 +6,7 @@
 
 export type TextSegment =
   | { kind: 'md'; text: string }
-  | { kind: 'task'; failed: boolean; agent: string; taskId: string | null; body: string; stats: string | null }
+  | { kind: 'task'; failed: boolean; agent: string; taskId: string | null; body: string; stats: string | null; incomplete: boolean }
 
 const OPEN = /^(\s*(?:>\s?)*)<task_(result|error)\b([^>]*)>(.*)$/
 const CLOSE = /<\/task_(?:result|error)>/
@@ -70,6 +70,7 @@ export function splitTaskResults(text: string): TextSegment[] {
       failed: open[2] === 'error',
       agent: attr(open[3], 'agent') ?? 'subagent',
       taskId: attr(open[3], 'task_id'),
+      incomplete: attr(open[3], 'status') === 'incomplete',
       body: body.join('\n').trim(),
       stats,
     })

@@ -12,6 +12,8 @@ export interface ScriptedChatResponse {
   retryAfter?: number
   /** Pause between SSE chunks. */
   chunkDelayMs?: number
+  /** Pause before answering at all (a slow first token). */
+  delayMs?: number
   /** Destroy the socket after this many SSE chunks, to simulate a dropped connection. */
   dropAfterChunks?: number
   usage?: { prompt: number; completion: number }
@@ -163,6 +165,7 @@ export async function startScriptedChatServer(script: ChatServerScript, options:
       return res.end(JSON.stringify({ error: { ...errorBody(response.status), code: response.status } }))
     }
     const model = typeof body.model === 'string' ? body.model : 'scripted'
+    if (response.delayMs) await delay(response.delayMs)
     if (body.stream !== true) {
       res.writeHead(200, { 'content-type': 'application/json' })
       return res.end(JSON.stringify(completionBody(response, model)))

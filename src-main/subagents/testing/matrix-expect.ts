@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
-import type { MessageWithParts, SequencedEvent, SessionRecord, SubagentMeta, TaskCard } from '../../../src-shared'
+import type { BackgroundNotice, MessageWithParts, SequencedEvent, SessionRecord, SubagentMeta, TaskCard } from '../../../src-shared'
 import type { Host } from '../../host'
-import { buildPrompt } from '../../loop'
+import { backgroundNoticeLine, buildPrompt } from '../../loop'
 import { readChain, storedCards, streamOf, TERMINAL, viewerCards, type StoredLevel } from './matrix-inspect'
 import { doneText, missingFile, modelErrorMessage, NOTED, resumedText, toolErrorText, wokeText } from './matrix-script'
 import { agentAt, depthOf, TIMEOUT_SECONDS, type MatrixCase, type Outcome } from './matrix-table'
@@ -19,11 +19,23 @@ export interface MatrixRun {
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const STATS = 'runtime \\d+(\\.\\d|m\\d+)s · tokens \\d+ in / \\d+ out( · cost \\$\\d+\\.\\d{4})?'
+/** The stats line of a child: an inspectable one also names its session (sessions_history reads it). */
+const statsOf = (c: MatrixCase, taskId: string) => `${STATS}${c.chain.at(-1) === 'inspectable' ? esc(` · session ${taskId}`) : ''}`
 
 /** The exact text the parent's model gets about the last child, and how its card ends. */
 function expected(c: MatrixCase, agent: string, taskId: string): { ok: boolean; text: RegExp; status: TaskCard['status']; error: string | RegExp | null } {
   const head = `<task_result agent="${agent}" task_id="${taskId}">\n`
-  const result = (text: string) => new RegExp(`^${esc(head + text)}\\n</task_result>\\n${STATS}${c.resultSuffix ?? ''}$`)
+  const result = (text: string) =>
+    c.incomplete === undefined
+      ? new RegExp(`^${esc(head + text)}\\n</task_result>\\n${statsOf(c, taskId)}${c.resultSuffix ?? ''}$`)
+      : new RegExp(
+          `^${esc(`<task_result agent="${agent}" task_id="${taskId}" status="incomplete">\n[Incomplete: ${c.incomplete}.`)}[^\\]]* ${esc(`To continue it, call task with task_id "${taskId}" and what to do next.]\n${text}`)}\\n</task_result>\\n${statsOf(c, taskId)}${c.resultSuffix ?? ''}$`,
+        )
+  const seconds = (c.extra?.timeout_seconds as number | undefined) ?? TIMEOUT_SECONDS.timeout
+  // Its own clock ran out before it wrote anything: an incomplete result that says so and how to continue it.
+  const timedOut = new RegExp(
+    `^${esc(`<task_result agent="${agent}" task_id="${taskId}" status="incomplete">\n[Incomplete: it ran out of time (${seconds} s of its own work). It had made no tool calls. To continue it, call task with task_id "${taskId}" and what to do next.]`)}\\n</task_result>\\n${statsOf(c, taskId)}${c.resultSuffix ?? ''}$`,
+  )
   const error = (reason: string) => new RegExp(`^${esc(`<task_error agent="${agent}" task_id="${taskId}">${reason}</task_error>`)}$`)
   const n = depthOf(c)
   const table: Record<Outcome, ReturnType<typeof expected>> = {
@@ -36,7 +48,7 @@ function expected(c: MatrixCase, agent: string, taskId: string): { ok: boolean; 
       error: new RegExp(esc(modelErrorMessage(c))),
     },
     stop: { ok: false, text: error('aborted: stopped by the user'), status: 'aborted', error: 'aborted by parent' },
-    timeout: { ok: false, text: error(`aborted: timed out after ${TIMEOUT_SECONDS.timeout}s`), status: 'aborted', error: `timed out after ${TIMEOUT_SECONDS.timeout}s` },
+    timeout: { ok: true, text: timedOut, status: 'aborted', error: `timed out after ${seconds}s` },
     'approval-wait': { ok: true, text: result(doneText(c, n)), status: 'completed', error: null },
     restart: {
       ok: false,
@@ -56,6 +68,17 @@ function parentStatus(c: MatrixCase): TaskCard['status'] {
 }
 
 const texts = (messages: MessageWithParts[]) => messages.filter((m) => m.role === 'assistant' && !m.metadata.synthetic).flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text)))
+
+const NOTICE_OUTCOME: Record<Outcome, BackgroundNotice['outcome']> = {
+  success: 'completed',
+  'tool-error': 'completed',
+  resume: 'completed',
+  'approval-wait': 'completed',
+  'model-error': 'failed',
+  stop: 'stopped',
+  timeout: 'incomplete',
+  restart: 'stopped',
+}
 
 const JOB_STATUS: Record<Outcome, string> = { success: 'completed', 'tool-error': 'completed', resume: 'completed', 'approval-wait': 'completed', 'model-error': 'failed', stop: 'aborted', timeout: 'aborted', restart: 'interrupted' }
 
@@ -78,12 +101,15 @@ export async function expectCase(run: MatrixRun, c: MatrixCase): Promise<void> {
     expect(modelSees).toContain(JSON.stringify(got).slice(1, -1))
   } else {
     expect(child.part.toolState).toBe('output-available')
-    expect(JSON.parse(String(child.part.data.output))).toEqual({ task_id: child.card.taskId, status: 'running' })
+    expect(String(child.part.data.output)).toMatch(new RegExp(`^Started in the background: task_id ${child.card.taskId} \\(${agentAt(c, n)}, `))
     const synthetic = parent.messages.filter((m) => m.metadata.synthetic)
     expect(synthetic).toHaveLength(c.outcome === 'resume' ? 2 : 1)
     const got = String(synthetic.at(-1)!.parts[0].data.text)
     expect(got).toMatch(want.text)
-    expect(modelSees).toContain(JSON.stringify(`[background task finished]\n${got}`).slice(1, -1))
+    // The notice says which task it is and how it ended, above the result.
+    const notice = synthetic.at(-1)!.metadata.task as BackgroundNotice
+    expect(notice).toMatchObject({ taskId: child.card.taskId, agentType: agentAt(c, n), outcome: c.incomplete ? 'incomplete' : NOTICE_OUTCOME[c.outcome] })
+    expect(modelSees).toContain(JSON.stringify(`${backgroundNoticeLine(notice)}\n${got}`).slice(1, -1))
     const after = parent.messages.slice(parent.messages.indexOf(synthetic.at(-1)!) + 1)
     const storedParent = n === 1 || chain[n - 1].card?.inspectable === true
     if (c.outcome === 'stop' || c.outcome === 'restart') {

@@ -24,8 +24,7 @@ export type Reply = Record<string, unknown>
 const SLOW = 30_000
 
 function task(c: MatrixCase, k: number, prompt: string, extra: Record<string, unknown>): Reply {
-  // A fork is a call without subagent_type.
-  const type = c.chain[k - 1] === 'fork' ? {} : { subagent_type: agentAt(c, k) }
+  const type = { subagent_type: c.chain[k - 1] === 'fork' ? 'fork' : agentAt(c, k) }
   return { name: 'task', input: { ...type, description: `L${k} of ${c.id}`, prompt, ...extra } }
 }
 
@@ -95,7 +94,7 @@ export function scriptFor(replies: Reply[]): Record<string, unknown> {
   return {
     agents: {
       title: [{ text: 'Matrix', repeat: true }],
-      '*': [...replies, { match: 'background task finished', repeat: true, text: NOTED }],
+      '*': [...replies, { match: 'Automated notice', repeat: true, text: NOTED }],
     },
   }
 }

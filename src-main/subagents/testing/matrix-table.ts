@@ -4,7 +4,7 @@
  * `matrix-script.ts` / `matrix-expect.ts` its replies and its expected outcome.
  */
 
-/** `fork`: a `task` call without subagent_type — the caller's own agent, nested, in the background (power rows only). */
+/** `fork`: a `task` call with subagent_type "fork" — the caller's own agent, nested, in the background (power rows only). */
 export type Kind = 'opaque' | 'inspectable' | 'fork'
 export type Mode = 'blocking' | 'background'
 export type Outcome = 'success' | 'tool-error' | 'model-error' | 'stop' | 'timeout' | 'approval-wait' | 'restart' | 'resume'
@@ -31,6 +31,8 @@ export interface MatrixCase {
   leafText?: string
   /** what follows the stats line in the result the parent reads (a regular expression's source; a kept worktree's note) */
   resultSuffix?: string
+  /** the last child stops before it finishes by itself (its turn cap): why, as the incomplete result says */
+  incomplete?: string
 }
 
 /**

@@ -24,9 +24,14 @@ export const SKIP = 'ANNOUNCE_SKIP'
 export const TOOL_POLICY = { allow: ['task', 'read_file', 'list_dir'], deny: ['list_dir'] }
 
 /** Per feature: the last call's extra input, how the last child ends, and the group's config. */
-export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome: Outcome; leafText?: string; resultSuffix?: string; config?: Record<string, unknown>; git?: true }> = {
+/** What the parent reads of a kept worktree (a regular expression's source): the branch and how to review and merge it. */
+const keptNote = (stat: string) =>
+  `Worktree kept: branch agentry/ses_\\w+ \\(${stat}\\), started from [0-9a-f]{12}\\.\\nTo review: git diff [0-9a-f]{12}\\.\\.\\.agentry/ses_\\w+ — to merge: git merge agentry/ses_\\w+ \\(in \\S+\\)\\.`
+
+export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome: Outcome; leafText?: string; resultSuffix?: string; incomplete?: string; config?: Record<string, unknown>; git?: true }> = {
   model: { extra: { model: MODEL_ALIAS }, outcome: 'success', config: { models: { aliases: { [MODEL_ALIAS]: MODEL_TARGET } } } },
-  max_turns: { extra: { max_turns: 1 }, outcome: 'success', leafText: TURN_LIMIT_TEXT },
+  // At its turn cap the child answers, and the parent reads that answer as incomplete.
+  max_turns: { extra: { max_turns: 1 }, outcome: 'success', leafText: TURN_LIMIT_TEXT, incomplete: 'it used all 1 of its steps before finishing' },
   // The per-call timeout fires while the configured one (300 s) would not.
   timeout_seconds: { extra: { timeout_seconds: PER_CALL_TIMEOUT }, outcome: 'timeout' },
   label: { extra: { label: LABEL }, outcome: 'success' },
@@ -37,10 +42,10 @@ export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome
   'tool-policy': { extra: {}, outcome: 'success', config: { subagents: { tools: TOOL_POLICY } } },
   // The last child's final answer is exactly ANNOUNCE_SKIP: in the background, nothing is announced.
   'announce-skip': { extra: {}, outcome: 'success', leafText: SKIP },
-  // The last call forks its caller (no subagent_type): rows are parent × mode only, the child is always a fork.
+  // The last call forks its caller (subagent_type "fork"): rows are parent × mode only, the child is always a fork.
   fork: { extra: {}, outcome: 'success' },
   // isolation: worktree in a real git repository: the last child writes a file (kept, and named in the result) or not (removed).
-  'worktree-changed': { extra: { isolation: 'worktree' }, outcome: 'success', git: true, resultSuffix: '\\nworktree kept: \\S+ \\(branch agentry/ses_\\w+\\): 1 file changed, 1 insertion\\(\\+\\)' },
+  'worktree-changed': { extra: { isolation: 'worktree' }, outcome: 'success', git: true, resultSuffix: `\\n${keptNote('1 file changed, 1 insertion\\(\\+\\)')}\\nIt also left uncommitted changes in its worktree, which are not on the branch yet: continue it with its task_id and ask it to commit them\\.` },
   'worktree-unchanged': { extra: { isolation: 'worktree' }, outcome: 'success', git: true },
 }
 
@@ -60,6 +65,7 @@ export function powerCases(features: Feature[] = Object.keys(FEATURES) as Featur
             extra: f.extra,
             ...(f.leafText ? { leafText: f.leafText } : {}),
             ...(f.resultSuffix ? { resultSuffix: f.resultSuffix } : {}),
+            ...(f.incomplete ? { incomplete: f.incomplete } : {}),
           })
         }
       }
@@ -87,7 +93,7 @@ export function worktreeRestartCases(): PowerCase[] {
           mode,
           outcome: 'restart',
           extra: { isolation: 'worktree' },
-          resultSuffix: '; worktree kept: \\S+ \\(branch agentry/ses_\\w+\\): not inspected \\(interrupted by host restart\\)',
+          resultSuffix: `\\.\\n${keptNote('not inspected \\(interrupted by host restart\\)')}`,
         })
       }
     }
