@@ -140,6 +140,44 @@ describe('what a real model reads (issue 22)', () => {
     expect(general).toMatch(/read_file/)
     for (const tool of ['write_file', 'edit_file', 'bash']) expect(general).not.toContain(tool)
   })
+
+  it('6. the task tool says when not to delegate, what the result is for, and how to brief and check a subagent', async () => {
+    lh = await loopbackHarness(() => ({ text: 'ok' }))
+    await lh.h.run('hello')
+    const description = toolOf(lh.requests().find((r) => agentOfRequest(r) === 'build')!, 'task')!.function.description
+    // Not for small work, never twice.
+    expect(description).toMatch(/Not for what takes you a few tool calls/)
+    expect(description).toMatch(/Never redo work you delegated/)
+    // The result is the model's to relay; the brief says code or research and what to return; claims are checked.
+    expect(description).toMatch(/The user does not see its result/)
+    expect(description).toMatch(/whether to change code or only research, and what to return/)
+    expect(description).toMatch(/Check changes a subagent reports before you call them done/)
+    // Parallel writers are kept apart.
+    expect(description).toMatch(/must not share files: split the files between them, or use isolation "worktree"/)
+  })
+
+  it('7. a background launch says the result comes by itself (no polling, no guessing); the notice says which task, that it is automated, and that it failed', async () => {
+    lh = await loopbackHarness((r) => {
+      const agent = agentOfRequest(r)
+      if (agent === 'explore') return { status: 500 }
+      const last = lastMessage(r)
+      if (last.role === 'user' && !hasToolResult(r)) return call('task', { subagent_type: 'explore', description: 'Survey the tests', prompt: 'survey', background: true })
+      return { text: 'noted' }
+    })
+    await lh.h.run('survey the tests in the background')
+    const root = lh.requests().filter((r) => agentOfRequest(r) === 'build')
+    const launch = contentText(root[1].messages.find((m) => m.role === 'tool')!)
+    expect(launch).toMatch(/^Started in the background: task_id ses_\w+ \(explore, "Survey the tests"\)\./)
+    expect(launch).toMatch(/arrive by itself/)
+    expect(launch).toMatch(/Do not poll for it or guess what it will say/)
+    expect(launch).toMatch(/or end your turn/)
+    const notice = contentText(lastMessage(root.at(-1)!))
+    expect(notice).toMatch(/^\[Automated notice, not from the user\] The background task "Survey the tests" \(explore, task_id ses_\w+\) failed:\n<task_error /)
+    // ANNOUNCE_SKIP is something to tell a background subagent: it sits with `background`, not in the tool's description.
+    const task = toolOf(root[0], 'task')!.function
+    expect(task.description).not.toContain('ANNOUNCE_SKIP')
+    expect(JSON.stringify((task.parameters as { properties: { background: unknown } }).properties.background)).toContain('ANNOUNCE_SKIP')
+  })
 })
 
 export type { ChatRequest }
