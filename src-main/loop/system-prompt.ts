@@ -32,11 +32,19 @@ export function buildSystemPrompt(o: {
       `Model: ${o.model.provider}/${o.model.model}`,
       'Paths are relative to the working directory. Paths outside it work only where the user\'s rules allow them.',
       ...(o.worktree ? [worktreeLine(o.worktree.branch, o.tools.some((t) => t.name === 'bash'))] : []),
-      ...(o.scratchpad ? [`Scratchpad: ${o.scratchpad} — a folder shared by every agent of this conversation, outside the workspace, that you may read and write without asking: keep notes and findings there for the other agents.`] : []),
+      ...(o.scratchpad ? [scratchpadLine(o.scratchpad, o.tools.some((t) => WRITE_TOOLS.has(t.name)))] : []),
     ].join('\n'),
   )
   if (o.tools.length) sections.push(`# Tools\n${o.tools.map((t) => `- ${t.name}: ${firstLine(t.description)}`).join('\n')}`)
   return sections.join('\n\n')
+}
+
+const WRITE_TOOLS = new Set(['write_file', 'edit_file', 'bash'])
+
+/** The conversation's scratchpad, in the words of what this agent can do there. */
+function scratchpadLine(dir: string, canWrite: boolean): string {
+  const what = canWrite ? 'that you may read and write without asking: keep notes and findings there for the other agents.' : 'where other agents keep notes and findings you may read without asking.'
+  return `Scratchpad: ${dir} — a folder shared by every agent of this conversation, outside the workspace, ${what}`
 }
 
 /** A child in a worktree is told so, and how its work reaches its caller (a branch, merged by the caller). */

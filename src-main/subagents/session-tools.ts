@@ -126,7 +126,7 @@ export function createSessionTools(d: SessionToolDeps): ToolDef[] {
     }),
     defineTool({
       name: 'sessions_wait',
-      description: 'Wait (up to timeout_seconds) until a subagent session you sent a message to is idle; returns its status and latest messages, finished or not. Not for background tasks: their results come to you by themselves.',
+      description: 'Wait (up to timeout_seconds) for a subagent session you messaged to be idle; returns its status and latest messages. Not for background tasks: their results come by themselves.',
       parameters: z
         .object({
           session_id: sessionId,

@@ -76,17 +76,17 @@ export interface LoopbackHarness {
  * A real host whose model is the real openai-compatible provider talking to a loopback server that answers with
  * `respond` (titles answered by default, so a test scripts only the agents it is about).
  */
-export async function loopbackHarness(respond: (r: ChatRequest, index: number) => ScriptedChatResponse, o: HarnessOptions = {}): Promise<LoopbackHarness> {
+export async function loopbackHarness(respond: (r: ChatRequest, index: number) => ScriptedChatResponse | Promise<ScriptedChatResponse>, o: HarnessOptions = {}): Promise<LoopbackHarness> {
   const server = await startScriptedChatServer({
     respond: (body, index) => {
       const r = body as ChatRequest
       return agentOfRequest(r) === 'title' ? { text: 'A title' } : respond(r, index)
     },
   })
-  const config = (o.config ?? {}) as { providers?: Record<string, unknown> }
+  const config = (o.config ?? {}) as { providers?: Record<string, Record<string, unknown>> }
   const h = await createHarness({
     ...o,
-    config: { model: 'mock/m', ...o.config, providers: { ...config.providers, mock: { type: 'openai-compatible', baseURL: server.url, apiKey: 'x' } } },
+    config: { model: 'mock/m', ...o.config, providers: { ...config.providers, mock: { ...config.providers?.mock, type: 'openai-compatible', baseURL: server.url, apiKey: 'x' } } },
   })
   return {
     h,

@@ -13,7 +13,7 @@ const MAX_READ_CHARS = 28_000
 const MAX_FILE_BYTES = 50 * 1024 * 1024
 
 export const ReadFileParameters = z.object({
-  path: z.string().min(1).describe('File to read, relative to the workspace root (absolute paths outside it need permission).'),
+  path: z.string().min(1).describe('File to read, relative to the workspace root (paths outside it work only where the user\'s rules allow them).'),
   offset: z.number().int().min(1).optional().describe('1-based line number to start at. Default 1.'),
   limit: z.number().int().min(1).optional().describe(`Maximum number of lines to return. Default ${DEFAULT_READ_LINES}.`),
 })
@@ -21,7 +21,7 @@ export const ReadFileParameters = z.object({
 const description = `Read a text file from the workspace. Returns lines prefixed with their 1-based line number and a tab (the number and tab are not part of the file).
 - Reads the first ${DEFAULT_READ_LINES} lines by default; use offset and limit to page through longer files. The footer says which lines you got and where to continue.
 - Lines longer than ${MAX_LINE_CHARS} characters are cut. Binary files are refused.
-- Read a file before editing it so edit_file's old_string matches exactly.
+- Read a file before you edit it: an edit must match its text exactly.
 - Also reads the saved full output of a truncated tool result: pass its ${TOOL_OUTPUT_SCHEME}… reference (given in the truncation note) as path.`
 
 export const readFileTool = defineTool({

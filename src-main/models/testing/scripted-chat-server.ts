@@ -24,7 +24,7 @@ export interface ScriptedChatResponse {
 /** A fixed list (one per request, in order) or a function of the request body and its index. */
 export type ChatServerScript =
   | ScriptedChatResponse[]
-  | { respond(request: unknown, index: number): ScriptedChatResponse }
+  | { respond(request: unknown, index: number): ScriptedChatResponse | Promise<ScriptedChatResponse> }
 
 export interface ScriptedChatServerOptions {
   /** what `GET /v1/models` lists (OpenAI's shape); an HTTP status instead answers with that error */
@@ -119,7 +119,7 @@ export async function startScriptedChatServer(script: ChatServerScript, options:
   const headers: http.IncomingHttpHeaders[] = []
   const modelRequests: http.IncomingHttpHeaders[] = []
 
-  const next = (body: unknown, index: number): ScriptedChatResponse | undefined =>
+  const next = async (body: unknown, index: number): Promise<ScriptedChatResponse | undefined> =>
     Array.isArray(script) ? script[index] : script.respond(body, index)
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -154,7 +154,7 @@ export async function startScriptedChatServer(script: ChatServerScript, options:
     requests.push(body)
     bodies.push(raw)
     headers.push(req.headers)
-    const response = next(body, index)
+    const response = await next(body, index)
     if (!response) {
       res.writeHead(500, { 'content-type': 'application/json' })
       return res.end(JSON.stringify({ error: { message: `scripted server: no response left (request #${index + 1})` } }))
