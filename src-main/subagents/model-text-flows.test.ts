@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TaskCard } from '../../src-shared'
 import { toolParts, waitFor } from '../testing/harness'
-import { agentOfRequest, contentText, firstUserText, hasToolResult, lastMessage, loopbackHarness, systemOf, toolNamesOf, toolOf, type ChatRequest, type LoopbackHarness } from '../testing/model-requests'
+import { agentOfRequest, contentText, firstUserText, hasToolResult, loopbackHarness, systemOf, toolNamesOf, toolOf, type ChatRequest, type LoopbackHarness } from '../testing/model-requests'
 
 /**
  * The defects of issue 22 that live in whole flows — incomplete children, the subagent contract, the helpers, plan and
