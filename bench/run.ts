@@ -27,6 +27,7 @@ const BENCHES: { name: string; file: string; skip?: () => string | undefined }[]
   { name: 'acp', file: 'acp.bench.ts' },
   { name: 'agents', file: 'agents.bench.ts' },
   { name: 'subagent-power', file: 'subagent-power.bench.ts' },
+  { name: 'request-bytes', file: 'request-bytes.bench.ts' },
   { name: 'shell', file: 'shell.bench.ts' },
   { name: 'mcp', file: 'mcp.bench.ts' },
   { name: 'grep', file: 'grep.bench.ts', skip: () => (spawnSync('grep', ['--version']).status === 0 ? undefined : 'GNU grep is not installed') },
