@@ -11,7 +11,7 @@ describe('bring your own agents', () => {
     s = await startScenario('byo-agents', {
       script: 'agents:\n  "*": [ { text: "Docs are done.", repeat: true } ]\n  title: [ { text: "Docs session", repeat: true } ]\n',
       files: {
-        '.claude/agents/review/reviewer.md': '---\nname: Code Reviewer\ndescription: Reviews changes\ntools: Read, Grep, WebSearch\nmodel: sonnet\nversion: 1.2\n---\nYou review code.\n',
+        '.claude/agents/review/reviewer.md': '---\nname: Code Reviewer\ndescription: Reviews changes\ntools: Read, Grep, WebSearch\nmodel: claude-sonnet-4-20250514\nversion: 1.2\n---\nYou review code.\n',
         '.claude/agents/broken.md': '---\nname: broken\ndescription: Use it for: everything. Example: this\n---\nBroken.\n',
       },
     })
@@ -34,7 +34,7 @@ describe('bring your own agents', () => {
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1)
     expect(await row.innerText()).toContain('Code Reviewer')
     expect(await row.locator('[data-testid=agent-source]').innerText()).toMatch(/project · claude\s+.*\.claude\/agents\/review\/reviewer\.md/)
-    expect(await row.locator('[data-testid=agent-model]').innerText()).toMatch(/inherit\s+sonnet · unresolved/)
+    expect(await row.locator('[data-testid=agent-model]').innerText()).toMatch(/inherit\s+claude-sonnet-4-20250514 · unresolved/)
     expect(await row.locator('[data-testid=agent-tools]').innerText()).toBe('read_file, grep')
     expect(await row.locator('[data-testid=agent-warning-count]').innerText()).toBe('⚠ 3')
     expect(await row.locator('td').nth(1).innerText()).toBe('subagent')
