@@ -156,7 +156,7 @@ export const TaskWorktree = z.object({
   state: z.enum(['active', 'kept', 'removed']),
   /** `git diff --shortstat` against `base`, when kept */
   diffStat: z.string().optional(),
-  /** when kept: changes left uncommitted in the worktree (not on its branch until committed) */
+  /** when kept: the worktree may hold changes that are not on its branch (a commit failed, or a restart cut the child short) */
   uncommitted: z.boolean().optional(),
 })
 export type TaskWorktree = z.infer<typeof TaskWorktree>

@@ -164,8 +164,8 @@ function closeCard(card: TaskCard, path: NestedPath, nested: { path: NestedPath;
     ...m,
     parts: m.parts.map((p) => (p.toolState && OPEN_STATES.has(p.toolState) ? closePart(p, inner, nested) : p)),
   }))
-  // A worktree still in use is kept as it is, whatever the child had done in it.
-  const worktree = card.worktree?.state === 'active' ? { ...card.worktree, state: 'kept' as const, diffStat: KEPT_AFTER_RESTART } : card.worktree
+  // A worktree still in use is kept as it is, whatever the child had done in it (nothing of it is committed).
+  const worktree = card.worktree?.state === 'active' ? { ...card.worktree, state: 'kept' as const, diffStat: KEPT_AFTER_RESTART, uncommitted: true } : card.worktree
   return {
     ...card,
     ...(worktree ? { worktree } : {}),

@@ -31,7 +31,7 @@ export function buildSystemPrompt(o: {
       `Date: ${(o.now ?? new Date()).toISOString().slice(0, 10)}`,
       `Model: ${o.model.provider}/${o.model.model}`,
       'Paths are relative to the working directory. Paths outside it work only where the user\'s rules allow them.',
-      ...(o.worktree ? [worktreeLine(o.worktree.branch, o.tools.some((t) => t.name === 'bash'))] : []),
+      ...(o.worktree ? [worktreeLine(o.worktree.branch)] : []),
       ...(o.scratchpad ? [scratchpadLine(o.scratchpad, o.tools.some((t) => WRITE_TOOLS.has(t.name)))] : []),
     ].join('\n'),
   )
@@ -47,10 +47,9 @@ function scratchpadLine(dir: string, canWrite: boolean): string {
   return `Scratchpad: ${dir} — a folder shared by every agent of this conversation, outside the workspace, ${what}`
 }
 
-/** A child in a worktree is told so, and how its work reaches its caller (a branch, merged by the caller). */
-function worktreeLine(branch: string, canCommit: boolean): string {
-  const then = canCommit ? 'Commit your changes there (git add, git commit) before you finish: your caller merges the branch.' : 'Your caller merges that branch.'
-  return `This is a git worktree of its own, on branch ${branch}: the user's checkout does not change. ${then}`
+/** A child in a worktree is told so, and how its work reaches its caller (its branch, merged by the caller). */
+function worktreeLine(branch: string): string {
+  return `This is a git worktree of its own, on branch ${branch}: the user's checkout does not change. When you finish, your changes are committed to that branch for your caller to merge.`
 }
 
 function readInstructions(workdir: string): { file: string; text: string } | undefined {

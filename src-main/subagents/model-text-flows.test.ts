@@ -140,7 +140,7 @@ describe('plan, worktree, tiers and small contradictions (issue 22, defects 12â€
     expect(JSON.stringify(build.messages)).toContain('1. Add a test')
   })
 
-  it('12c. a worktree child is told it works in a worktree and should commit; the parent gets the branch and the commands', async () => {
+  it('12c. a worktree child is told it works in a worktree and that its changes go to its branch; the parent gets the branch and the commands', async () => {
     lh = await loopbackHarness((r) => {
       if (agentOfRequest(r) === 'general') return hasToolResult(r) ? { text: 'wrote b.txt' } : call('write_file', { path: 'b.txt', content: 'b' })
       return rootCalls({ subagent_type: 'general', description: 'Write b', prompt: 'write b.txt', isolation: 'worktree' })(r)
@@ -151,7 +151,7 @@ describe('plan, worktree, tiers and small contradictions (issue 22, defects 12â€
     const run = await lh.h.run('write b')
     const card = toolParts(run.messages).find((p) => p.type === 'tool-task')!.data.subagent as TaskCard
     const child = lh.requests().find(byAgent('general'))!
-    expect(systemOf(child)).toContain(`This is a git worktree of its own, on branch agentry/${card.taskId}: the user's checkout does not change. Commit your changes there (git add, git commit) before you finish: your caller merges the branch.`)
+    expect(systemOf(child)).toContain(`This is a git worktree of its own, on branch agentry/${card.taskId}: the user's checkout does not change. When you finish, your changes are committed to that branch for your caller to merge.`)
     const result = taskResultOf(lh.requests().filter(byAgent('build')).at(-1)!)
     expect(result).toContain(`To review: git diff ${card.worktree!.base.slice(0, 12)}...agentry/${card.taskId} â€” to merge: git merge agentry/${card.taskId} (in ${lh.h.workdir}).`)
     expect(result).not.toContain(card.worktree!.path)

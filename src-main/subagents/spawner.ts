@@ -264,7 +264,7 @@ export class Subagents {
       cause: () => this.causes.of(controller.signal),
       write: (lvl, text) => this.writeUserMessage(lvl, text),
     })
-      .then((outcome) => (isolated ? this.closeWorktree(card, publish, outcome) : outcome))
+      .then((outcome) => (isolated ? this.closeWorktree(card, publish, outcome, `Agentry task ${taskId}: ${shownName(input)}`) : outcome))
       .finally(() => {
       level.signal.removeEventListener('abort', onParentAbort)
       if (transcript instanceof NestedTranscript || transcript instanceof ForkTranscript) transcript.flush()
@@ -439,12 +439,12 @@ export class Subagents {
     level.emit({ type: 'subagent_event', sessionId: session.id, at: Date.now(), agentType, event: { type: 'session_updated', sessionId: session.id, at: Date.now(), session } })
   }
 
-  /** The child ended: its worktree is removed if it changed nothing, else kept and named in what the parent reads. */
-  private async closeWorktree(card: TaskCard, publish: () => void, outcome: ChildOutcome): Promise<ChildOutcome> {
+  /** The child ended: its worktree is removed if it changed nothing, else committed, kept and named in what the parent reads. */
+  private async closeWorktree(card: TaskCard, publish: () => void, outcome: ChildOutcome, message: string): Promise<ChildOutcome> {
     const open = card.worktree!
     let closed: TaskWorktree
     try {
-      closed = await finishWorktree(open)
+      closed = await finishWorktree(open, message)
     } catch (err) {
       // Never delete what cannot be inspected: keep it, and say why.
       closed = { ...open, state: 'kept', diffStat: `could not be inspected (${err instanceof Error ? err.message : String(err)})` }

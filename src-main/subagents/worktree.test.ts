@@ -77,11 +77,16 @@ describe('isolation: worktree', () => {
     // The parent reads the branch and how to review and merge it (in the repository), never the worktree's folder.
     const base = w.base.slice(0, 12)
     const branch = `agentry/${card.taskId}`
-    expect(String(cardsOf(r.messages)[0].data.output).split('\n').slice(-3)).toEqual([
+    expect(String(cardsOf(r.messages)[0].data.output).split('\n').slice(-2)).toEqual([
       `Worktree kept: branch ${branch} (1 file changed, 1 insertion(+), 1 deletion(-)), started from ${base}.`,
       `To review: git diff ${base}...${branch} — to merge: git merge ${branch} (in ${w.repo}).`,
-      'It also left uncommitted changes in its worktree, which are not on the branch yet: continue it with its task_id and ask it to commit them.',
     ])
+    // What the child left uncommitted is committed on its own branch (so the merge takes all of it); the person's
+    // branch and index are untouched.
+    expect(git(w.path, 'status', '--porcelain')).toBe('')
+    expect(git(h!.workdir, 'log', '--format=%s', `${w.base}..${branch}`).trim()).toBe(`Agentry task ${card.taskId}: Change it`)
+    expect(git(h!.workdir, 'diff', `${base}...${branch}`)).toMatch(/-alpha\n\+beta/)
+    expect(git(h!.workdir, 'status', '--porcelain')).toBe('')
     expect(String(cardsOf(r.messages)[0].data.output)).not.toContain(w.path)
     // The diff the card's "show diff" shows: the worktree against where it started.
     expect(git(w.path, 'diff', w.base)).toMatch(/-alpha\n\+beta/)

@@ -95,18 +95,45 @@ async function stageIntent(worktree: TaskWorktree): Promise<void> {
 
 /**
  * When the child ends: no change (no new commit, nothing modified or added) → the worktree and its branch are
- * removed; otherwise both are kept and described by `git diff --shortstat` against where it started.
+ * removed; otherwise what the child left uncommitted is committed on its branch (`message`), so the branch holds all
+ * of its work and a plain `git merge` takes it, and both are kept, described by `git diff --shortstat` against where
+ * it started. A commit that fails (say, the repository refuses it) leaves the changes uncommitted, and says so.
  */
-export async function finishWorktree(worktree: TaskWorktree): Promise<TaskWorktree> {
+export async function finishWorktree(worktree: TaskWorktree, message: string): Promise<TaskWorktree> {
   const head = (await git(worktree.path, ['rev-parse', 'HEAD'])).trim()
   const status = (await git(worktree.path, ['status', '--porcelain', '--untracked-files=all'])).trim()
   if (head === worktree.base && status === '') {
     await removeWorktree(worktree)
     return { ...worktree, state: 'removed' }
   }
+  let uncommitted = false
+  if (status) {
+    try {
+      await commitAll(worktree, message)
+    } catch {
+      // Kept as it is: the diff below still counts it (intent-to-add), and the note says it is not on the branch.
+      uncommitted = true
+    }
+  }
   await stageIntent(worktree)
   const stat = (await git(worktree.path, ['diff', '--shortstat', worktree.base])).trim()
-  return { ...worktree, state: 'kept', diffStat: stat || 'no file changes (commits only)', ...(status ? { uncommitted: true } : {}) }
+  return { ...worktree, state: 'kept', diffStat: stat || 'no file changes (commits only)', ...(uncommitted ? { uncommitted: true } : {}) }
+}
+
+/**
+ * Everything in the worktree, committed on its own branch — never anywhere else in the person's repository. Hooks
+ * and signing are off (nobody approved running them, and a signing prompt would hang); the person's git identity is
+ * used when they have one, else Agentry's.
+ */
+async function commitAll(worktree: TaskWorktree, message: string): Promise<void> {
+  await git(worktree.path, ['add', '--all'])
+  let identity: string[] = []
+  try {
+    await git(worktree.path, ['config', '--get', 'user.email'])
+  } catch {
+    identity = ['-c', 'user.name=Agentry', '-c', 'user.email=agentry@localhost']
+  }
+  await git(worktree.path, [...identity, '-c', 'commit.gpgsign=false', 'commit', '--quiet', '--no-verify', '--message', message])
 }
 
 /** The worktree's changes since it started, as a unified diff (committed and not, new files included). */
@@ -140,6 +167,6 @@ export function worktreeNote(w: TaskWorktree): string {
     `Worktree kept: branch ${w.branch} (${w.diffStat ?? 'changed'}), started from ${base}.`,
     `To review: git diff ${base}...${w.branch} — to merge: git merge ${w.branch} (in ${w.repo}).`,
   ]
-  if (w.uncommitted) lines.push(`It also left uncommitted changes in its worktree, which are not on the branch yet: continue it with its task_id and ask it to commit them.`)
+  if (w.uncommitted) lines.push('Changes it left uncommitted are only in its worktree, not on the branch: tell the user (its card shows the diff).')
   return lines.join('\n')
 }

@@ -45,7 +45,7 @@ export const FEATURES: Record<Feature, { extra: Record<string, unknown>; outcome
   // The last call forks its caller (subagent_type "fork"): rows are parent × mode only, the child is always a fork.
   fork: { extra: {}, outcome: 'success' },
   // isolation: worktree in a real git repository: the last child writes a file (kept, and named in the result) or not (removed).
-  'worktree-changed': { extra: { isolation: 'worktree' }, outcome: 'success', git: true, resultSuffix: `\\n${keptNote('1 file changed, 1 insertion\\(\\+\\)')}\\nIt also left uncommitted changes in its worktree, which are not on the branch yet: continue it with its task_id and ask it to commit them\\.` },
+  'worktree-changed': { extra: { isolation: 'worktree' }, outcome: 'success', git: true, resultSuffix: `\\n${keptNote('1 file changed, 1 insertion\\(\\+\\)')}` },
   'worktree-unchanged': { extra: { isolation: 'worktree' }, outcome: 'success', git: true },
 }
 
@@ -93,7 +93,7 @@ export function worktreeRestartCases(): PowerCase[] {
           mode,
           outcome: 'restart',
           extra: { isolation: 'worktree' },
-          resultSuffix: `\\.\\n${keptNote('not inspected \\(interrupted by host restart\\)')}`,
+          resultSuffix: `\\.\\n${keptNote('not inspected \\(interrupted by host restart\\)')}\\nChanges it left uncommitted are only in its worktree, not on the branch: tell the user \\(its card shows the diff\\)\\.`,
         })
       }
     }
