@@ -40,6 +40,19 @@ describe('incomplete children say so (issue 22, defect 8)', () => {
     ])
   })
 
+  it('a fork cut short by its turn cap is told to be started anew, not continued', async () => {
+    lh = await loopbackHarness((r) => {
+      const directive = r.messages.findIndex((m) => m.role === 'user' && contentText(m).includes('<fork_directive>'))
+      // The fork's own steps come after its directive (what is before it is its parent's conversation).
+      if (directive >= 0) return r.messages.slice(directive).some((m) => m.role === 'tool') ? { text: 'partial fork answer' } : call('list_dir', {})
+      if (r.messages.at(-1)!.role === 'user' && contentText(r.messages.at(-1)!).startsWith('[Automated notice')) return { text: 'seen' }
+      return hasToolResult(r) ? { text: 'forked' } : call('task', { subagent_type: 'fork', description: 'Fork', prompt: 'look', max_turns: 1 })
+    })
+    await lh.h.run('fork it')
+    const notice = contentText(lh.requests().filter(byAgent('build')).at(-1)!.messages.at(-1)!)
+    expect(notice).toMatch(/stopped before it finished\. What it returned \(the user has not seen it\):\n<task_result agent="build" task_id="ses_\w+" status="incomplete">\n\[Incomplete: it used all 1 of its steps before finishing\. It had made 1 tool call and changed no files\. To go on, start a new fork with what is left\.\]\npartial fork answer/)
+  })
+
   it('a last step without text is not a success: the earlier narration is labelled as such', async () => {
     lh = await loopbackHarness((r) => {
       if (agentOfRequest(r) !== 'explore') return rootCalls({ subagent_type: 'explore', description: 'Look', prompt: 'look around' })(r)

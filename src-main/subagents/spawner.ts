@@ -263,6 +263,7 @@ export class Subagents {
       clock,
       cause: () => this.causes.of(controller.signal),
       write: (lvl, text) => this.writeUserMessage(lvl, text),
+      fork,
     })
       .then((outcome) => (isolated ? this.closeWorktree(card, publish, outcome, `Agentry task ${taskId}: ${shownName(input)}`) : outcome))
       .finally(() => {
