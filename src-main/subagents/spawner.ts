@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type BackgroundNotice, type Config, type MessageWithParts, type ModelRef, type SessionRecord, type TaskCard, type TaskWorktree, type TokenUsage } from '../../src-shared'
 import { afterStep, appendTextMessage, buildPrompt, NestedTranscript, runTurn, StoredTranscript, type RunContext, type Transcript, type TurnResult } from '../loop'
-import { subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
+import { callableSubagents, subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { AbortCauses, HOST_STOP_REASON, inheritedCause, PARENT_ABORT_REASON, timeoutCause, timeoutReason, USER_STOP_REASON, causeOfReason, type AbortCause } from './abort-cause'
@@ -13,7 +13,7 @@ import { backgroundStarted, taskError } from './result-text'
 import { TaskClock } from './task-clock'
 import { applyTaskOptions, shownName, type AppliedOptions, type CallModelResolver } from './task-options'
 import { createSessionTools } from './session-tools'
-import { callableAgents, TaskTools, type TaskInput } from './task-tool'
+import { TaskTools, type TaskInput } from './task-tool'
 import { finishWorktree, openWorktree, worktreeNote } from './worktree'
 
 export interface SubagentDeps {
@@ -308,7 +308,9 @@ export class Subagents {
    * the one that child ran as — kept in the storage it has (its own session, or nested in the caller's).
    */
   private typedAgent(level: RunLevel, name: string | undefined, resumed: EarlierChild | undefined): AgentInfo {
-    const agent = name === undefined ? undefined : callableAgents(level, level.settings.agents, this.deps.rules).find((a) => a.name === name)
+    // The schema let through only agents this level may start, and the permission check (run before this) decided the
+    // type of a resumed child: what is left to check is that the agent still exists as a subagent.
+    const agent = name === undefined ? undefined : callableSubagents(level.settings.agents).find((a) => a.name === name)
     if (!agent) {
       const was = resumed ? `task_id ${resumed.taskId} ran as "${name}", which` : `"${name}"`
       throw new ToolError(`${was} is not an agent you can start here any more; start a new task with one of the agents listed in the task tool.`)
