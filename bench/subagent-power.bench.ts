@@ -86,7 +86,7 @@ async function worktreeBench(): Promise<Record<string, unknown>> {
     for (let run = 0; run <= RUNS; run++) {
       const started = performance.now()
       const { worktree } = await openWorktree(repo, dataDir, `ses_bench${run}`)
-      const closed = await finishWorktree(worktree)
+      const closed = await finishWorktree(worktree, 'bench')
       const ms = performance.now() - started
       if (closed.state !== 'removed' || fs.existsSync(worktree.path)) throw new Error('the unchanged worktree was not removed')
       if (run > 0) samples.push(round(ms))

@@ -57,7 +57,10 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
         <span className="subagent-stats">
           {card.background && <span className="pill">background</span>}
           <TaskOptionPills card={card} />
-          <span className={`pill status status-${card.status}`} data-testid="subagent-status">{card.status}</span>
+          {/* "completed" beside "incomplete" would read as a contradiction: a finished run that stopped early says the latter. */}
+          {!(card.incomplete && card.status === 'completed') && (
+            <span className={`pill status status-${card.status}`} data-testid="subagent-status">{card.status}</span>
+          )}
           {card.incomplete && (
             <span className="pill status-incomplete" data-testid="subagent-incomplete" title={`Stopped before it finished: ${card.incomplete}`}>
               incomplete

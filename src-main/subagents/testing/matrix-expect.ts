@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
 import type { BackgroundNotice, MessageWithParts, SequencedEvent, SessionRecord, SubagentMeta, TaskCard } from '../../../src-shared'
 import type { Host } from '../../host'
-import { backgroundNoticeLine, buildPrompt } from '../../loop'
+import { awaitsAnswer, backgroundNoticeLine, buildPrompt } from '../../loop'
 import { readChain, storedCards, streamOf, TERMINAL, viewerCards, type StoredLevel } from './matrix-inspect'
 import { doneText, missingFile, modelErrorMessage, NOTED, resumedText, toolErrorText, wokeText } from './matrix-script'
 import { agentAt, depthOf, TIMEOUT_SECONDS, type MatrixCase, type Outcome } from './matrix-table'
@@ -116,8 +116,10 @@ export async function expectCase(run: MatrixRun, c: MatrixCase): Promise<void> {
       // The person's Stop (or a restart) wakes nobody: nothing answered the result.
       expect(texts(after)).toEqual([])
     } else if (storedParent) {
-      // A stored parent is woken to react to its child's result.
+      // A stored parent is woken to react to its child's result — read in the run that was going, or in a turn of its
+      // own — and nothing is left unanswered at the end (nor answered twice: a request never ends with its own answer).
       expect(texts(parent.messages).filter((t) => t === wokeText(c, n - 1) || t === NOTED).length).toBeGreaterThan(0)
+      expect(awaitsAnswer(buildPrompt('', parent.messages)), 'the parent left a result unanswered').toBe(false)
     }
   }
 
