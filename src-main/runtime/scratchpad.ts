@@ -14,7 +14,8 @@ import type { Ruleset } from '../permissions'
  * is protected and hidden from bash. A base folder that is a link, another user's, or open to others is refused.
  */
 export class Scratchpads {
-  private readonly base: string
+  /** the folder every scratchpad of this data dir is in */
+  readonly base: string
 
   constructor(dataDir: string, tmp = os.tmpdir()) {
     const uid = typeof process.getuid === 'function' ? process.getuid() : 0

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import YAML from 'yaml'
+import { Scratchpads } from '../runtime'
 
 /**
  * A data dir and a workspace on disk for a test: config.yaml pointing at a `script` provider, optional
@@ -59,5 +60,10 @@ export function createFixture(o: FixtureOptions = {}): Fixture {
     fs.writeFileSync(path.join(workdir, rel), text)
   }
   for (const [name, frontmatter] of Object.entries(o.agents ?? {})) writeAgent(name, frontmatter)
-  return { root, dataDir, workdir, scriptFile, setScript, writeAgent, remove: () => fs.rmSync(root, { recursive: true, force: true }) }
+  const remove = () => {
+    fs.rmSync(root, { recursive: true, force: true })
+    // The conversations' scratchpads live in the temp folder, beside (not in) the data dir.
+    fs.rmSync(new Scratchpads(dataDir).base, { recursive: true, force: true })
+  }
+  return { root, dataDir, workdir, scriptFile, setScript, writeAgent, remove }
 }
