@@ -4,7 +4,7 @@ import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from 
 import { ApprovalError, type Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { McpPool } from '../mcp'
-import type { Scratchpads } from '../runtime'
+import type { RunRegistry, Scratchpads } from '../runtime'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
@@ -47,6 +47,8 @@ export interface CallDeps {
   /** a deleted root session's event stream: the hub lets go of it */
   forgetStream(stream: string): void
   mcp: McpPool
+  /** every run in flight */
+  runs: Pick<RunRegistry, 'get' | 'list'>
   /** the conversations' scratchpads: removed when a conversation is archived or deleted */
   scratchpads: Pick<Scratchpads, 'remove'>
 }
@@ -222,7 +224,7 @@ export function createCalls(d: CallDeps): HostApi {
       })),
     }),
     // The person stops one child from the tasks panel: like Stop, for that child and everything below it.
-    'tasks.abort': async ({ taskId }) => ({ aborted: d.subagents.isRunning(taskId) && d.runner.abort(taskId) }),
+    'tasks.abort': async ({ taskId }) => ({ aborted: d.runs.get(taskId)?.kind === 'task' && d.runner.abort(taskId) }),
     ...settingsCalls(d),
     ...providerCalls(d),
     ...chatCalls(d),

@@ -8,11 +8,11 @@ import { EventHub } from '../events'
 import { McpPool } from '../mcp'
 import { createFileKeyStore, modelInfo, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissions'
-import { networkAllowed, Runtime, Scratchpads, type RuleSources } from '../runtime'
+import { networkAllowed, RunRegistry, Runtime, Scratchpads, type RuleSources } from '../runtime'
 import { detectSandbox, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
-import { Subagents } from '../subagents'
+import { HOST_STOP_REASON, Subagents } from '../subagents'
 import { protectLocalPort, type EditorFiles } from '../tools'
 import { createCalls } from './calls'
 import { containCallFaults } from './contain-faults'
@@ -54,6 +54,8 @@ export interface Host {
   readonly store: Store
   readonly runner: SessionRunner
   readonly subagents: Subagents
+  /** every run in flight (turns, tasks, helpers), one tree */
+  readonly runs: RunRegistry
   readonly hub: EventHub
   /** the workspaces' MCP servers (started on first need, stopped with the host) */
   readonly mcp: McpPool
@@ -136,8 +138,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
       editorFiles: options.editorFiles,
       mcp,
     })
+    // Every run in flight, in one tree: the runner's turns and the subagents' tasks start and end in it.
+    const runs = new RunRegistry()
     const subagents = new Subagents({
       runtime,
+      runs,
       rules,
       sessions,
       transcript: store.transcript,
@@ -167,6 +172,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       queue: store.queue,
       approvalRecords: store.approvals,
       hub,
+      runs,
       subagents,
       agents,
       settings: (workdir) => settings.forRun(workdir),
@@ -189,6 +195,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       queue: store.queue,
       rules: store.approvals,
       runner,
+      runs,
       subagents,
       approvals,
       registry,
@@ -228,6 +235,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       store,
       runner,
       subagents,
+      runs,
       hub,
       mcp,
       reconcileReport,
@@ -236,9 +244,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       async stop() {
         if (stopped) return
         stopped = true
-        subagents.stopAll()
-        await runner.stop('host stopping')
-        await subagents.settle()
+        // Children first, with the host's own cause (nothing they return wakes anyone), then the turns and helpers.
+        for (const r of runs.list('task')) r.abort(HOST_STOP_REASON, true)
+        await runner.stop(HOST_STOP_REASON)
+        await runs.settleAll()
         for (const dispose of disposers.reverse()) await dispose()
       },
     }

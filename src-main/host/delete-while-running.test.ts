@@ -108,7 +108,7 @@ describe('deleting or archiving a session with runs in its tree', () => {
       expect(session.status).not.toBe('busy')
     }
     // Nothing in the deleted/archived tree may still run; whatever is outside it finishes normally.
-    for (const id of tree) expect(h.host.runner.isRunning(id) || h.host.subagents.isRunning(id)).toBe(false)
+    for (const id of tree) expect(h.host.runs.isRunning(id)).toBe(false)
     await settleHost(h.host)
     // Writes still in flight when the rows went have had their flush: the host is still here and healthy.
     await new Promise((r) => setTimeout(r, 50))

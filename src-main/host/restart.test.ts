@@ -46,7 +46,7 @@ async function restart(o: { headless?: boolean } = {}): Promise<Host> {
 async function settle(h: Host): Promise<void> {
   do {
     await h.runner.idle()
-    await h.subagents.settle()
+    await h.runs.settleAll()
   } while (h.runner.runs().length > 0)
   h.store.flush()
 }

@@ -2,7 +2,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Provid
 import type { AgentEvent, AgentInfo, PartRecord, SessionStatus, TokenUsage } from '../../src-shared'
 import { ModelStreamError, streamWithRetry } from '../models'
 import { newId } from '../store'
-import { toolJsonSchema, type ToolDef } from '../tools'
+import { abortReasonOf, toolJsonSchema, type ToolDef } from '../tools'
 import { awaitsAnswer, buildPrompt, markCacheBreakpoints } from './prompt'
 import { beginStep, endStep } from './step-gate'
 import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
@@ -58,10 +58,7 @@ export const FINAL_ANSWER_NOTICE =
 
 /** Why a run was stopped, carried as the AbortSignal's reason so the model and the user see the real cause. */
 export function abortReason(signal: AbortSignal): string {
-  const r: unknown = signal.reason
-  if (typeof r === 'string') return r
-  if (r instanceof Error && r.name !== 'AbortError') return r.message
-  return 'aborted by user'
+  return abortReasonOf(signal) ?? 'aborted by user'
 }
 
 /**

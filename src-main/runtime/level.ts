@@ -42,8 +42,11 @@ export interface RunLevel {
   rootSessionId: string
   /** the session that spawned this one (undefined at the root) */
   parentSessionId?: string
-  /** session ids from the root down to the parent (empty at the root): who counts this run's tokens as subagent usage */
-  ancestorIds?: string[]
+  /**
+   * session ids from the root down to this run's own session (opaque children included): where it sits in the run
+   * registry's tree, and — all but the last — who counts its tokens as subagent usage
+   */
+  path: string[]
   workdir: string
   agent: AgentInfo
   /** agent names from the root down to this run, e.g. ["build", "explore"] */

@@ -1,19 +1,17 @@
-import type { AgentInfo, ApprovalRecord, ClientMcpServer, Config, HeadlessRun, MessageWithParts, ModelRef, QueueEntry, SessionRecord, SessionStatus, SubagentMeta, TokenUsage } from '../../src-shared'
+import type { AgentInfo, ApprovalRecord, ClientMcpServer, Config, HeadlessRun, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
 import type { ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
-import { appendErrorMessage, appendTextMessage, awaitsAnswer, buildPrompt, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
-import { defaultModelRef, type ModelInfo } from '../models'
-import type { Ruleset } from '../permissions'
-import { agentRules, subagentRules, withClientMcpServers, type BackgroundSink, type RunLevel, type RunSettings } from '../runtime'
+import { appendErrorMessage, awaitsAnswer, buildPrompt, StoredTranscript } from '../loop'
+import type { ModelInfo } from '../models'
+import { RunRefused, type BackgroundSink, type RunLevel, type RunRegistry, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
-import { INTERRUPTED_REASON, USER_STOP_REASON, type Subagents } from '../subagents'
-import { clipMiddle } from './clip-middle'
-import { maybeCompact } from './compaction'
-import { ancestorsOf, emitterFor } from './emitter'
-import { noteRuleErrors } from './rule-notice'
-import { helperModel } from './helper-model'
+import { USER_STOP_REASON, type Subagents } from '../subagents'
+import { Emitters, type Emitter } from './emitter'
+import { grantRules, rootLevel, type RunOptions } from './root-level'
+import { summarize } from './summarize'
 import { generateTitle } from './title'
-import { settleWaitingCalls, waitingCalls } from './waiting-calls'
+import { runSessionTurn, type TurnHost } from './turn'
+import { waitingCalls } from './waiting-calls'
 
 export interface RunnerDeps {
   sessions: SessionsRepository
@@ -22,6 +20,8 @@ export interface RunnerDeps {
   /** approvals left waiting across a restart */
   approvalRecords: ApprovalsRepository
   hub: EventHub
+  /** every run in flight: turns start and end here, next to the subagents' tasks */
+  runs: RunRegistry
   subagents: Subagents
   agents(workdir: string): AgentInfo[]
   /** configuration, rules and agents as on disk now: read once per prompt, kept for the whole run */
@@ -38,14 +38,6 @@ export interface RunnerDeps {
 }
 
 const HELPER_GRACE_MS = 2000
-/** Stopping a tree is repeated while runs in it keep (re)starting — a live parent may resume a child meanwhile. */
-const MAX_STOP_ROUNDS = 20
-const INTERRUPTED_NOTICE = 'Interrupted: the agentry run command that ran this turn was stopped (Ctrl-C or SIGTERM). Tool calls in flight were stopped and not repeated. Send a message to continue.'
-
-interface ActiveRun {
-  controller: AbortController
-  done: Promise<void>
-}
 
 export class RunnerError extends Error {
   override readonly name = 'RunnerError'
@@ -59,40 +51,43 @@ export class RunnerError extends Error {
 
 /**
  * One run per session at a time. Prompts go through a persistent queue (idempotent by request id) and start
- * when the session is idle; background completions start a turn of their own when the parent is idle.
+ * when the session is idle; background completions start a turn of their own when the parent is idle. What runs is
+ * the run registry's (`deps.runs`): stopping, waiting and closing a tree are queries on it.
  */
 export class SessionRunner implements BackgroundSink, ResumeHook {
-  private readonly active = new Map<string, ActiveRun>()
-  /** headless grants of prompts still queued (in memory: a restarted host runs them as ordinary prompts) */
-  private readonly promptGrants = new Map<string, Ruleset>()
-  /** per root session: the headless grants of the prompt being worked on, kept for the turns its children start */
-  private readonly runGrants = new Map<string, Ruleset>()
-  /** the same for MCP servers a front end passed with a prompt (an editor over ACP): per queued prompt, then per root */
-  private readonly promptMcp = new Map<string, ClientMcpServer[]>()
-  private readonly runMcp = new Map<string, ClientMcpServer[]>()
+  /** what a front end sent with a queued prompt (headless grants, an editor's MCP servers); in memory only */
+  private readonly promptOptions = new Map<string, RunOptions>()
+  /** per conversation: the options of the prompt being worked on, kept for the turns its children's results start */
+  private readonly conversationOptions = new Map<string, RunOptions>()
   private readonly wakeups = new Set<string>()
   /** sessions whose calls left waiting across a restart are all answered: the next turn runs them first */
   private readonly resumes = new Set<string>()
-  private readonly settled = new Set<() => void>()
-  /** fire-and-forget helper work (titles) that must still end before the host closes the store */
-  private readonly helpers = new Set<{ controller: AbortController; done: Promise<void> }>()
-  /** summaries being written, per session: stopped when the session is deleted or archived */
-  private readonly summaries = new Map<string, Set<AbortController>>()
-  /** sessions being deleted or archived (a count: two such calls may overlap): nothing new starts in them */
-  private readonly closing = new Map<string, number>()
+  private readonly idleWaiters = new Set<() => void>()
+  private readonly emitters: Emitters
+  private readonly turnHost: TurnHost
   /** set by stop(): the host is going away */
   private stopping = false
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.emitters = new Emitters(deps.hub, deps.sessions)
+    this.turnHost = {
+      deps,
+      emitter: (session) => this.emitters.of(session),
+      setStatus: (session, status, reason) => this.setStatus(session, status, reason),
+      level: (session, agent, settings, signal, userMessageId) => this.levelFor(session, settings, signal, userMessageId, agent),
+      title: (level, session, text) => this.inBackground(session, 'title', (signal) => generateTitle(this.deps, level, session, text, signal)),
+    }
+  }
 
   prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun; mcpServers?: ClientMcpServer[] }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireSession(input.sessionId)
-    if (this.closing.has(session.id)) throw new RunnerError('conflict', 'This session is being deleted or archived right now; nothing new can start in it.')
+    if (this.deps.runs.isClosing(session.id)) throw new RunnerError('conflict', 'This session is being deleted or archived right now; nothing new can start in it.')
     this.checkAgent(session, input.agent)
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
-    if (input.headless) this.promptGrants.set(entry.id, grantRules(input.headless))
-    if (input.mcpServers?.length) this.promptMcp.set(entry.id, input.mcpServers)
+    if (input.headless || input.mcpServers?.length) {
+      this.promptOptions.set(entry.id, { ...(input.headless ? { grants: grantRules(input.headless) } : {}), ...(input.mcpServers?.length ? { mcp: input.mcpServers } : {}) })
+    }
     const busy = this.isRunning(input.sessionId)
     if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
     this.drain(input.sessionId)
@@ -103,6 +98,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const entry = this.deps.queue.listQueue(sessionId).find((e) => e.id === queueId)
     if (!entry) return false
     this.deps.queue.setQueueStatus(queueId, 'cancelled')
+    this.promptOptions.delete(queueId)
     const session = this.deps.sessions.getSession(sessionId)
     if (session) this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId, text: entry.text, removed: true })
     return true
@@ -166,42 +162,24 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
    * results it causes are stored for the record; the next turn the person starts sees them.
    */
   abort(sessionId: string, reason = USER_STOP_REASON): boolean {
-    const tasks = this.deps.subagents.stop(sessionId, reason)
-    const runs = [...this.active.keys()].filter((id) => id === sessionId || this.isDescendant(id, sessionId))
-    for (const id of [sessionId, ...tasks, ...runs]) this.wakeups.delete(id)
-    for (const id of runs) this.active.get(id)!.controller.abort(reason)
-    return runs.length > 0 || tasks.length > 0
+    const stopped = this.deps.runs.stop(sessionId, reason)
+    this.wakeups.delete(sessionId)
+    for (const r of stopped) this.wakeups.delete(r.sessionId)
+    return stopped.length > 0
   }
 
   /** The hidden `summary` agent over the whole visible conversation; stored in the session's metadata. */
   async summarize(sessionId: string): Promise<string> {
     const session = this.requireSession(sessionId)
-    if (this.closing.has(sessionId)) throw new RunnerError('conflict', 'This session is being deleted or archived right now.')
-    const controller = new AbortController()
-    const level = this.rootLevel(session, controller.signal, null, this.deps.settings(session.workspaceRoot))
-    const text = renderConversation(level.transcript.history())
-    if (!text.trim()) throw new RunnerError('conflict', 'This session has no messages to summarize yet.')
-    let running = this.summaries.get(sessionId)
-    if (!running) this.summaries.set(sessionId, (running = new Set()))
-    running.add(controller)
-    let result
-    try {
-      result = await this.deps.subagents.runHelper(level, 'summary', clipMiddle(text), helperModel(level))
-    } finally {
-      running.delete(controller)
-      if (running.size === 0) this.summaries.delete(sessionId)
-    }
-    if (result.finishReason === 'aborted') throw new RunnerError('conflict', `The summary was stopped: ${result.error ?? 'aborted'}.`)
-    if (result.finishReason === 'error') throw new RunnerError('conflict', `The summary agent failed: ${result.error ?? 'unknown error'}`)
-    const updated = this.deps.sessions.updateSession(sessionId, { metadata: { ...this.requireSession(sessionId).metadata, summary: result.text } })
-    this.emit(updated, { type: 'session_updated', sessionId, at: Date.now(), session: updated })
-    return result.text
+    if (this.deps.runs.isClosing(sessionId)) throw new RunnerError('conflict', 'This session is being deleted or archived right now.')
+    const emitter = this.emitters.of(session)
+    return summarize(this.deps, session, emitter, (signal) => this.levelFor(session, this.deps.settings(session.workspaceRoot), signal, null))
   }
 
   /** Pending approvals of a conversation changed: show the root as waiting (on an approval, or on an answer). */
   approvalsChanged(rootSessionId: string, pending: { kind: string }[]): void {
     const session = this.deps.sessions.getSession(rootSessionId)
-    if (!session || !this.active.has(rootSessionId)) return
+    if (!session || this.deps.runs.get(rootSessionId)?.kind !== 'turn') return
     const status: SessionStatus = pending.some((p) => p.kind !== 'question') ? 'waiting_on_approval' : pending.length ? 'waiting_on_user' : 'busy'
     const waitingOrBusy = new Set<SessionStatus>(['busy', 'waiting_on_approval', 'waiting_on_user'])
     if (session.status !== status && waitingOrBusy.has(session.status)) this.setStatus(session, status)
@@ -210,7 +188,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   /** Approvals hook: a root session's call left waiting by a previous host can go on from stored state. */
   resumable(approval: ApprovalRecord): { workspaceRoot: string } | undefined {
     const session = this.deps.sessions.getSession(approval.sessionId)
-    if (!session || approval.kind !== 'tool' || approval.sessionId !== approval.rootSessionId || this.active.has(session.id)) return undefined
+    if (!session || approval.kind !== 'tool' || approval.sessionId !== approval.rootSessionId || this.deps.runs.isRunning(session.id)) return undefined
     const waiting = waitingCalls(this.deps, session.id).some((w) => w.part.toolCallId === approval.toolCallId)
     return waiting ? { workspaceRoot: session.workspaceRoot } : undefined
   }
@@ -227,104 +205,66 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
 
   /** A background child finished: let the parent react (now if idle, after its current run otherwise). */
   backgroundDone(sessionId: string): void {
-    if (this.closing.has(sessionId)) return
+    if (this.deps.runs.isClosing(sessionId)) return
     this.wakeups.add(sessionId)
     this.drain(sessionId)
   }
 
   isRunning(sessionId: string): boolean {
-    return this.active.has(sessionId) || this.deps.subagents.isRunning(sessionId)
-  }
-
-  private isDescendant(sessionId: string, ancestorId: string): boolean {
-    const session = this.deps.sessions.getSession(sessionId)
-    return session !== undefined && ancestorsOf(this.deps.sessions, session).some((a) => a.id === ancestorId)
+    return this.deps.runs.isRunning(sessionId)
   }
 
   /**
-   * Deleting or archiving: first every run in the session's tree stops — its own, its descendants' (stored sessions
-   * prompted directly, and children running as tasks, blocking and background) and summaries being written — and
-   * their writes settle; nothing new starts in the tree meanwhile (prompts are refused, queued ones cancelled, no
-   * background result wakes it). Then `then` runs (the delete or the archive) and the tree is open again.
+   * Deleting or archiving: the session's tree closes — nothing new starts in it (prompts are refused, queued ones
+   * cancelled, no background result wakes it), every run in it stops (its own, its descendants' turns, children
+   * running as tasks, summaries being written) and their writes settle. Then `then` runs (the delete or the archive)
+   * and the tree is open again.
    */
-  async whileStopped<T>(sessionId: string, reason: string, then: () => T): Promise<T> {
+  whileStopped<T>(sessionId: string, reason: string, then: () => T): Promise<T> {
     const ids = this.deps.sessions.subtreeIds(sessionId)
-    for (const id of ids) this.closing.set(id, (this.closing.get(id) ?? 0) + 1)
-    try {
-      await this.stopTree(ids, reason)
-      return then()
-    } finally {
-      for (const id of ids) {
-        const n = (this.closing.get(id) ?? 1) - 1
-        if (n > 0) this.closing.set(id, n)
-        else this.closing.delete(id)
-      }
+    for (const id of ids) {
+      this.wakeups.delete(id)
+      this.resumes.delete(id)
+      for (const entry of this.deps.queue.listQueue(id, 'queued')) this.cancelQueued(entry.id, id)
     }
+    return this.deps.runs.whileClosed(ids, reason, then)
   }
 
-  /** A deleted session's memory: grants, wake-ups, a root's lane. */
+  /** A deleted session's memory: options, wake-ups, a root's lane, its emitter. */
   forget(ids: string[]): void {
     for (const id of ids) {
       this.wakeups.delete(id)
       this.resumes.delete(id)
-      this.runGrants.delete(id)
+      this.conversationOptions.delete(id)
       this.deps.subagents.forget(id)
     }
+    this.emitters.forget(ids)
   }
 
-  private async stopTree(ids: string[], reason: string): Promise<void> {
-    for (let round = 0; round < MAX_STOP_ROUNDS; round++) {
-      const waits: Promise<unknown>[] = []
-      for (const id of ids) {
-        this.wakeups.delete(id)
-        this.resumes.delete(id)
-        for (const entry of this.deps.queue.listQueue(id, 'queued')) {
-          this.promptGrants.delete(entry.id)
-          this.cancelQueued(entry.id, id)
-        }
-        const run = this.active.get(id)
-        if (run) {
-          run.controller.abort(reason)
-          waits.push(run.done)
-        }
-        for (const taskId of this.deps.subagents.stop(id, reason)) waits.push(this.deps.subagents.settled(taskId))
-        for (const controller of this.summaries.get(id) ?? []) controller.abort(reason)
-      }
-      if (waits.length === 0) return
-      await Promise.allSettled(waits)
-    }
-    this.deps.fault('stopping a session tree', new Error(`runs of ${ids.length} session(s) kept restarting after ${MAX_STOP_ROUNDS} stops; going on anyway`))
-  }
-
+  /** The turns in flight (the root status each shows). */
   runs(): { sessionId: string; status: SessionStatus }[] {
-    return [...this.active.keys()].map((sessionId) => ({ sessionId, status: this.deps.sessions.getSession(sessionId)?.status ?? 'busy' }))
+    return this.deps.runs.list('turn').map((r) => ({ sessionId: r.sessionId, status: this.deps.sessions.getSession(r.sessionId)?.status ?? 'busy' }))
   }
 
-  /** Resolves when no run is active and nothing is queued (CLI and tests). */
+  /** Resolves when no turn runs and nothing is queued (CLI and tests). */
   idle(): Promise<void> {
-    if (this.active.size === 0) return Promise.resolve()
-    return new Promise((resolve) => this.settled.add(resolve))
+    if (this.deps.runs.list('turn').length === 0) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.add(resolve))
   }
 
   async stop(reason: string): Promise<void> {
     // Nothing starts once the host stops: a run ending here must not drain the next queued prompt (it would write
     // after the store closed); queued prompts stay queued for the next host.
     this.stopping = true
-    for (const run of this.active.values()) run.controller.abort(reason)
-    await Promise.allSettled([...this.active.values()].map((r) => r.done))
+    const turns = this.deps.runs.list('turn')
+    for (const r of turns) r.abort(reason, true)
+    await this.deps.runs.settled(turns)
     // A title still being written gets a moment to land (a CLI run often ends first), then is cancelled.
-    const helpers = [...this.helpers]
+    const helpers = this.deps.runs.list('helper')
     const grace = new Promise((r) => setTimeout(r, HELPER_GRACE_MS).unref())
-    await Promise.race([Promise.allSettled(helpers.map((x) => x.done)), grace])
-    for (const x of helpers) x.controller.abort(reason)
-    await Promise.allSettled(helpers.map((x) => x.done))
-  }
-
-  private inBackground(work: (signal: AbortSignal) => Promise<void>): void {
-    const controller = new AbortController()
-    const entry = { controller, done: work(controller.signal) }
-    this.helpers.add(entry)
-    void entry.done.finally(() => this.helpers.delete(entry))
+    await Promise.race([this.deps.runs.settled(helpers), grace])
+    for (const r of helpers) r.abort(reason, true)
+    await this.deps.runs.settled(helpers)
   }
 
   /** Start queued work for every session that has some (after a host restart). */
@@ -333,10 +273,11 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   private drain(sessionId: string): void {
-    if (this.stopping || this.active.has(sessionId) || this.closing.has(sessionId)) return
-    // An inspectable child running as its parent's task: one run per session, so whatever waits here goes after it.
-    if (this.deps.subagents.isRunning(sessionId)) {
-      void this.deps.subagents.settled(sessionId).then(() => this.drain(sessionId))
+    if (this.stopping || this.deps.runs.isClosing(sessionId)) return
+    const running = this.deps.runs.get(sessionId)
+    if (running) {
+      // An inspectable child running as its parent's task: one run per session, so whatever waits here goes after it.
+      if (running.kind === 'task') void running.done.then(() => this.drain(sessionId))
       return
     }
     const next = this.deps.queue.listQueue(sessionId, 'queued')[0]
@@ -344,21 +285,63 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     // result arrived reads it in its next step, and a turn started afterwards would have nothing to answer.
     if (!next && !this.resumes.has(sessionId) && this.wakeups.has(sessionId) && !this.hasUnanswered(sessionId)) this.wakeups.delete(sessionId)
     const wake = this.wakeups.has(sessionId) || this.resumes.has(sessionId)
-    if (!next && !wake) {
+    const session = this.deps.sessions.getSession(sessionId)
+    if ((!next && !wake) || !session) {
       this.notifyIfIdle()
       return
     }
     this.wakeups.delete(sessionId)
-    const controller = new AbortController()
-    const run: ActiveRun = { controller, done: Promise.resolve() }
-    this.active.set(sessionId, run)
-    run.done = this.turn(sessionId, next, controller)
-      .catch((err) => this.fail(sessionId, err))
-      .finally(() => {
-        this.active.delete(sessionId)
+    const emitter = this.emitters.of(session)
+    const root = emitter.stream
+    if (next) {
+      this.deps.queue.setQueueStatus(next.id, 'started')
+      // A new prompt brings its own options (or none); a turn a background child starts keeps the current ones.
+      const options = this.promptOptions.get(next.id)
+      this.promptOptions.delete(next.id)
+      if (options) this.conversationOptions.set(root, options)
+      else this.conversationOptions.delete(root)
+    }
+    // A new message supersedes calls still waiting from before a restart; otherwise this turn resumes them.
+    const resuming = this.resumes.delete(sessionId) && !next
+    try {
+      const record = this.deps.runs.begin(
+        { kind: 'turn', sessionId, path: [...emitter.ancestors.map((a) => a.id), sessionId], agentType: session.agent },
+        (r) => runSessionTurn(this.turnHost, { sessionId, entry: next, record: r, resuming }).catch((err: unknown) => this.fail(sessionId, err)),
+      )
+      void record.done.then(() => {
         this.drain(sessionId)
         this.notifyIfIdle()
       })
+    } catch (err) {
+      // Closing meanwhile: nothing starts in a tree being deleted or archived.
+      if (!(err instanceof RunRefused)) throw err
+    }
+  }
+
+
+  /** The run level of a session prompted directly, with its conversation's options. */
+  private levelFor(session: SessionRecord, settings: RunSettings, signal: AbortSignal, userMessageId: string | null, agent?: AgentInfo): RunLevel {
+    const own = agent ?? settings.agents.find((a) => a.name === session.agent)
+    if (!own) throw new RunnerError('not_found', `Agent "${session.agent}" is not defined in ${session.workspaceRoot}.`)
+    const emitter = this.emitters.of(session)
+    return rootLevel(this.deps, {
+      session,
+      ancestors: emitter.ancestors,
+      agent: own,
+      settings,
+      signal,
+      userMessageId,
+      emitter,
+      options: this.conversationOptions.get(emitter.stream),
+      background: this,
+      sessionsPort: { prompt: (id, text) => ({ queued: this.prompt({ sessionId: id, text }).queued }), isRunning: (id) => this.isRunning(id) },
+    })
+  }
+
+  /** Fire-and-forget helper work (a title): in the registry, so the host's stop lets it land or cancels it. */
+  private inBackground(session: SessionRecord, agentType: string, work: (signal: AbortSignal) => Promise<void>): void {
+    const path = [...this.emitters.of(session).ancestors.map((a) => a.id), session.id]
+    this.deps.runs.begin({ kind: 'helper', sessionId: session.id, path, agentType }, (r) => work(r.controller.signal))
   }
 
   /** The session's conversation ends with something its model has not answered (a background result). */
@@ -367,155 +350,10 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   private notifyIfIdle(): void {
-    if (this.active.size > 0) return
-    const waiting = [...this.settled]
-    this.settled.clear()
+    if (this.deps.runs.list('turn').length > 0) return
+    const waiting = [...this.idleWaiters]
+    this.idleWaiters.clear()
     for (const cb of waiting) cb()
-  }
-
-  private async turn(sessionId: string, entry: QueueEntry | undefined, controller: AbortController): Promise<void> {
-    const { queue, transcript: rows } = this.deps
-    let session = this.requireSession(sessionId)
-    const agentName = entry?.agent ?? (session.metadata.activeAgent as string | undefined) ?? session.agent
-    // Read once for the whole run: files changed while it runs (even by the agent) apply from the next prompt.
-    const settings = this.deps.settings(session.workspaceRoot)
-    const agent = settings.agents.find((a) => a.name === agentName)
-    if (entry) {
-      queue.setQueueStatus(entry.id, 'started')
-      // A new prompt brings its own grants (or none); a turn a background child starts keeps the current ones.
-      const grants = this.promptGrants.get(entry.id)
-      this.promptGrants.delete(entry.id)
-      const root = rootIdOf(this.deps.sessions, session)
-      if (grants) this.runGrants.set(root, grants)
-      else this.runGrants.delete(root)
-      const servers = this.promptMcp.get(entry.id)
-      this.promptMcp.delete(entry.id)
-      if (servers) this.runMcp.set(root, servers)
-      else this.runMcp.delete(root)
-      if (entry.status === 'queued') this.emit(session, { type: 'message_queued', sessionId, at: Date.now(), queueId: entry.id, text: entry.text, removed: true })
-    }
-    const transcript = new StoredTranscript(rows, sessionId)
-    const { emit } = emitterFor(this.deps.hub, this.deps.sessions, session)
-    if (!agent) {
-      appendErrorMessage(transcript, emit, 'agent_not_found', `Agent "${agentName}" is not defined in ${session.workspaceRoot}. Pick another agent and send again.`)
-      this.setStatus(session, 'error', `agent "${agentName}" is not defined any more; pick another agent`)
-      return
-    }
-    const retrying = entry?.kind === 'retry'
-    const firstPrompt = entry !== undefined && !retrying && !transcript.history().some((m) => m.role === 'user')
-
-    let userMessageId: string | null = null
-    if (entry && !retrying) {
-      userMessageId = appendTextMessage(transcript, emit, 'user', entry.text, {
-        ...(agent.name !== session.agent ? { agent: agent.name } : {}),
-        ...(entry.requestId ? { requestId: entry.requestId } : {}),
-      }).id
-    }
-    noteRuleErrors(transcript, emit, settings.rules.errors)
-    session = this.setStatus(session, 'busy')
-    // A turn without a new message (a retry, a background result, a resumed call) still belongs to the last user message.
-    userMessageId ??= [...transcript.history()].reverse().find((m) => m.role === 'user' && !m.metadata.synthetic)?.id ?? null
-    const level = this.rootLevel(session, controller.signal, userMessageId, settings, agent)
-    if (firstPrompt && entry) this.inBackground((signal) => generateTitle(this.deps, level, session, entry.text, signal))
-    // A new message supersedes calls still waiting from before a restart; otherwise this turn resumes them.
-    const resuming = this.resumes.delete(sessionId) && !entry
-    const info = await this.deps.modelInfo(level.modelRef, settings.config.config)
-    // Priced per step: a table may bill a long prompt at a higher rate, request by request.
-    let cost: number | null = 0
-    let run
-    try {
-      run = await this.deps.subagents.prepare(level, level.transcript, {
-        onStep: ({ usage }) => {
-          const c = info.cost(usage)
-          cost = cost === null || c === null ? null : cost + c
-        },
-      })
-    } catch (err) {
-      // Model not configured / key missing: the run cannot start; say why, in this session.
-      const e = err as Error
-      appendErrorMessage(transcript, emit, errorCode(e, 'internal'), e.message)
-      this.setStatus(this.requireSession(sessionId), 'error', e.message)
-      emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: 'error', usage: emptyUsage(), text: '' })
-      return
-    }
-    await settleWaitingCalls(this.deps, level, run, resuming)
-    await maybeCompact(this.deps, level, info.contextWindow)
-    const result = await runTurn(run)
-    this.addUsage(level, result.usage, cost)
-    // Interrupted (the client running the turn went away) is not a failure of the session: it is left idle.
-    const interrupted = result.finishReason === 'aborted' && controller.signal.reason === INTERRUPTED_REASON
-    const status: SessionStatus = interrupted ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
-    if (interrupted) appendTextMessage(level.transcript, emit, 'assistant', INTERRUPTED_NOTICE, { notice: 'interrupted' })
-    session = this.setStatus(this.requireSession(sessionId), status, result.error)
-    emit({
-      type: 'turn_complete',
-      sessionId,
-      at: Date.now(),
-      messageId: result.lastMessageId,
-      finishReason: result.finishReason,
-      usage: result.usage,
-      text: result.text,
-      ...(result.contextTokens !== undefined ? { contextTokens: result.contextTokens } : {}),
-    })
-  }
-
-  /** The session's own totals, and — for a child session prompted directly — its ancestors' subagent totals. */
-  private addUsage(level: RunLevel, usage: TokenUsage, cost: number | null): void {
-    this.deps.sessions.addSessionUsage(level.sessionId, usage, cost)
-    const ancestors = level.ancestorIds ?? []
-    if (ancestors.length === 0) return
-    this.deps.sessions.addSubagentUsage(ancestors, usage, cost)
-    for (const id of ancestors) {
-      const s = this.deps.sessions.getSession(id)
-      if (s) this.emit(s, { type: 'session_updated', sessionId: id, at: Date.now(), session: s })
-    }
-  }
-
-  /** The run level of a session prompted directly: its ancestors' rules still bound it (a child never exceeds its parent). */
-  private rootLevel(session: SessionRecord, signal: AbortSignal, userMessageId: string | null, settings: RunSettings, agent?: AgentInfo): RunLevel {
-    const all = settings.agents
-    const own = agent ?? all.find((a) => a.name === session.agent)
-    if (!own) throw new RunnerError('not_found', `Agent "${session.agent}" is not defined in ${session.workspaceRoot}.`)
-    const ancestors = ancestorsOf(this.deps.sessions, session)
-    const rootSessionId = ancestors[0]?.id ?? session.id
-    const grants = this.runGrants.get(rootSessionId)
-    // A child records the agents above it (opaque ones have no session row to find them by): all of them bound it.
-    const recorded = (session.metadata.subagent as SubagentMeta | undefined)?.agentPath?.slice(0, -1)
-    const above = recorded ?? ancestors.map((a) => a.agent)
-    const chainAgents = [...above.map((name) => all.find((x) => x.name === name)).filter((a): a is AgentInfo => !!a), own]
-    return {
-      sessionId: session.id,
-      rootSessionId,
-      parentSessionId: session.parentId ?? undefined,
-      ancestorIds: ancestors.map((a) => a.id),
-      workdir: session.workspaceRoot,
-      agent: own,
-      agentPath: chainAgents.map((a) => a.name),
-      // Every level below the root is a subagent: the configured subagent tool policy bounds it too.
-      chain: chainAgents.map((a, i) => (i === 0 ? agentRules(a) : subagentRules(a, settings.config.config))),
-      depth: above.length,
-      modelRef: this.modelFor(session, own, settings.config.config),
-      signal,
-      emit: emitterFor(this.deps.hub, this.deps.sessions, session).emit,
-      userMessageId,
-      transcript: new StoredTranscript(this.deps.transcript, session.id),
-      headless: this.deps.headless || grants !== undefined,
-      grants: grants ?? [],
-      background: this,
-      sessionsPort: { prompt: (id, text) => ({ queued: this.prompt({ sessionId: id, text }).queued }), isRunning: (id) => this.isRunning(id) },
-      settings: withClientMcpServers(settings, this.runMcp.get(rootSessionId)),
-      scratchpad: this.deps.scratchpad?.(rootSessionId),
-    }
-  }
-
-  /**
-   * The session's model (chosen when it was created — the person's pick, else its agent's model, else the default —
-   * or switched since with the model picker). A message sent with another agent whose file names a model runs on
-   * that agent's model.
-   */
-  private modelFor(session: SessionRecord, agent: AgentInfo, config: Config): ModelRef {
-    const own = agent.name !== session.agent ? this.deps.agentModel(agent, config) : undefined
-    return own ?? session.model ?? this.deps.agentModel(agent, config) ?? defaultModelRef(config)
   }
 
   /** A run that threw (the loop itself never does): contained — logged with an id, the session shows the error. */
@@ -524,12 +362,13 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const session = this.deps.sessions.getSession(sessionId)
     if (!session) return
     const message = `The run stopped because of an internal error in the host (${id}); send the message again. The details are in the host's log.`
+    const { emit } = this.emitters.of(session)
     try {
-      appendErrorMessage(new StoredTranscript(this.deps.transcript, sessionId), emitterFor(this.deps.hub, this.deps.sessions, session).emit, 'internal', message)
+      appendErrorMessage(new StoredTranscript(this.deps.transcript, sessionId), emit, 'internal', message)
     } catch (storeErr) {
       // The store itself may be what failed (the session may be gone): the error still reaches live viewers.
       this.deps.fault(`storing the error of the run of ${sessionId}`, storeErr)
-      this.emit(session, { type: 'error', sessionId, at: Date.now(), code: 'internal', message })
+      emit({ type: 'error', sessionId, at: Date.now(), code: 'internal', message })
     }
     try {
       this.setStatus(session, 'error', message)
@@ -545,8 +384,8 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     return updated
   }
 
-  private emit(session: SessionRecord, event: Parameters<RunLevel['emit']>[0]): void {
-    emitterFor(this.deps.hub, this.deps.sessions, session).emit(event)
+  private emit(session: SessionRecord, event: Parameters<Emitter['emit']>[0]): void {
+    this.emitters.of(session).emit(event)
   }
 
   private requireSession(sessionId: string): SessionRecord {
@@ -554,24 +393,4 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     if (!session) throw new RunnerError('not_found', `No session ${sessionId}. It may have been deleted; reload the session list.`)
     return session
   }
-}
-
-/** Plain-text rendering of a conversation for the summary agent. */
-function renderConversation(messages: MessageWithParts[]): string {
-  return messages
-    .filter((m) => !m.metadata.hiddenAt)
-    .map((m) => `${m.role}: ${m.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text ?? '')).join('\n')}`)
-    .join('\n\n')
-}
-
-/** `agentry run`'s grants as rules of the runtime layer (never above a deny): `--allow`, then `--yes` for the rest. */
-function grantRules(h: HeadlessRun): Ruleset {
-  return [
-    ...h.allow.map(({ tool, pattern }) => ({ tool, pattern, action: 'allow' as const })),
-    ...(h.yes ? [{ tool: '*', pattern: '*', action: 'allow' as const }] : []),
-  ]
-}
-
-function rootIdOf(sessions: RunnerDeps['sessions'], session: SessionRecord): string {
-  return ancestorsOf(sessions, session)[0]?.id ?? session.id
 }

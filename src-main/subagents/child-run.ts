@@ -1,6 +1,6 @@
 import type { Config, MessageWithParts, ModelRef, TaskCard, TokenUsage } from '../../src-shared'
-import { addUsage, emptyUsage, isToolPart, runTurn, toolNameOf, type RunContext, type Transcript, type TurnResult } from '../loop'
-import type { PrepareOptions, RunLevel } from '../runtime'
+import { isToolPart, runTurn, toolNameOf, type RunContext, type Transcript, type TurnResult } from '../loop'
+import { addStep, type PrepareOptions, type RunLevel, type RunTotals } from '../runtime'
 import type { SessionsRepository } from '../store'
 import type { AbortCause } from './abort-cause'
 import type { Lane, Slot } from './lane'
@@ -38,6 +38,8 @@ export interface ChildRun {
   write(child: RunLevel, prompt: string): void
   /** a fork: not resumable (an incomplete one is started anew) */
   fork?: boolean
+  /** the run's totals in the run registry: each model step is added here */
+  totals: RunTotals
 }
 
 /**
@@ -46,16 +48,13 @@ export interface ChildRun {
  * result text for the parent. Never throws.
  */
 export async function runChild(r: ChildRun): Promise<ChildOutcome> {
-  const { child, card } = r
+  const { child, card, totals } = r
   const agent = child.agent
-  const usage: TokenUsage = emptyUsage()
   const started = Date.now()
   let slot: Slot | undefined
   let from = 0
   let result: TurnResult | undefined
-  // Priced per step, as providers bill each request; null once any step's price is unknown.
-  let cost: number | null = 0
-  const stats = (): string => statsLine(Date.now() - started, usage, cost, agent.inspectable ? child.sessionId : undefined)
+  const stats = (): string => statsLine(Date.now() - started, totals.usage, totals.costUsd, agent.inspectable ? child.sessionId : undefined)
   const aborted = (): ChildOutcome => {
     const cause = r.cause()
     card.status = 'aborted'
@@ -81,19 +80,19 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     r.write(child, r.prompt)
     const run = await r.prepare(child, child.transcript, {
       onStep: ({ usage: u }) => {
-        addUsage(usage, u)
-        const c = info.cost(u)
-        cost = cost === null || c === null ? null : cost + c
-        card.steps++
+        // Priced per step, as providers bill each request.
+        addStep(totals, u, info.cost(u))
+        const usage = totals.usage
+        card.steps = totals.steps
         card.tokensIn = usage.prompt
         card.tokensOut = usage.completion
         if (usage.cacheRead || usage.cacheWrite) Object.assign(card, { cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite })
-        card.costUsd = cost
+        card.costUsd = totals.costUsd
         r.publish()
       },
     })
     result = await runTurn(run)
-    r.countUsage(usage, cost)
+    r.countUsage(totals.usage, totals.costUsd)
     const outcome: ChildOutcome =
       result.finishReason === 'aborted'
         ? aborted()
@@ -105,7 +104,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
       card.error = null
       setChildStatus(r, 'idle')
     }
-    child.emit({ type: 'turn_complete', sessionId: child.sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage, text: result.text })
+    child.emit({ type: 'turn_complete', sessionId: child.sessionId, at: Date.now(), messageId: result.lastMessageId, finishReason: result.finishReason, usage: { ...totals.usage }, text: result.text })
     return outcome
   } catch (err) {
     // The loop itself never throws: this is a lane wait cut short by an abort, or a model that cannot be

@@ -1,6 +1,7 @@
-import type { MessageWithParts, SessionRecord, SessionStatus, SubagentMeta, TaskOptions } from '../../src-shared'
+import type { MessageWithParts, SessionRecord, SubagentMeta, TaskOptions } from '../../src-shared'
+import { StoredTranscript, type Transcript } from '../loop'
 import type { RunLevel } from '../runtime'
-import type { SessionsRepository } from '../store'
+import type { SessionsRepository, TranscriptRepository } from '../store'
 import { ToolError } from '../tools'
 import { findNestedTask } from './nested'
 
@@ -9,8 +10,6 @@ export interface Anchor {
   sessionId: string
   userMessageId: string | null
 }
-
-const BUSY = new Set<SessionStatus>(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
 
 /**
  * An inspectable child's session row. Its `parent_id` is the nearest *stored* ancestor — the caller itself, or,
@@ -69,13 +68,7 @@ export interface EarlierChild {
  */
 export function findEarlierChild(sessions: SessionsRepository, level: RunLevel, taskId: string): EarlierChild | undefined {
   const target = sessions.getSession(taskId)
-  if (target) {
-    const meta = target.metadata.subagent as SubagentMeta | undefined
-    let s: SessionRecord | undefined = target
-    while (s && s.parentId && s.parentId !== level.sessionId) s = sessions.getSession(s.parentId)
-    if (meta?.parentSessionId !== level.sessionId && s?.parentId !== level.sessionId) return undefined
-    return { taskId, agentType: target.agent, inspectable: true, fork: false }
-  }
+  if (target) return isDescendant(sessions, target, level.sessionId) ? { taskId, agentType: target.agent, inspectable: true, fork: false } : undefined
   const found = findNestedTask(level.transcript.history(), taskId)
   if (!found) return undefined
   return { taskId, agentType: found.agentType, inspectable: false, fork: found.fork === true, messages: found.transcript ?? [] }
@@ -85,8 +78,44 @@ export function notYourChild(taskId: string): ToolError {
   return new ToolError(`task_id ${taskId} is not a subagent of this session; start a new task without task_id.`)
 }
 
-/** A stored session that is running right now (as a task, a woken turn, or a prompt of the person's). */
-export function sessionBusy(sessions: SessionsRepository, sessionId: string): boolean {
-  const s = sessions.getSession(sessionId)
-  return s !== undefined && BUSY.has(s.status)
+/**
+ * An inspectable child's transcript: its session, created on its first run (announced to the caller's viewers), or
+ * taken up again on a resume — one archived meanwhile (`cleanup: "delete"`, or by age) is brought back to the list
+ * while it works.
+ */
+export function storedChildTranscript(
+  deps: { sessions: SessionsRepository; transcript: TranscriptRepository },
+  level: RunLevel,
+  o: Parameters<typeof createChildSession>[1] & { existing: boolean },
+): Transcript {
+  const { taskId, agentName } = o
+  if (!o.existing) {
+    const session = createChildSession(deps.sessions, o)
+    level.emit({ type: 'subagent_event', sessionId: taskId, at: Date.now(), agentType: agentName, event: { type: 'session_created', sessionId: taskId, at: Date.now(), session } })
+  } else if (deps.sessions.getSession(taskId)?.archivedAt) {
+    const session = deps.sessions.updateSession(taskId, { archivedAt: null })
+    level.emit({ type: 'subagent_event', sessionId: taskId, at: Date.now(), agentType: agentName, event: { type: 'session_updated', sessionId: taskId, at: Date.now(), session } })
+  }
+  return new StoredTranscript(deps.transcript, taskId)
+}
+
+/** `cleanup: "delete"`: the child's session is archived as soon as it ends; its transcript stays readable there. */
+export function archiveChild(sessions: SessionsRepository, child: RunLevel): void {
+  const session = sessions.updateSession(child.sessionId, { archivedAt: Date.now() })
+  child.emit({ type: 'session_updated', sessionId: child.sessionId, at: Date.now(), session })
+}
+
+/**
+ * Is `target` below the caller? Walks up from the target through the callers recorded in its metadata (which name
+ * opaque levels too), falling back to its stored parent where a recorded caller has no row of its own. The one walk
+ * that decides what a caller may reach (task_id, the session tools).
+ */
+export function isDescendant(sessions: Pick<SessionsRepository, 'getSession'>, target: SessionRecord, callerId: string): boolean {
+  let cur: SessionRecord | undefined = target
+  for (let hops = 0; cur && hops < 100; hops++) {
+    const recorded: string | undefined = (cur.metadata.subagent as SubagentMeta | undefined)?.parentSessionId
+    if (recorded === callerId || cur.parentId === callerId) return true
+    cur = (recorded ? sessions.getSession(recorded) : undefined) ?? (cur.parentId ? sessions.getSession(cur.parentId) : undefined)
+  }
+  return false
 }

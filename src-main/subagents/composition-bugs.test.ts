@@ -38,7 +38,7 @@ const taskUpdates = (events: AgentEvent[]) =>
 async function settle(harness: Harness): Promise<void> {
   do {
     await harness.host.runner.idle()
-    await harness.host.subagents.settle()
+    await harness.host.runs.settleAll()
   } while (harness.host.runner.runs().length > 0)
   harness.host.store.flush()
 }

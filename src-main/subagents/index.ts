@@ -1,4 +1,5 @@
-export { ANNOUNCE_SKIP, Subagents } from './spawner'
+export { Subagents } from './spawner'
+export { ANNOUNCE_SKIP } from './background'
 export type { SubagentDeps } from './spawner'
 export { Lane } from './lane'
 export { editNestedTranscript, editTaskCard, findNestedTask } from './nested'

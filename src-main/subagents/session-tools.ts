@@ -1,9 +1,10 @@
 import { z } from 'zod'
-import type { MessageWithParts, SessionRecord, SubagentMeta } from '../../src-shared'
+import type { MessageWithParts, SessionRecord } from '../../src-shared'
 import { isToolPart, toolNameOf } from '../loop'
 import { isRunToolContext, type RunLevel } from '../runtime'
 import type { SessionsRepository, TranscriptRepository } from '../store'
 import { defineTool, ToolError, type ToolContext, type ToolDef } from '../tools'
+import { isDescendant } from './child-session'
 
 /** What the session tools read: the stored sessions and their transcripts. */
 export interface SessionToolDeps {
@@ -19,20 +20,6 @@ const MAX_WAIT_SECONDS = 300
 const levelOf = (ctx: ToolContext): RunLevel => {
   if (!isRunToolContext(ctx)) throw new ToolError('session tools can only run inside an agent run')
   return ctx.level
-}
-
-/**
- * Is `target` below the caller? Walks up from the target through the callers recorded in its metadata (which name
- * opaque levels too), falling back to its stored parent where a recorded caller has no row of its own.
- */
-export function isDescendant(sessions: SessionToolDeps['sessions'], target: SessionRecord, callerId: string): boolean {
-  let cur: SessionRecord | undefined = target
-  for (let hops = 0; cur && hops < 100; hops++) {
-    const recorded: string | undefined = (cur.metadata.subagent as SubagentMeta | undefined)?.parentSessionId
-    if (recorded === callerId || cur.parentId === callerId) return true
-    cur = (recorded ? sessions.getSession(recorded) : undefined) ?? (cur.parentId ? sessions.getSession(cur.parentId) : undefined)
-  }
-  return false
 }
 
 /** The caller's stored descendants (inspectable children and theirs), newest activity first. */

@@ -142,7 +142,7 @@ describe('approvals from descendants surface at the root', () => {
     expect(h.host.store.sessions.getSession(sessionId)?.status).toBe('waiting_on_approval')
     await h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_once' })
     await h.host.runner.idle()
-    await h.host.subagents.settle()
+    await h.host.runs.settleAll()
     h.host.store.flush()
     const messages = h.host.store.transcript.listMessages(sessionId)
     expect(messages.filter((m) => m.role === 'assistant').at(-1)?.parts[0].data.text).toBe('root done')

@@ -237,7 +237,7 @@ describe('task: abort propagation', () => {
     await waitFor(() => events().filter((f) => f.event.type === 'task_update' && (f.event as Extract<AgentEvent, { type: 'task_update' }>).task.status === 'running').length >= 2)
     await h.host.api.calls['messages.abort']({ sessionId })
     await h.host.runner.idle()
-    await h.host.subagents.settle()
+    await h.host.runs.settleAll()
     h.host.store.flush()
     const all = cards(h.host.store.transcript.listMessages(sessionId))
     expect(all.map((c) => [c.agentType, c.status, c.error])).toEqual([

@@ -170,3 +170,15 @@ export function worktreeNote(w: TaskWorktree): string {
   if (w.uncommitted) lines.push('Changes it left uncommitted are only in its worktree, not on the branch: tell the user (its card shows the diff).')
   return lines.join('\n')
 }
+
+/**
+ * The child ended: its worktree is removed if it changed nothing, else committed, kept and named in what the parent
+ * reads. One that cannot be inspected is kept, never deleted, and says why.
+ */
+export async function closeWorktree(open: TaskWorktree, message: string): Promise<TaskWorktree> {
+  try {
+    return await finishWorktree(open, message)
+  } catch (err) {
+    return { ...open, state: 'kept', diffStat: `could not be inspected (${err instanceof Error ? err.message : String(err)})` }
+  }
+}

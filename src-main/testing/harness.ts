@@ -46,7 +46,7 @@ export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
   const settle = async () => {
     do {
       await host.runner.idle()
-      await host.subagents.settle()
+      await host.runs.settleAll()
     } while (host.runner.runs().length > 0)
     host.store.flush()
   }

@@ -1,4 +1,4 @@
-export { defineTool, Todo, TodoStatus, ToolError } from './tool'
+export { abortReasonOf, defineTool, Todo, TodoStatus, ToolError } from './tool'
 export type { EditorFiles, PermissionAsk, ToolContext, ToolDef, ToolDisplay, ToolResult } from './tool'
 export { argumentShape, formatValidationError, runTool, toolJsonSchema } from './run-tool'
 export type { ToolRunResult } from './run-tool'

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { z } from 'zod'
 import { describeZodIssues, problemsLine } from '../../src-shared'
-import { ToolError, type ToolContext, type ToolDef, type ToolResult } from './tool'
+import { abortReasonOf, ToolError, type ToolContext, type ToolDef, type ToolResult } from './tool'
 import { DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from './truncate'
 
 export interface ToolRunResult {
@@ -54,8 +54,7 @@ function errorMessage(e: unknown): string {
 
 /** "by the user" for the person's Stop; otherwise the real reason (a subagent's timeout, its parent's abort). */
 function abortedBy(signal: AbortSignal): string {
-  const r: unknown = signal.reason
-  const reason = typeof r === 'string' ? r : r instanceof Error && r.name !== 'AbortError' ? r.message : undefined
+  const reason = abortReasonOf(signal)
   return reason === undefined || reason === 'aborted by user' ? 'by the user' : `(${reason})`
 }
 

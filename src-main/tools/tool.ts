@@ -144,3 +144,14 @@ export class ToolError extends Error {
 export function defineTool<P extends z.ZodType>(def: ToolDef<P>): ToolDef<P> {
   return def
 }
+
+/**
+ * Why a signal was aborted, as its reason says (a runner's Stop, a timeout, the host stopping); undefined for a plain
+ * abort with no reason of its own. The loop and the tool wrapper read it the same way.
+ */
+export function abortReasonOf(signal: AbortSignal): string | undefined {
+  const r: unknown = signal.reason
+  if (typeof r === 'string') return r
+  if (r instanceof Error && r.name !== 'AbortError') return r.message
+  return undefined
+}

@@ -9,7 +9,7 @@ const BUSY = new Set<SessionStatus>(['busy', 'retrying', 'waiting_on_approval', 
 export async function settleHost(host: Host): Promise<void> {
   do {
     await host.runner.idle()
-    await host.subagents.settle()
+    await host.runs.settleAll()
   } while (host.runner.runs().length > 0)
   host.store.flush()
 }

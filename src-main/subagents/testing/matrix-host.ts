@@ -6,7 +6,7 @@ import type { MatrixCase } from './matrix-table'
 export async function settleAll(h: Harness): Promise<void> {
   do {
     await h.host.runner.idle()
-    await h.host.subagents.settle()
+    await h.host.runs.settleAll()
   } while (h.host.runner.runs().length > 0)
   h.host.store.flush()
 }

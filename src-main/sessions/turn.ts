@@ -1,0 +1,107 @@
+import type { AgentInfo, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
+import { addStep, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
+import { INTERRUPTED_REASON } from '../subagents'
+import { maybeCompact } from './compaction'
+import type { Emitter } from './emitter'
+import { noteRuleErrors } from './rule-notice'
+import type { RunnerDeps } from './runner'
+import { settleWaitingCalls } from './waiting-calls'
+
+const INTERRUPTED_NOTICE = 'Interrupted: the agentry run command that ran this turn was stopped (Ctrl-C or SIGTERM). Tool calls in flight were stopped and not repeated. Send a message to continue.'
+
+/** What a turn needs from the runner that runs it. */
+export interface TurnHost {
+  deps: RunnerDeps
+  emitter(session: SessionRecord): Emitter
+  setStatus(session: SessionRecord, status: SessionStatus, reason?: string): SessionRecord
+  level(session: SessionRecord, agent: AgentInfo, settings: RunSettings, signal: AbortSignal, userMessageId: string | null): RunLevel
+  /** the first prompt of a conversation names it (fire-and-forget) */
+  title(level: RunLevel, session: SessionRecord, text: string): void
+}
+
+/**
+ * One turn of a stored session: the queued prompt (or a retry, a background result, resumed calls) becomes a user
+ * message, the session is busy, the loop runs, and the session ends idle, aborted or in error — with the turn's usage
+ * counted for it and, for a child session, for its ancestors. The turn's totals are its run record's.
+ */
+export async function runSessionTurn(host: TurnHost, o: { sessionId: string; entry: QueueEntry | undefined; record: RunRecord; resuming: boolean }): Promise<void> {
+  const { deps } = host
+  const { sessionId, entry, record } = o
+  let session = deps.sessions.getSession(sessionId)
+  if (!session) return
+  const agentName = entry?.agent ?? (session.metadata.activeAgent as string | undefined) ?? session.agent
+  // Read once for the whole run: files changed while it runs (even by the agent) apply from the next prompt.
+  const settings = deps.settings(session.workspaceRoot)
+  const agent = settings.agents.find((a) => a.name === agentName)
+  const { emit } = host.emitter(session)
+  if (entry?.status === 'queued') emit({ type: 'message_queued', sessionId, at: Date.now(), queueId: entry.id, text: entry.text, removed: true })
+  const transcript = new StoredTranscript(deps.transcript, sessionId)
+  if (!agent) {
+    appendErrorMessage(transcript, emit, 'agent_not_found', `Agent "${agentName}" is not defined in ${session.workspaceRoot}. Pick another agent and send again.`)
+    host.setStatus(session, 'error', `agent "${agentName}" is not defined any more; pick another agent`)
+    return
+  }
+  const retrying = entry?.kind === 'retry'
+  const firstPrompt = entry !== undefined && !retrying && !transcript.history().some((m) => m.role === 'user')
+
+  let userMessageId: string | null = null
+  if (entry && !retrying) {
+    userMessageId = appendTextMessage(transcript, emit, 'user', entry.text, {
+      ...(agent.name !== session.agent ? { agent: agent.name } : {}),
+      ...(entry.requestId ? { requestId: entry.requestId } : {}),
+    }).id
+  }
+  noteRuleErrors(transcript, emit, settings.rules.errors)
+  session = host.setStatus(session, 'busy')
+  // A turn without a new message (a retry, a background result, a resumed call) still belongs to the last user message.
+  userMessageId ??= [...transcript.history()].reverse().find((m) => m.role === 'user' && !m.metadata.synthetic)?.id ?? null
+  const level = host.level(session, agent, settings, record.controller.signal, userMessageId)
+  if (firstPrompt && entry) host.title(level, session, entry.text)
+  const info = await deps.modelInfo(level.modelRef, settings.config.config)
+  let run
+  try {
+    // Priced per step: a table may bill a long prompt at a higher rate, request by request.
+    run = await deps.subagents.prepare(level, level.transcript, { onStep: ({ usage }) => addStep(record.totals, usage, info.cost(usage)) })
+  } catch (err) {
+    // Model not configured / key missing: the run cannot start; say why, in this session.
+    const e = err as Error
+    appendErrorMessage(transcript, emit, errorCode(e, 'internal'), e.message)
+    host.setStatus(deps.sessions.getSession(sessionId) ?? session, 'error', e.message)
+    emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: 'error', usage: emptyUsage(), text: '' })
+    return
+  }
+  await settleWaitingCalls(deps, level, run, o.resuming)
+  await maybeCompact(deps, level, info.contextWindow)
+  const result = await runTurn(run)
+  countUsage(host, level, record)
+  // Interrupted (the client running the turn went away) is not a failure of the session: it is left idle.
+  const interrupted = result.finishReason === 'aborted' && record.controller.signal.reason === INTERRUPTED_REASON
+  const status: SessionStatus = interrupted ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
+  if (interrupted) appendTextMessage(level.transcript, emit, 'assistant', INTERRUPTED_NOTICE, { notice: 'interrupted' })
+  host.setStatus(deps.sessions.getSession(sessionId) ?? session, status, result.error)
+  emit({
+    type: 'turn_complete',
+    sessionId,
+    at: Date.now(),
+    messageId: result.lastMessageId,
+    finishReason: result.finishReason,
+    usage: result.usage,
+    text: result.text,
+    ...(result.contextTokens !== undefined ? { contextTokens: result.contextTokens } : {}),
+  })
+}
+
+/** The session's own totals, and — for a child session prompted directly — its ancestors' subagent totals. */
+function countUsage(host: TurnHost, level: RunLevel, record: RunRecord): void {
+  const { sessions } = host.deps
+  const { usage, costUsd } = record.totals
+  sessions.addSessionUsage(level.sessionId, usage, costUsd)
+  const ancestors = level.path.slice(0, -1)
+  if (ancestors.length === 0) return
+  sessions.addSubagentUsage(ancestors, usage, costUsd)
+  for (const id of ancestors) {
+    const s = sessions.getSession(id)
+    if (s) host.emitter(s).emit({ type: 'session_updated', sessionId: id, at: Date.now(), session: s })
+  }
+}
