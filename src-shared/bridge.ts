@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { ModelPricing, SubagentLimits } from './config'
 import { ProviderDraft } from './settings-fields'
-import { AlwaysSuggestion, RuleScope, RuntimeRule } from './permission'
+import { RuleScope, RuntimeRule } from './permission'
+import { ApprovalRecord } from './approval'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
 import { MessageWithParts, SessionRecord, SessionStatus, TaskWorktree } from './session'
@@ -15,29 +16,6 @@ import type { SequencedEvent } from './events'
 
 const id = z.string().min(1).max(200)
 const text = (max: number) => z.string().max(max)
-
-export const ApprovalStatus = z.enum(['pending', 'approved', 'denied', 'cancelled', 'expired'])
-export type ApprovalStatus = z.infer<typeof ApprovalStatus>
-export const ApprovalRecord = z.object({
-  id: z.string(),
-  sessionId: z.string(),
-  rootSessionId: z.string(),
-  messageId: z.string().nullable(),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  kind: z.enum(['tool', 'plan', 'question']),
-  agentPath: z.array(z.string()),
-  arguments: z.unknown(),
-  patterns: z.array(z.string()),
-  alwaysPatterns: z.array(z.string()),
-  /** the same patterns, each marked risky or not (network, deleting, privileges, inline code) */
-  alwaysSuggestions: z.array(AlwaysSuggestion).default([]),
-  status: ApprovalStatus,
-  answer: z.unknown().nullable(),
-  createdAt: z.number(),
-  resolvedAt: z.number().nullable(),
-})
-export type ApprovalRecord = z.infer<typeof ApprovalRecord>
 
 export const QueueEntry = z.object({
   id: z.string(),

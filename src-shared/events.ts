@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AlwaysSuggestion } from './permission'
+import { ApprovalRecord } from './approval'
 import { MessageRecord, PartRecord, SessionRecord, SessionStatus, TaskCard, TokenUsage } from './session'
 
 const base = { sessionId: z.string(), at: z.number() }
@@ -69,18 +69,11 @@ export const ErrorEvent = z.object({
   code: z.string(),
   message: z.string(),
 })
+/** A pending approval, as stored: the same record `approvals.list` answers. */
 export const ToolApprovalRequiredEvent = z.object({
   type: z.literal('tool_approval_required'),
   ...base,
-  approvalId: z.string(),
-  rootSessionId: z.string(),
-  agentPath: z.array(z.string()),
-  toolName: z.string(),
-  toolCallId: z.string(),
-  arguments: z.unknown(),
-  patterns: z.array(z.string()),
-  alwaysPatterns: z.array(z.string()),
-  alwaysSuggestions: z.array(AlwaysSuggestion).optional(),
+  approval: ApprovalRecord,
 })
 export const ToolApprovalResolvedEvent = z.object({
   type: z.literal('tool_approval_resolved'),

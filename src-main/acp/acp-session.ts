@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { RequestError, type ContentBlock, type PromptResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk'
-import type { AgentEvent, ClientMcpServer, MessageWithParts, SessionRecord, SessionStatus, SubscriptionMessage } from '../../src-shared'
+import { foldEvent, type AgentEvent, type ApprovalRecord, type ClientMcpServer, type MessageWithParts, type SessionRecord, type SessionStatus, type SubscriptionMessage } from '../../src-shared'
 import type { RemoteHost } from '../bridge'
-import { answerFor, approvalContent, approvalFromRecord, approvalTitle, kindOf, permissionOptions, type PendingApproval } from './approval-view'
+import { answerFor, approvalContent, approvalTitle, permissionOptions } from './approval-view'
 import { toRequestError } from './errors'
 import type { HostLink } from './host-link'
 import { LiveView } from './live-view'
@@ -167,7 +167,7 @@ export class AcpSession {
 
   private onMessage(m: SubscriptionMessage): void {
     if (m.kind === 'snapshot') {
-      for (const a of m.approvals) this.ask(approvalFromRecord(a))
+      for (const a of m.approvals) this.ask(a)
       return
     }
     if (m.kind === 'resync') {
@@ -284,10 +284,9 @@ export class AcpSession {
   }
 
   private trackApprovals(e: AgentEvent): void {
-    let inner = e
-    while (inner.type === 'subagent_event') inner = inner.event
+    const { leaf: inner } = foldEvent(e)
     if (inner.type === 'tool_approval_required') {
-      this.ask({ ...inner, kind: kindOf(inner.toolName) })
+      this.ask(inner.approval)
     } else if (inner.type === 'tool_approval_resolved') {
       const asked = this.asking.get(inner.approvalId)
       if (!asked) return
@@ -299,11 +298,11 @@ export class AcpSession {
   }
 
   /** Ask the editor; its answer resolves the host's approval record (the same one the app shows). */
-  private ask(a: PendingApproval): void {
-    if (this.asking.has(a.approvalId) || this.closed) return
+  private ask(a: ApprovalRecord): void {
+    if (this.asking.has(a.id) || this.closed) return
     const controller = new AbortController()
     const toolCallId = this.view.callForApproval(a)
-    this.asking.set(a.approvalId, { controller, toolCallId })
+    this.asking.set(a.id, { controller, toolCallId })
     const request: RequestPermissionRequest = {
       sessionId: this.id,
       toolCall: { toolCallId, title: approvalTitle(a), status: 'pending', content: approvalContent(a) },
@@ -314,13 +313,13 @@ export class AcpSession {
       .then(async (response) => {
         if (response.outcome.outcome !== 'selected' || controller.signal.aborted) return
         const answer = answerFor(a, response.outcome.optionId)
-        if (!answer) return this.ports.log(`the editor picked "${response.outcome.optionId}", which approval ${a.approvalId} did not offer; it stays pending`)
+        if (!answer) return this.ports.log(`the editor picked "${response.outcome.optionId}", which approval ${a.id} did not offer; it stays pending`)
         const api = await this.ensureFollowing()
-        await api.calls['approvals.answer']({ approvalId: a.approvalId, ...answer })
+        await api.calls['approvals.answer']({ approvalId: a.id, ...answer })
       })
       .catch((err: unknown) => {
         if (controller.signal.aborted) return // withdrawn: answered elsewhere, cancelled, or the host went away
-        this.ports.log(`approval ${a.approvalId}: ${err instanceof Error ? err.message : String(err)}`)
+        this.ports.log(`approval ${a.id}: ${err instanceof Error ? err.message : String(err)}`)
       })
   }
 }

@@ -1,6 +1,6 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
-import type { AgentEvent, MessageRecord, MessageWithParts, SubagentEvent } from '../../src-shared'
-import { approvalTitle, type PendingApproval } from './approval-view'
+import { foldEvent, type AgentEvent, type ApprovalRecord, type MessageRecord, type MessageWithParts, type SubagentEvent } from '../../src-shared'
+import { approvalTitle } from './approval-view'
 import { TaskProgress } from './task-progress'
 import { taskProgressContent } from './task-view'
 import { toolContent, toolKind, toolLocations, toolStatus } from './tool-view'
@@ -101,7 +101,7 @@ export class LiveView {
   }
 
   /** The ACP tool call an approval is about: the root's own call, or a subagent's call shown as a call of its own. */
-  callForApproval(a: PendingApproval): string {
+  callForApproval(a: ApprovalRecord): string {
     if (a.sessionId === this.root) {
       const known = this.byModelId.get(a.toolCallId)
       if (known) return known
@@ -110,7 +110,7 @@ export class LiveView {
     const existing = this.childCalls.get(key)
     if (existing) return existing.id
     const id = `sub:${key}`
-    const input = a.kind === 'tool' ? (a.arguments as { input?: unknown } | null)?.input : a.arguments
+    const input = a.kind === 'tool' ? a.arguments.input : a.arguments
     this.childCalls.set(key, { id, toolName: a.toolName, input, open: true })
     this.send({
       sessionUpdate: 'tool_call',
@@ -168,16 +168,11 @@ export class LiveView {
 
   private onSubagent(e: SubagentEvent): void {
     const callId = this.tasks.get(e.sessionId)
-    let inner: AgentEvent = e.event
-    let depth = 0
-    for (;;) {
-      if (inner.type === 'tool_call_end') this.onChildToolEnd(inner.sessionId, inner.toolCallId, inner.ok, inner.output)
-      if (inner.type !== 'subagent_event') break
-      inner = inner.event
-      depth++
-    }
+    const { leaf, depth } = foldEvent(e)
+    if (leaf.type === 'tool_call_end') this.onChildToolEnd(leaf.sessionId, leaf.toolCallId, leaf.ok, leaf.output)
     if (!callId) return
-    if (this.progressOf(callId).onChildEvent(inner, depth)) this.scheduleProgress(callId)
+    // Depth below the task's own child: 0 for the child itself.
+    if (this.progressOf(callId).onChildEvent(leaf, depth - 1)) this.scheduleProgress(callId)
   }
 
   private onChildToolEnd(sessionId: string, toolCallId: string, ok: boolean, output: string): void {

@@ -1,26 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { answerFor, permissionOptions, type PendingApproval } from './approval-view'
+import { answerFor, permissionOptions } from './approval-view'
+import { approvalRecord } from '../testing/approval-record'
 import { promptText } from './prompt-text'
 import { taskStatus, type TaskSource } from './task-view'
 import { newTaskCard, type TaskStatus } from '../../src-shared'
 
-const approval = (over: Partial<PendingApproval>): PendingApproval => ({
-  approvalId: 'apr_1',
-  sessionId: 'ses_1',
-  kind: 'tool',
-  toolName: 'bash',
-  toolCallId: 'call_1',
-  agentPath: ['build'],
-  arguments: { input: { command: 'git push' } },
-  alwaysPatterns: ['git push *'],
-  ...over,
-})
+const approval = approvalRecord
 
 describe('permission options × what they answer', () => {
   const protectedArgs = { input: { path: '.agents/x.md' }, protected: { path: '.agents/x.md', reason: 'agent configuration' } }
   it.each([
     ['a tool call with a suggestion', approval({}), ['allow_once', 'allow_always_session', 'allow_always_workspace', 'deny']],
-    ['a tool call without one (must ask every time)', approval({ alwaysPatterns: [] }), ['allow_once', 'deny']],
+    ['a tool call without one (must ask every time)', approval({ alwaysSuggestions: [] }), ['allow_once', 'deny']],
     ['a protected write', approval({ arguments: protectedArgs }), ['allow_once', 'deny']],
     ['a plan', approval({ kind: 'plan', toolName: 'plan_exit', arguments: { plan: 'x' } }), ['approve', 'reject']],
     ['a question with answers', approval({ kind: 'question', toolName: 'question', arguments: { question: 'q', options: ['a', 'b'] } }), ['answer:0', 'answer:1', 'skip']],

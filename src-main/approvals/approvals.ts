@@ -1,4 +1,4 @@
-import type { AgentEvent, AlwaysSuggestion, ApprovalRecord, RuleScope } from '../../src-shared'
+import type { AgentEvent, AlwaysSuggestion, ApprovalArguments, ApprovalRecord, RuleScope } from '../../src-shared'
 import type { ApprovalsRepository } from '../store'
 
 export type ApprovalKind = ApprovalRecord['kind']
@@ -16,11 +16,10 @@ export interface ApprovalRequest {
   toolName: string
   kind: ApprovalKind
   agentPath: string[]
-  arguments: unknown
+  arguments: ApprovalArguments
   patterns: string[]
-  alwaysPatterns: string[]
-  /** the always-patterns with a risky mark; when given, `alwaysPatterns` must list the same patterns */
-  alwaysSuggestions?: AlwaysSuggestion[]
+  /** what "Always allow" offers: one pattern per sub-command, each marked risky or not */
+  alwaysSuggestions: AlwaysSuggestion[]
   workspaceRoot: string
   signal: AbortSignal
   /** events of the asking session; routed up to the root as subagent_event by the caller */
@@ -75,23 +74,10 @@ export class Approvals {
       agentPath: req.agentPath,
       arguments: req.arguments,
       patterns: req.patterns,
-      alwaysPatterns: req.alwaysPatterns,
       alwaysSuggestions: req.alwaysSuggestions,
     })
-    req.emit({
-      type: 'tool_approval_required',
-      sessionId: req.sessionId,
-      at: Date.now(),
-      approvalId: row.id,
-      rootSessionId: req.rootSessionId,
-      agentPath: req.agentPath,
-      toolName: req.toolName,
-      toolCallId: req.toolCallId,
-      arguments: req.arguments,
-      patterns: req.patterns,
-      alwaysPatterns: req.alwaysPatterns,
-      ...(req.alwaysSuggestions ? { alwaysSuggestions: req.alwaysSuggestions } : {}),
-    })
+    // The record as stored is what every client gets: the event carries it whole.
+    req.emit({ type: 'tool_approval_required', sessionId: req.sessionId, at: Date.now(), approval: row })
     this.changed(req.rootSessionId)
     return new Promise<ApprovalAnswer>((resolve) => {
       const onAbort = () => this.finish(row.id, 'cancelled', { outcome: 'cancelled', reason: String(req.signal.reason ?? 'aborted') })
@@ -147,7 +133,7 @@ export class Approvals {
 
   /** "Always allow": runtime rules for the suggested (or edited) patterns; they can never lift a deny. */
   private addAlwaysRules(row: ApprovalRecord, input: AnswerInput, workspaceRoot: string): void {
-    const patterns = input.patterns?.length ? input.patterns : row.alwaysPatterns.length ? row.alwaysPatterns : row.patterns
+    const patterns = input.patterns?.length ? input.patterns : row.alwaysSuggestions.length ? row.alwaysSuggestions.map((s) => s.pattern) : row.patterns
     const scope = input.scope ?? 'session'
     const scopeKey = scope === 'session' ? row.rootSessionId : workspaceRoot
     for (const pattern of patterns) this.records.addRule({ scope, scopeKey, tool: row.toolName, pattern, action: 'allow' })
@@ -197,10 +183,7 @@ export class Approvals {
 
 /** The protected path an approval is about (set by the permission gate), if any. */
 function protectedWriteOf(row: ApprovalRecord): string | undefined {
-  const args = row.arguments
-  if (!args || typeof args !== 'object' || !('protected' in args)) return undefined
-  const p = (args as { protected?: { path?: unknown } }).protected
-  return typeof p?.path === 'string' ? p.path : 'a protected path'
+  return row.arguments.protected?.path
 }
 
 export class ApprovalError extends Error {

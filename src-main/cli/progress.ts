@@ -1,4 +1,5 @@
-import type { AgentEvent, SequencedEvent } from '../../src-shared'
+import type { LeafEvent, SequencedEvent } from '../../src-shared'
+import { foldEvent } from '../../src-shared/event-fold'
 import { formatDuration } from '../../src-shared/duration'
 
 const COLORS = { DIM: '\x1b[2m', RESET: '\x1b[0m', GREEN: '\x1b[32m', RED: '\x1b[31m', CYAN: '\x1b[36m' }
@@ -26,12 +27,12 @@ export class ProgressView {
   }
 
   onEvent(e: SequencedEvent): void {
-    this.visit(e.event, 0)
+    const { leaf, depth } = foldEvent(e.event)
+    this.show(leaf, depth)
   }
 
-  private visit(event: AgentEvent, depth: number): void {
+  private show(event: LeafEvent, depth: number): void {
     const { DIM, RESET, GREEN, RED, CYAN } = this.c
-    if (event.type === 'subagent_event') return this.visit(event.event, depth + 1)
     const pad = '  '.repeat(depth)
     if (event.type === 'task_update') {
       const t = event.task

@@ -1,4 +1,4 @@
-import type { AgentEvent, SequencedEvent, SessionStatus } from '../../src-shared'
+import { foldEvent, type AgentEvent, type SequencedEvent, type SessionStatus } from '../../src-shared'
 import type { RemoteHost } from '../bridge/client'
 
 export interface RunEnd {
@@ -54,8 +54,8 @@ export function watchRun(api: RemoteHost, sessionId: string, onEvent: (e: Sequen
         checking = false
       }
     }
-    const visit = (e: AgentEvent): void => {
-      if (e.type === 'subagent_event') return visit(e.event)
+    const visit = (event: AgentEvent): void => {
+      const { leaf: e } = foldEvent(event)
       if (e.type === 'task_update' && e.task.background) background.set(e.task.taskId, e.task.status === 'queued' || e.task.status === 'running')
     }
     const unsubscribe = api.subscribe(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../src-shared'
+import { approvalRecord } from '../testing/approval-record'
 import { createMemoryHostApi } from '../bridge/testing'
 import { notificationFor, watchForNotifications, type NotificationText } from './notifications'
 
@@ -16,14 +17,7 @@ const approval: AgentEvent = {
   type: 'tool_approval_required',
   sessionId: 'ses_child',
   at: 1,
-  approvalId: 'apr_1',
-  rootSessionId: 'ses_root',
-  agentPath: ['build', 'explore'],
-  toolName: 'bash',
-  toolCallId: 't',
-  arguments: { command: 'rm -rf build' },
-  patterns: ['rm -rf build'],
-  alwaysPatterns: ['rm *'],
+  approval: approvalRecord({ sessionId: 'ses_child', rootSessionId: 'ses_root', agentPath: ['build', 'explore'], arguments: { input: { command: 'rm -rf build' } } }),
 }
 
 describe('OS notifications', () => {

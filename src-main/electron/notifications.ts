@@ -1,4 +1,4 @@
-import type { AgentEvent, SubscriptionMessage, HostApi } from '../../src-shared'
+import { foldEvent, type AgentEvent, type SubscriptionMessage, type HostApi } from '../../src-shared'
 
 export interface NotificationText {
   title: string
@@ -9,11 +9,12 @@ export interface NotificationText {
  * What a desktop user wants to hear about while looking elsewhere: their run ended, or an agent (at any depth)
  * waits for an approval. Subagent turns ending are not news; the root's is.
  */
-export function notificationFor(event: AgentEvent, path: string[] = []): NotificationText | undefined {
-  if (event.type === 'subagent_event') return notificationFor(event.event, [...path, event.agentType])
+export function notificationFor(e: AgentEvent): NotificationText | undefined {
+  const { leaf: event, agents: path } = foldEvent(e)
   if (event.type === 'tool_approval_required') {
-    const who = event.agentPath.length > 0 ? event.agentPath.join(' › ') : (path.at(-1) ?? 'The agent')
-    return { title: 'Approval needed', body: `${who} wants to run ${event.toolName}.` }
+    const { agentPath, toolName } = event.approval
+    const who = agentPath.length > 0 ? agentPath.join(' › ') : (path.at(-1) ?? 'The agent')
+    return { title: 'Approval needed', body: `${who} wants to run ${toolName}.` }
   }
   if (event.type === 'turn_complete' && path.length === 0) {
     const title = {

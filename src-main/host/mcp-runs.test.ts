@@ -98,7 +98,7 @@ describe('MCP tools in runs (scripted model, real servers)', () => {
       toolName: 'mcp__everything__echo',
       agentPath: ['build', 'mid', 'leaf'],
       arguments: { input: { message: 'from the leaf' }, summary: 'MCP server "everything", tool "echo"' },
-      alwaysPatterns: ['echo'],
+      alwaysSuggestions: [{ pattern: 'echo', risky: false }],
     })
     await h.host.api.calls['approvals.answer']({ approvalId: approvals[0].id, decision: 'allow_once' })
     await until(() => h.events.some((e) => e.event.type === 'turn_complete' && e.event.sessionId === sessionId), 'the root to finish')

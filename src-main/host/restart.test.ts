@@ -227,7 +227,7 @@ describe('host restart after kill -9', () => {
     child = await startChildHost(bundle.file, fixture, { prompt: 'write the file', headless: false })
     const asked = () => child!.events.find((e) => e.event.type === 'tool_approval_required')
     await child.until(() => asked() !== undefined, 'the approval request')
-    const approvalId = (asked()!.event as Extract<AgentEvent, { type: 'tool_approval_required' }>).approvalId
+    const approvalId = (asked()!.event as Extract<AgentEvent, { type: 'tool_approval_required' }>).approval.id
     const h = await restart({ headless: false })
     const sessionId = child.sessionId!
     // the call was only waiting for the person: its approval survives, its part stays open, nothing ran
@@ -292,7 +292,7 @@ describe('host restart after kill -9', () => {
     child = await startChildHost(bundle.file, fixture, { prompt: 'delegate', headless: false })
     const asked = () => leaves(child!.events).find((e) => e.event.type === 'tool_approval_required')
     await child.until(() => asked() !== undefined, 'the approval request')
-    const approvalId = (asked()!.event as Extract<AgentEvent, { type: 'tool_approval_required' }>).approvalId
+    const approvalId = (asked()!.event as Extract<AgentEvent, { type: 'tool_approval_required' }>).approval.id
 
     const h = await restart({ headless: false })
     const sessionId = child.sessionId!

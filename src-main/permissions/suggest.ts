@@ -23,7 +23,7 @@ export function suggestAlways(req: PermissionRequest): AlwaysSuggestion[] {
   return out.filter((s) => s.pattern !== '' && s.pattern !== '*' && !seen.has(s.pattern) && Boolean(seen.add(s.pattern)))
 }
 
-/** Just the patterns (the approval record's `alwaysPatterns`). */
+/** Just the patterns (of the approval record's `alwaysSuggestions`). */
 export function suggestAlwaysPatterns(req: PermissionRequest): string[] {
   return suggestAlways(req).map((s) => s.pattern)
 }

@@ -134,7 +134,7 @@ export async function authorizeCall(o: {
     kind: 'tool',
     agentPath: level.agentPath,
     arguments: {
-      input: o.handle.part.data.input,
+      input: inputObject(o.handle.part.data.input),
       summary: o.display?.summary,
       diff: o.display?.diff,
       reason: decision.reason,
@@ -142,7 +142,6 @@ export async function authorizeCall(o: {
       ...(guarded ? { protected: { path: guarded.subject, reason: guarded.reason } } : {}),
     },
     patterns: reqs.flatMap((r) => r.subjects),
-    alwaysPatterns: suggestions.map((s) => s.pattern),
     alwaysSuggestions: suggestions,
     workspaceRoot: level.workdir,
     signal: level.signal,
@@ -165,4 +164,9 @@ export function denialMessage(toolName: string, feedback?: string): string {
   return feedback
     ? `The user denied this ${toolName} call and said: "${feedback}"`
     : `The user denied this ${toolName} call. Do not retry it; ask the user or take another approach.`
+}
+
+/** A call's input as the approval record holds it: an object (anything else, kept under `value`). */
+function inputObject(input: unknown): Record<string, unknown> {
+  return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { value: input }
 }

@@ -137,7 +137,7 @@ describe('protected writes asked in the app', () => {
     const { sessionId } = await h.run('go', { wait: false })
     const approval = await waitFor(() => h!.host.store.approvals.listApprovals({ status: 'pending' })[0])
     expect(approval.arguments).toMatchObject({ protected: { path: '.agents/permissions.jsonc', reason: '.agents is protected configuration: this changes what agents may do' } })
-    expect(approval.alwaysPatterns).toEqual([])
+    expect(approval.alwaysSuggestions).toEqual([])
     await expect(h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_always', patterns: ['.agents/**'] })).rejects.toMatchObject({ code: 'invalid_request' })
     expect(h.host.store.approvals.listRules().map((r) => r.pattern)).toEqual(['**'])
     await h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_once' })

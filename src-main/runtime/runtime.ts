@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type { LanguageModelV4 } from '@ai-sdk/provider'
-import type { ModelRef, SandboxSettings, TokenUsage } from '../../src-shared'
+import type { ApprovalArguments, ModelRef, SandboxSettings, TokenUsage } from '../../src-shared'
 import type { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { PartHandle, RunContext, Transcript } from '../loop'
@@ -91,7 +91,7 @@ export class Runtime {
 
   toolContext(level: RunLevel, handle: PartHandle, toolName: string): RunToolContext {
     const { approvals, rules } = this.deps
-    const ask = (kind: 'question' | 'plan', args: Record<string, unknown>) =>
+    const ask = (kind: 'question' | 'plan', args: ApprovalArguments) =>
       approvals.request({
         sessionId: level.sessionId,
         rootSessionId: level.rootSessionId,
@@ -102,7 +102,7 @@ export class Runtime {
         agentPath: level.agentPath,
         arguments: args,
         patterns: [],
-        alwaysPatterns: [],
+        alwaysSuggestions: [],
         workspaceRoot: level.workdir,
         signal: level.signal,
         emit: level.emit,

@@ -4,7 +4,7 @@ import { ApprovalKind, ApprovalStatus } from './records'
 import type { ApprovalRecord } from './records'
 import { newId } from './new-id'
 import { checkInput, parseJson, parseStrings, toJson } from './sql-json'
-import { AlwaysSuggestion } from '../../src-shared'
+import { AlwaysSuggestion, ApprovalArguments, approvalArguments } from '../../src-shared'
 import { StoreError } from './store-error'
 import { statementCache, whereEquals } from './statement-cache'
 
@@ -17,10 +17,8 @@ export type CreateApprovalInput = {
   toolName: string
   kind?: ApprovalKind
   agentPath?: string[]
-  arguments?: unknown
+  arguments?: ApprovalArguments
   patterns?: string[]
-  alwaysPatterns?: string[]
-  /** stored in the same column as objects; `alwaysPatterns` is then derived from them */
   alwaysSuggestions?: AlwaysSuggestion[]
 }
 
@@ -51,24 +49,24 @@ const CreateSchema = z.object({
   toolName: z.string().min(1),
   kind: ApprovalKind.optional(),
   agentPath: z.array(z.string()).optional(),
+  arguments: ApprovalArguments.optional(),
   patterns: z.array(z.string()).optional(),
-  alwaysPatterns: z.array(z.string()).optional(),
   alwaysSuggestions: z.array(AlwaysSuggestion).optional(),
 })
 
 /**
  * The always-patterns column holds suggestion objects (`{pattern, risky, reason?}`); rows written before those
- * existed hold plain pattern strings, read as not risky.
+ * existed hold plain pattern strings, read as not risky. Arguments are read as the record types them (older rows
+ * held a tool's input directly).
  */
-function alwaysColumn(text: string): Pick<ApprovalRecord, 'alwaysPatterns' | 'alwaysSuggestions'> {
+function alwaysColumn(text: string): AlwaysSuggestion[] {
   const value = parseJson(text)
   const items = Array.isArray(value) ? value : []
-  const alwaysSuggestions = items.flatMap((item): AlwaysSuggestion[] => {
+  return items.flatMap((item): AlwaysSuggestion[] => {
     if (typeof item === 'string') return [{ pattern: item, risky: false }]
     const parsed = AlwaysSuggestion.safeParse(item)
     return parsed.success ? [parsed.data] : []
   })
-  return { alwaysPatterns: alwaysSuggestions.map((s) => s.pattern), alwaysSuggestions }
 }
 
 function toRecord(r: ApprovalRow): ApprovalRecord {
@@ -81,9 +79,9 @@ function toRecord(r: ApprovalRow): ApprovalRecord {
     toolName: r.tool_name,
     kind: r.kind,
     agentPath: parseStrings(r.agent_path_json),
-    arguments: parseJson(r.arguments_json),
+    arguments: approvalArguments(r.kind, parseJson(r.arguments_json)),
     patterns: parseStrings(r.patterns_json),
-    ...alwaysColumn(r.always_patterns_json),
+    alwaysSuggestions: alwaysColumn(r.always_patterns_json),
     status: r.status,
     answer: parseJson(r.answer_json),
     createdAt: r.created_at,
@@ -118,9 +116,9 @@ export function createApprovalRepo(db: Database.Database) {
         toolName: input.toolName,
         kind: input.kind ?? 'tool',
         agentPath: toJson(input.agentPath ?? []),
-        arguments: toJson(input.arguments),
+        arguments: toJson(input.arguments ?? {}),
         patterns: toJson(input.patterns ?? []),
-        alwaysPatterns: toJson(input.alwaysSuggestions ?? (input.alwaysPatterns ?? []).map((pattern) => ({ pattern, risky: false }))),
+        alwaysPatterns: toJson(input.alwaysSuggestions ?? []),
         now: Date.now(),
       })
       return toRecord(selectOne.get(id) as ApprovalRow)

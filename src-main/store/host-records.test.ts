@@ -16,9 +16,9 @@ describe('approvals', () => {
     toolCallId: 'call_1',
     toolName: 'bash',
     agentPath: ['build', 'general'],
-    arguments: { command: 'rm -rf build' },
+    arguments: { input: { command: 'rm -rf build' } },
     patterns: ['rm -rf build'],
-    alwaysPatterns: ['rm *'],
+    alwaysSuggestions: [{ pattern: 'rm *', risky: false }],
   }
 
   it('round-trips a pending approval, also for a child that has no session row', () => {

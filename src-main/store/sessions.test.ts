@@ -165,7 +165,7 @@ describe('sessions', () => {
     const child = store.sessions.createSession({ agent: 'general', workspaceRoot: '/w', parentId: root.id })
     const other = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w' })
     const approval = (sessionId: string, rootSessionId: string) =>
-      store.approvals.createApproval({ sessionId, rootSessionId, messageId: null, toolCallId: `call_${sessionId}`, toolName: 'bash', agentPath: ['build'], arguments: {}, patterns: [], alwaysPatterns: [] })
+      store.approvals.createApproval({ sessionId, rootSessionId, messageId: null, toolCallId: `call_${sessionId}`, toolName: 'bash', agentPath: ['build'], arguments: {}, patterns: [] })
     approval(child.id, root.id)
     approval('ses_opaque', root.id)
     const kept = approval(other.id, other.id)

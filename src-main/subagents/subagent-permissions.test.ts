@@ -136,7 +136,7 @@ describe('approvals from descendants surface at the root', () => {
     const approval = await waitFor(() => h!.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' })[0])
     expect(approval.agentPath).toEqual(['build', 'mid', 'leaf', 'runner'])
     expect(approval.toolName).toBe('bash')
-    expect(approval.alwaysPatterns).toEqual(['echo *'])
+    expect(approval.alwaysSuggestions.map((s) => s.pattern)).toEqual(['echo *'])
     const required = flatten(h.events.filter((e) => e.stream === sessionId).map((e) => e.event)).find((f) => f.event.type === 'tool_approval_required')!
     expect(required.path).toHaveLength(3)
     expect(h.host.store.sessions.getSession(sessionId)?.status).toBe('waiting_on_approval')

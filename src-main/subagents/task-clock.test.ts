@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AgentEvent } from '../../src-shared'
+import { approvalRecord } from '../testing/approval-record'
 import { TaskClock } from './task-clock'
 
 /** The child's clock counts its own work only (fake timers: exact, and independent of the machine's load). */
 beforeEach(() => vi.useFakeTimers())
 afterEach(() => vi.useRealTimers())
 
-const asked = (approvalId: string, depth = 0): AgentEvent => wrap({ type: 'tool_approval_required', sessionId: 's', at: 0, approvalId, rootSessionId: 'r', agentPath: [], toolName: 'bash', toolCallId: 'c', arguments: {}, patterns: [], alwaysPatterns: [] }, depth)
+const asked = (approvalId: string, depth = 0): AgentEvent => wrap({ type: 'tool_approval_required', sessionId: 's', at: 0, approval: approvalRecord({ id: approvalId }) }, depth)
 const answered = (approvalId: string, depth = 0): AgentEvent => wrap({ type: 'tool_approval_resolved', sessionId: 's', at: 0, approvalId, outcome: 'approved' }, depth)
 function wrap(e: AgentEvent, depth: number): AgentEvent {
   for (let i = 0; i < depth; i++) e = { type: 'subagent_event', sessionId: `g${i}`, at: 0, agentType: 'x', event: e }

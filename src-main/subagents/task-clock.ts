@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../src-shared'
+import { foldEvent, type AgentEvent } from '../../src-shared'
 
 /**
  * A child's timeout, counting only its own work: the clock stands still while a person is being asked something by
@@ -33,9 +33,8 @@ export class TaskClock {
 
   /** Watches the child's events (its descendants' arrive wrapped) for questions to the person and their answers. */
   observe(event: AgentEvent): void {
-    let leaf = event
-    while (leaf.type === 'subagent_event') leaf = leaf.event
-    if (leaf.type === 'tool_approval_required') this.pause(`approval:${leaf.approvalId}`)
+    const { leaf } = foldEvent(event)
+    if (leaf.type === 'tool_approval_required') this.pause(`approval:${leaf.approval.id}`)
     else if (leaf.type === 'tool_approval_resolved') this.resume(`approval:${leaf.approvalId}`)
   }
 

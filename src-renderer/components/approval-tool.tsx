@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import { parseMcpToolName, type ApprovalRecord, type RuleScope } from '../../src-shared'
 import { Markdown } from '../markdown'
-import { alwaysSuggestions, approvalArgs, approvalRisk, type Suggestion } from '../state/approval-data'
+import { alwaysSuggestions, approvalArgs, type Suggestion } from '../state/approval-data'
 import type { UiError } from '../state/bridge'
 import { answerApproval } from '../state/session-actions'
 import { ApprovalShell } from './approval-shell'
@@ -18,7 +18,6 @@ export function ToolApproval({ approval: a, more }: { approval: ApprovalRecord; 
   const [feedback, setFeedback] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<UiError | null>(null)
-  const risk = approvalRisk(a)
   const { protectedWrite } = approvalArgs(a)
   const busyRef = useRef(false)
 
@@ -53,11 +52,6 @@ export function ToolApproval({ approval: a, more }: { approval: ApprovalRecord; 
   )
   return (
     <ApprovalShell approval={a} more={more} title={title} testId="approval-dialog" onEnter={mode === 'main' ? () => void answer('allow_once') : undefined}>
-      {risk.risky && (
-        <div className="risk-note" data-testid="approval-risky">
-          ⚠ {risk.reason ?? 'The host marked this call as risky.'}
-        </div>
-      )}
       {protectedWrite && (
         <div className="callout warn" data-testid="approval-protected">
           <div className="callout-title">This changes what agents may do</div>

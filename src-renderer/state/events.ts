@@ -1,4 +1,4 @@
-import type { AgentEvent, ApprovalRecord, LeafEvent, SequencedEvent, SubscriptionMessage } from '../../src-shared'
+import type { AgentEvent, LeafEvent, SequencedEvent, SubscriptionMessage } from '../../src-shared'
 import { addApprovals, removeApproval, replaceApprovals } from './approvals-store'
 import { getBridge, toUiError } from './bridge'
 import { patchSession, upsertSession } from './sessions-store'
@@ -109,8 +109,8 @@ function routeShared(event: AgentEvent): void {
       upsertSession(e.session, useWorkspace.getState().root)
       return
     case 'tool_approval_required':
-      addApprovals([approvalFromEvent(e)])
-      notifyApproval(e.approvalId, e.agentPath, e.toolName)
+      addApprovals([e.approval])
+      notifyApproval(e.approval.id, e.approval.agentPath, e.approval.toolName)
       return
     case 'tool_approval_resolved':
       removeApproval(e.approvalId)
@@ -147,22 +147,6 @@ function routeRootOnly(event: AgentEvent): void {
         endedAt: e.task.endedAt,
       },
     ])
-  }
-}
-
-function approvalFromEvent(e: Extract<LeafEvent, { type: 'tool_approval_required' }>): ApprovalRecord {
-  // Fields the event carries beyond these (e.g. marks on the suggestions) travel on to the approval as they are.
-  const { type: _type, at, approvalId, ...fields } = e
-  return {
-    ...fields,
-    id: approvalId,
-    messageId: null,
-    kind: e.toolName === 'plan_exit' ? 'plan' : e.toolName === 'question' ? 'question' : 'tool',
-    alwaysSuggestions: e.alwaysSuggestions ?? [],
-    status: 'pending',
-    answer: null,
-    createdAt: at,
-    resolvedAt: null,
   }
 }
 

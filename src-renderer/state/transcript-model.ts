@@ -1,4 +1,4 @@
-import type { AgentEvent, LeafEvent, MessageRecord, MessageWithParts, PartRecord, SessionStatus } from '../../src-shared'
+import { foldEvent, type AgentEvent, type LeafEvent, type MessageRecord, type MessageWithParts, type PartRecord, type SessionStatus } from '../../src-shared'
 import { TokenUsage } from '../../src-shared/session'
 import { readTaskCard } from './part-data'
 
@@ -41,11 +41,9 @@ export function lastUserText(t: Transcript | undefined): string | null {
   return null
 }
 
-/** Unwraps `subagent_event` down to the event that actually happened, in the session that owns it. */
+/** The event that actually happened, in the session that owns it (the one fold: src-shared/event-fold.ts). */
 export function leafOf(event: AgentEvent): LeafEvent {
-  let e: AgentEvent = event
-  while (e.type === 'subagent_event') e = e.event
-  return e
+  return foldEvent(event).leaf
 }
 
 /**
@@ -151,7 +149,7 @@ export class TranscriptDraft {
         return
       }
       case 'tool_approval_required':
-        return this.markApproval(e.sessionId, e.toolCallId)
+        return this.markApproval(e.sessionId, e.approval.toolCallId)
       default:
         // approvals resolved, queue and session events: other stores own those. An `error` is
         // stored as a message of its own (metadata.error), which arrives as message_created + part_updated.
