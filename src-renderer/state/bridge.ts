@@ -1,6 +1,6 @@
 import type { BridgeCallName, BridgeError, CallInput, CallOutput, CallResult } from '../../src-shared'
+import type { BridgeClient } from '../../src-shared/bridge-client'
 import { z } from 'zod'
-import type { BridgeClient } from '../bridge/types'
 
 let client: BridgeClient | null = null
 
@@ -14,14 +14,9 @@ export function getBridge(): BridgeClient {
   return client
 }
 
+/** Never rejects: a transport failure (socket closed mid-call) comes back as an `unavailable` error, shown in place. */
 export function call<N extends BridgeCallName>(name: N, input: CallInput<N>): Promise<CallResult<CallOutput<N>>> {
-  return getBridge()
-    .call(name, input)
-    .catch((err: unknown) => ({
-      // A transport failure (socket closed mid-call) becomes the same shape as a host error, so callers show it in place.
-      ok: false as const,
-      error: { code: 'unavailable' as const, message: err instanceof Error ? err.message : String(err) },
-    }))
+  return getBridge().call(name, input)
 }
 
 /** What to do about a host error, in words for the person looking at the screen. */

@@ -1,7 +1,7 @@
-import type { AgentryApi } from '../../src-preload/api'
-import { createIpcBridgeClient } from './ipc-client'
-import type { BridgeClient } from './types'
-import { createWsBridgeClient, type WebSocketCtor } from './ws-client'
+import { createBridgeClient, type BridgeClient } from '../../src-shared/bridge-client'
+import type { AgentryApi, AppCommand } from '../../src-preload/api'
+import { createIpcTransport } from './ipc-transport'
+import { createWsTransport, type WebSocketCtor } from './ws-transport'
 
 declare global {
   interface Window {
@@ -12,12 +12,20 @@ declare global {
 
 const TOKEN_KEY = 'agentry.token'
 
+export interface HostConnection {
+  client: BridgeClient
+  transport: 'ipc' | 'websocket'
+  /** Commands from the native shell (menu, open-folder dialog); never fires in the browser. */
+  onAppCommand(cb: (command: AppCommand) => void): () => void
+}
+
 /**
  * Picks the transport once, at startup: the preload's IPC object in the desktop app, otherwise the daemon's
  * WebSocket on the host that served this page, authenticated with the token from the page URL.
  */
-export function createBridgeClient(): BridgeClient {
-  if (window.agentry) return createIpcBridgeClient(window.agentry)
+export function connectToHost(): HostConnection {
+  const api = window.agentry
+  if (api) return { client: createBridgeClient(createIpcTransport(api)), transport: 'ipc', onAppCommand: (cb) => api.onAppCommand(cb) }
   const fromUrl = new URLSearchParams(location.search).get('token')
   // Kept for this tab so an in-app navigation that drops the query string does not lock the page out.
   if (fromUrl) sessionStorage.setItem(TOKEN_KEY, fromUrl)
@@ -26,11 +34,13 @@ export function createBridgeClient(): BridgeClient {
     throw new Error('No access token in the page URL. Open the exact URL printed by "agentry serve" (it ends with ?token=…).')
   }
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
-  return createWsBridgeClient({
+  const transport = createWsTransport({
     url: `${scheme}//${location.host}/bridge?token=${encodeURIComponent(token)}`,
     WebSocket: WebSocket as unknown as WebSocketCtor,
     checkAccess: () => checkToken(token),
   })
+  // The browser has no native shell sending commands.
+  return { client: createBridgeClient(transport), transport: 'websocket', onAppCommand: () => () => {} }
 }
 
 /** The page itself is served only with a valid token: 403 means the host is up and our token is stale. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { HostError, type AgentEvent, type SubscriptionMessage } from '../../src-shared'
-import { createBridgeClient } from './client'
-import { createConnectionPair } from './memory-connection'
+import { createBridgeClient } from '../../src-shared/bridge-client'
+import { createConnectionPair } from '../../src-shared/bridge-memory'
 import { serveConnection } from './serve-connection'
 import { createMemoryHostApi } from './testing'
 
@@ -16,7 +16,7 @@ function connected(calls: Parameters<typeof createMemoryHostApi>[0] = {}) {
   return { host, api: createBridgeClient(client), client }
 }
 
-describe('createBridgeClient', () => {
+describe('createBridgeClient against serveConnection', () => {
   it('resolves a call to its data and throws the host’s HostError (code, message, data) for a failure', async () => {
     const { api } = connected({
       calls: {

@@ -1,4 +1,4 @@
-import type { BridgeConnection, ClientMessage, HostMessage } from './protocol'
+import type { BridgeConnection, ClientMessage, HostMessage } from './bridge-protocol'
 
 export interface MemoryConnection<Out> extends BridgeConnection<Out> {
   /** Closes both ends, like a dropped socket. */
@@ -6,8 +6,9 @@ export interface MemoryConnection<Out> extends BridgeConnection<Out> {
 }
 
 /**
- * Two connected in-memory ends (client, host), for tests and in-process use. Messages go through JSON and are
- * delivered asynchronously in order, like a real socket, so anything that would not survive the wire fails here too.
+ * Two connected in-memory ends (a client's transport, the host's end), for tests and in-process use. Messages go
+ * through JSON and are delivered asynchronously in order, like a real socket, so anything that would not survive the
+ * wire fails here too.
  */
 export function createConnectionPair(): [client: MemoryConnection<ClientMessage>, host: MemoryConnection<HostMessage>] {
   let open = true
