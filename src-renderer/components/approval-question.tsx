@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { ApprovalRecord } from '../../src-shared'
 import { approvalArgs } from '../state/approval-data'
-import type { UiError } from '../state/bridge'
+import type { UiError } from '../state/ui-error'
 import { answerApproval } from '../state/session-actions'
 import { ApprovalShell } from './approval-shell'
 import { ErrorNote } from './error-note'

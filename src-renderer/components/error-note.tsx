@@ -1,4 +1,4 @@
-import type { UiError } from '../state/bridge'
+import type { UiError } from '../state/ui-error'
 
 /** A host error shown where it happened: what failed, the host's message, and what to do. */
 export function ErrorNote({ error, onDismiss, testId }: { error: UiError; onDismiss?: () => void; testId?: string }) {

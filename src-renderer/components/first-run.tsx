@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { UiError } from '../state/bridge'
+import type { UiError } from '../state/ui-error'
 import { useSessions } from '../state/sessions-store'
 import { sendPrompt } from '../state/session-actions'
 import { useAgents } from '../state/agents-store'

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
-import type { UiError } from '../state/bridge'
+import type { UiError } from '../state/ui-error'
 import { chipAgentNow } from '../state/chip-agent'
 import { editMessage, retryLast } from '../state/session-actions'
 import { useTranscript } from '../state/transcript-store'

@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import type { SearchHit } from '../../src-shared'
-import { call, toUiError, type UiError } from '../state/bridge'
-import { openSession } from '../state/session-actions'
+import { openSession, searchMessages } from '../state/session-actions'
 import { useSessions } from '../state/sessions-store'
+import type { UiError } from '../state/ui-error'
 import { useWorkspace } from '../state/workspace-store'
 import { ErrorNote } from './error-note'
 
@@ -26,12 +26,12 @@ export function MessageHits({ query, archived }: { query: string; archived: bool
     }
     let stale = false
     const t = setTimeout(async () => {
-      const r = await call('sessions.search', { workspaceRoot: root, query: q, includeArchived: archived, limit: 30 })
+      const r = await searchMessages(root, q, archived)
       if (stale) return
       if (r.ok) {
-        setHits(r.data.hits)
+        setHits(r.data)
         setError(null)
-      } else setError(toUiError('Searching messages', r.error))
+      } else setError(r.error)
     }, DEBOUNCE_MS)
     return () => {
       stale = true

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import type { UiError } from '../state/bridge'
+import type { UiError } from '../state/ui-error'
 import { chooseModel, loadModels, modelChoices, pickerProviders, useCurrentModel, useModels } from '../state/models-store'
 import { useSettings } from '../state/settings-store'
 import { ErrorNote } from './error-note'

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react'
 import type { AgentMode } from '../../src-shared'
 import { AGENTRY_TOOLS } from '../../src-shared/agent-tools'
 import { toggled } from '../lib/sets'
-import { call, toUiError, type UiError } from '../state/bridge'
-import { loadAgents } from '../state/workspace-actions'
+import type { UiError } from '../state/ui-error'
+import { createAgent } from '../state/workspace-actions'
 import { useWorkspace } from '../state/workspace-store'
 import { ErrorNote } from './error-note'
 
@@ -33,7 +33,7 @@ export function NewAgentForm({ onCreated, onCancel }: { onCreated(file: string, 
     e.preventDefault()
     if (!root) return
     setBusy(true)
-    const res = await call('agents.create', {
+    const res = await createAgent({
       workspaceRoot: root,
       scope,
       name: name.trim(),
@@ -44,9 +44,8 @@ export function NewAgentForm({ onCreated, onCancel }: { onCreated(file: string, 
       prompt,
     })
     setBusy(false)
-    if (!res.ok) return setError(toUiError('Creating the agent', res.error))
+    if (!res.ok) return setError(res.error)
     setError(null)
-    await loadAgents()
     onCreated(res.data.file, res.data.name)
   }
 

@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react'
 import { EDITABLE_PROVIDER_TYPES, providerDraftErrors, type FieldErrors, type ProviderDraft } from '../../src-shared/settings-fields'
-import { call, fieldErrorsOf, toUiError, type UiError } from '../state/bridge'
-import { loadSettings } from '../state/workspace-actions'
+import { saveProvider, testProvider } from '../state/settings-actions'
+import type { UiError } from '../state/ui-error'
 import { ErrorNote } from './error-note'
 
 const URL_HINT: Record<string, string> = {
@@ -38,24 +38,22 @@ export function ProviderForm({ initial, existing, adding, onDone }: { initial: P
     if (Object.keys(local).length) return
     setBusy(true)
     setError(null)
-    const r = await call('providers.save', { draft, adding })
+    const r = await saveProvider(draft, adding)
     setBusy(false)
     if (!r.ok) {
-      const fields = fieldErrorsOf(r.error)
-      setHostFields(fields)
-      if (Object.keys(fields).length === 0) setError(toUiError(adding ? 'Adding the provider' : `Saving ${draft.name}`, r.error))
+      setHostFields(r.fields)
+      setError(r.error)
       return
     }
-    await loadSettings()
     onDone()
   }
   const runTest = async () => {
     setBusy(true)
     setError(null)
-    const r = await call('providers.test', { provider: draft.name.trim() || 'new', draft })
+    const r = await testProvider(draft.name.trim() || 'new', draft)
     setBusy(false)
     if (r.ok) setTest(r.data)
-    else setError(toUiError('Testing the provider', r.error))
+    else setError(r.error)
   }
 
   const field = (f: keyof ProviderDraft, label: string, input: ReactNode) => {

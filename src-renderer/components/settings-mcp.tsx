@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { CallOutput, McpAction, McpServerInfo } from '../../src-shared'
-import { call, toUiError, type UiError } from '../state/bridge'
+import { controlMcpServer, loadMcpServers } from '../state/settings-actions'
 import { useSettings } from '../state/settings-store'
+import type { UiError } from '../state/ui-error'
 import { useWorkspace } from '../state/workspace-store'
 import { ErrorNote } from './error-note'
 
@@ -32,9 +33,9 @@ export function McpSection() {
 
   const load = useCallback(async () => {
     if (!root) return
-    const r = await call('mcp.list', { workspaceRoot: root })
+    const r = await loadMcpServers(root)
     if (r.ok) setList(r.data)
-    else setError(toUiError('Loading the MCP servers', r.error))
+    else setError(r.error)
   }, [root])
   useEffect(() => {
     void load()
@@ -46,8 +47,8 @@ export function McpSection() {
     if (!root) return
     setBusy(name)
     setError(null)
-    const r = await call('mcp.control', { workspaceRoot: root, name, action })
-    if (!r.ok) setError(toUiError(`${action[0].toUpperCase()}${action.slice(1)} ${name}`, r.error))
+    const failed = await controlMcpServer(root, name, action)
+    if (failed) setError(failed)
     setBusy(null)
     await load()
   }

@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import type { CallOutput } from '../../src-shared'
-import { call, fieldErrorsOf, toUiError, type UiError } from '../state/bridge'
 import { defaultModelError, EditableProviderType, limitsErrors, type FieldErrors } from '../../src-shared/settings-fields'
-import { loadSettings } from '../state/workspace-actions'
+import { removeProvider, removeProviderKey, setProviderKey, testProvider, updateSettings } from '../state/settings-actions'
+import type { UiError } from '../state/ui-error'
 import { ErrorNote } from './error-note'
 import { ProviderForm } from './provider-form'
 
@@ -62,21 +62,16 @@ function ProviderRow({ provider: p, names }: { provider: Provider; names: string
     setBusy(true)
     setError(null)
     if (what === 'test') {
-      const r = await call('providers.test', { provider: p.name })
+      const r = await testProvider(p.name)
       if (r.ok) setTest(r.data)
-      else setError(toUiError(`Testing ${p.name}`, r.error))
+      else setError(r.error)
     } else {
-      const r =
-        what === 'set'
-          ? await call('providers.setKey', { provider: p.name, key })
-          : what === 'remove'
-            ? await call('providers.removeKey', { provider: p.name })
-            : await call('providers.remove', { provider: p.name })
-      if (r.ok) {
+      const failed = what === 'set' ? await setProviderKey(p.name, key) : what === 'remove' ? await removeProviderKey(p.name) : await removeProvider(p.name)
+      if (failed) setError(failed)
+      else {
         setKey('')
         setTest(null)
-        await loadSettings()
-      } else setError(toUiError(ACTION[what](p.name), r.error))
+      }
     }
     setConfirming(false)
     setBusy(false)
@@ -164,12 +159,6 @@ function ProviderRow({ provider: p, names }: { provider: Provider; names: string
 }
 
 
-const ACTION = {
-  set: (n: string) => `Saving the key for ${n}`,
-  remove: (n: string) => `Removing the key for ${n}`,
-  delete: (n: string) => `Removing ${n}`,
-}
-
 // The tool policy (subagents.tools) is edited in config.yaml, not here: these are the numeric limits.
 type Limits = Omit<Settings['subagents'], 'tools'>
 const LIMIT_FIELDS: [keyof Limits, string][] = [
@@ -207,16 +196,14 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
     setError(null)
     setSaved(null)
     if (SAVES[what].blocked) return
-    const r = await call('settings.update', SAVES[what].patch())
+    const r = await updateSettings(SAVES[what].patch(), SAVES[what].doing)
     if (!r.ok) {
-      const fields = fieldErrorsOf(r.error)
-      setHostFields(fields)
-      if (Object.keys(fields).length === 0) setError(toUiError(SAVES[what].doing, r.error))
+      setHostFields(r.fields)
+      setError(r.error)
       return
     }
     setHostFields({})
     setSaved(SAVES[what].done)
-    await loadSettings()
   }
   const problemOf = (k: keyof Limits) => limitErrors[k] ?? hostFields[`subagents.${k}`]
   const field = (k: keyof Limits, label: string) => (

@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import type { CallOutput } from '../../src-shared'
-import { call, toUiError, type UiError } from '../state/bridge'
+import { revokeRule } from '../state/settings-actions'
 import { useSettings } from '../state/settings-store'
-import { loadSettings } from '../state/workspace-actions'
+import type { UiError } from '../state/ui-error'
 import { ErrorNote } from './error-note'
 
 /** Static permission files (where to edit) and runtime "Always allow" rules (revocable). */
@@ -11,9 +11,8 @@ export function RulesSection({ settings }: { settings: CallOutput<'settings.get'
   const [error, setError] = useState<UiError | null>(null)
 
   const revoke = async (id: string) => {
-    const r = await call('rules.revoke', { ruleId: id })
-    if (!r.ok) return setError(toUiError('Revoking the rule', r.error))
-    await loadSettings()
+    const failed = await revokeRule(id)
+    if (failed) setError(failed)
   }
 
   return (

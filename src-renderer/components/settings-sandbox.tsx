@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { CallOutput } from '../../src-shared'
-import { call, toUiError, type UiError } from '../state/bridge'
-import { loadSettings } from '../state/workspace-actions'
+import { setSandboxEnabled } from '../state/settings-actions'
+import type { UiError } from '../state/ui-error'
 import { ErrorNote } from './error-note'
 
 type Settings = CallOutput<'settings.get'>
@@ -16,10 +16,8 @@ export function SandboxSection({ settings }: { settings: Settings }) {
   const toggle = async (next: boolean) => {
     setBusy(true)
     setError(null)
-    const r = await call('settings.update', { sandbox: { enabled: next } })
+    setError(await setSandboxEnabled(next))
     setBusy(false)
-    if (!r.ok) return setError(toUiError('Saving the sandbox setting', r.error))
-    await loadSettings()
   }
   const confined = state.mode === 'bwrap' || state.mode === 'seatbelt'
   return (

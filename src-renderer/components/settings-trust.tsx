@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { WorkspaceTrust } from '../../src-shared'
-import { call, toUiError, type UiError } from '../state/bridge'
+import { loadTrust, setWorkspaceTrust } from '../state/settings-actions'
 import { useSettings } from '../state/settings-store'
+import type { UiError } from '../state/ui-error'
 import { useWorkspace } from '../state/workspace-store'
 import { loadSettings } from '../state/workspace-actions'
 import { ErrorNote } from './error-note'
@@ -26,9 +27,9 @@ export function TrustSection() {
 
   const load = useCallback(async () => {
     if (!root) return
-    const r = await call('trust.get', { workspaceRoot: root })
+    const r = await loadTrust(root)
     if (r.ok) setTrust(r.data.trust)
-    else setError(toUiError('Loading the workspace trust', r.error))
+    else setError(r.error)
   }, [root])
   useEffect(() => {
     void load()
@@ -39,10 +40,10 @@ export function TrustSection() {
     setBusy(true)
     setError(null)
     // The files as shown: if one changed meanwhile, the host refuses and we show the new state.
-    const r = await call('trust.set', { workspaceRoot: root, trusted, ...(trusted ? { files: trust.files.map((f) => ({ path: f.path, sha256: f.sha256 })) } : {}) })
+    const r = await setWorkspaceTrust(root, trusted, trust.files.map((f) => ({ path: f.path, sha256: f.sha256 })))
     if (r.ok) setTrust(r.data.trust)
     else {
-      setError(toUiError(trusted ? 'Trusting the workspace' : 'Revoking trust', r.error))
+      setError(r.error)
       await load()
     }
     setBusy(false)

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { agentColor, useAgents } from '../state/agents-store'
-import type { UiError } from '../state/bridge'
+import type { UiError } from '../state/ui-error'
 import { abortTask, openSession } from '../state/session-actions'
 import { toggleExpanded, useTranscript } from '../state/transcript-store'
 import { useUi } from '../state/ui-store'
