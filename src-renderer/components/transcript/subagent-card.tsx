@@ -10,7 +10,7 @@ import { loadChild, openSession, worktreeAction } from '../../state/session-acti
 import { toggleExpanded, useTranscript } from '../../state/transcript-store'
 import { DiffView } from '../common/diff-view'
 import { ErrorNote } from '../common/error-note'
-import { NestedTranscript } from './nested-transcript'
+import { NestedTranscriptView } from './nested-transcript-view'
 import { StatusIcon } from './tool-card'
 
 /** A `task` call: the child agent's live status, expandable to its transcript nested in place. */
@@ -84,7 +84,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
       {expanded && (
         <div className="subagent-body" data-testid="subagent-transcript">
           {childLoad && typeof childLoad === 'object' && <ErrorNote error={childLoad} />}
-          <NestedTranscript sessionId={card.taskId} />
+          <NestedTranscriptView sessionId={card.taskId} />
           {output && card.status !== 'running' && (
             <details className="subagent-result">
               <summary>Result returned to the parent</summary>
