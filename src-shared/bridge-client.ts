@@ -2,6 +2,7 @@
 // not build the schemas (nor load zod).
 import type { BridgeCallName, BridgeError, CallInput, CallOutput, CallResult, SubscribeInput, SubscriptionMessage } from './bridge'
 import type { ClientTransport, ConnectionState, HostMessage } from './bridge-protocol'
+import { createEmitter } from './emitter'
 import { HostError, type HostApi, type HostCalls } from './host-api'
 
 /** A host reached over a transport: the host's own `HostApi`, the same calls as results, and the connection's life. */
@@ -33,7 +34,7 @@ type Subscription = { onMessage(m: SubscriptionMessage): void; onError?(e: HostE
 export function createBridgeClient(transport: ClientTransport): BridgeClient {
   const pending = new Map<number, (result: CallResult<unknown>) => void>()
   const subs = new Map<number, Subscription>()
-  const stateListeners = new Set<(s: ConnectionState) => void>()
+  const stateChanges = createEmitter<ConnectionState>()
   let nextId = 1
   let open = true
   let state: ConnectionState = transport.state ?? 'open'
@@ -43,7 +44,7 @@ export function createBridgeClient(transport: ClientTransport): BridgeClient {
   const setState = (s: ConnectionState): void => {
     if (s === state) return
     state = s
-    for (const cb of [...stateListeners]) guard(() => cb(s))
+    stateChanges.fire(s)
   }
   const shutDown = (reason: string): void => {
     open = false
@@ -112,10 +113,7 @@ export function createBridgeClient(transport: ClientTransport): BridgeClient {
     get state() {
       return state
     },
-    onConnectionChange(cb) {
-      stateListeners.add(cb)
-      return () => stateListeners.delete(cb)
-    },
+    onConnectionChange: (cb) => stateChanges.on((s) => guard(() => cb(s))),
     closed,
     close() {
       if (!open) return

@@ -1,4 +1,5 @@
 import type { BridgeConnection, ClientMessage, HostMessage } from './bridge-protocol'
+import { createEmitter, type Emitter } from './emitter'
 
 export interface MemoryConnection<Out> extends BridgeConnection<Out> {
   /** Closes both ends, like a dropped socket. */
@@ -12,40 +13,29 @@ export interface MemoryConnection<Out> extends BridgeConnection<Out> {
  */
 export function createConnectionPair(): [client: MemoryConnection<ClientMessage>, host: MemoryConnection<HostMessage>] {
   let open = true
-  const closeListeners = new Set<() => void>()
-  const clientListeners = new Set<(m: unknown) => void>()
-  const hostListeners = new Set<(m: unknown) => void>()
+  const closed = createEmitter()
+  const toClient = createEmitter<unknown>()
+  const toHost = createEmitter<unknown>()
 
   const close = (): void => {
     if (!open) return
     open = false
-    queueMicrotask(() => {
-      for (const cb of [...closeListeners]) cb()
-      closeListeners.clear()
-    })
+    queueMicrotask(() => closed.fire())
   }
   const sender =
-    (to: Set<(m: unknown) => void>) =>
+    (to: Emitter<unknown>) =>
     (msg: unknown): void => {
       if (!open) return // like a closed socket: dropped, not an error
       const wire = JSON.stringify(msg)
       queueMicrotask(() => {
-        if (!open) return
-        const copy: unknown = JSON.parse(wire)
-        for (const cb of [...to]) cb(copy)
+        if (open) to.fire(JSON.parse(wire))
       })
     }
-  const end = <Out>(inbox: Set<(m: unknown) => void>, outbox: Set<(m: unknown) => void>): MemoryConnection<Out> => ({
+  const end = <Out>(inbox: Emitter<unknown>, outbox: Emitter<unknown>): MemoryConnection<Out> => ({
     send: sender(outbox),
-    onMessage(cb) {
-      inbox.add(cb)
-      return () => inbox.delete(cb)
-    },
-    onClose(cb) {
-      closeListeners.add(cb)
-      return () => closeListeners.delete(cb)
-    },
+    onMessage: inbox.on,
+    onClose: closed.on,
     close,
   })
-  return [end<ClientMessage>(clientListeners, hostListeners), end<HostMessage>(hostListeners, clientListeners)]
+  return [end<ClientMessage>(toClient, toHost), end<HostMessage>(toHost, toClient)]
 }

@@ -1,5 +1,6 @@
 import type { CallResult, SubscribeInput } from '../../src-shared'
 import type { ClientTransport, HostMessage, WireId } from '../../src-shared/bridge-protocol'
+import { createEmitter } from '../../src-shared/emitter'
 import type { AgentryApi } from '../../src-preload/api'
 
 type CallMethod = (input: unknown) => Promise<CallResult<unknown>>
@@ -16,12 +17,11 @@ function callMethodName(name: string): string {
  * a reload builds a new client and the page catches up with `afterSeq`.
  */
 export function createIpcTransport(api: AgentryApi): ClientTransport {
-  const receivers = new Set<(msg: unknown) => void>()
-  const closeListeners = new Set<() => void>()
+  const messages = createEmitter<unknown>()
+  const closing = createEmitter()
   let closed = false
   const emit = (msg: HostMessage): void => {
-    if (closed) return
-    for (const cb of [...receivers]) cb(msg)
+    if (!closed) messages.fire(msg)
   }
   // The preload names subscriptions with strings; this client's ids are numbers.
   const offEvents = api.onEvent((id, msg) => emit({ t: 'sub', id: Number(id), msg }))
@@ -58,19 +58,13 @@ export function createIpcTransport(api: AgentryApi): ClientTransport {
           return
       }
     },
-    onMessage(cb) {
-      receivers.add(cb)
-      return () => receivers.delete(cb)
-    },
-    onClose(cb) {
-      closeListeners.add(cb)
-      return () => closeListeners.delete(cb)
-    },
+    onMessage: messages.on,
+    onClose: closing.on,
     close() {
       if (closed) return
       closed = true
       offEvents()
-      for (const cb of [...closeListeners]) cb()
+      closing.fire()
     },
   }
 }

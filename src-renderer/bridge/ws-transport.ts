@@ -1,5 +1,6 @@
 import type { CallResult, SubscribeInput, SubscriptionMessage } from '../../src-shared'
 import type { ClientMessage, ClientTransport, ConnectionState, HostMessage, WireId } from '../../src-shared/bridge-protocol'
+import { createEmitter } from '../../src-shared/emitter'
 
 /** The slice of the WebSocket API the transport uses: the browser's and the `ws` package's both fit. */
 export interface WebSocketLike {
@@ -47,9 +48,9 @@ export function createWsTransport(options: WsTransportOptions): ClientTransport 
   const minDelay = options.minDelayMs ?? 100
   const maxDelay = options.maxDelayMs ?? 5000
   const queueTimeout = options.queueTimeoutMs ?? 15_000
-  const receivers = new Set<(msg: unknown) => void>()
-  const stateListeners = new Set<(s: ConnectionState) => void>()
-  const closeListeners = new Set<() => void>()
+  const messages = createEmitter<unknown>()
+  const stateChanges = createEmitter<ConnectionState>()
+  const closing = createEmitter()
   /** calls written to the current socket and not answered yet */
   const inFlight = new Set<WireId>()
   /** calls made while disconnected, sent when a socket opens */
@@ -64,12 +65,9 @@ export function createWsTransport(options: WsTransportOptions): ClientTransport 
   const setState = (s: ConnectionState): void => {
     if (s === state) return
     state = s
-    for (const cb of [...stateListeners]) cb(s)
+    stateChanges.fire(s)
   }
-  const emit = (msg: unknown): void => {
-    for (const cb of [...receivers]) cb(msg)
-  }
-  const fail = (id: WireId, message: string): void => emit({ t: 'result', id, result: unavailable(message) } satisfies HostMessage)
+  const fail = (id: WireId, message: string): void => messages.fire({ t: 'result', id, result: unavailable(message) } satisfies HostMessage)
   const write = (msg: ClientMessage): void => socket?.send(JSON.stringify(msg))
   const isOpen = (): boolean => socket !== undefined && socket.readyState === OPEN && state === 'open'
   const writeCall = (msg: ClientMessage): void => {
@@ -125,7 +123,7 @@ export function createWsTransport(options: WsTransportOptions): ClientTransport 
   }
   const end = (): void => {
     setState('closed')
-    for (const cb of [...closeListeners]) cb()
+    closing.fire()
   }
 
   const receive = (data: unknown): void => {
@@ -137,7 +135,7 @@ export function createWsTransport(options: WsTransportOptions): ClientTransport 
       return
     }
     // The host batches messages of one tick into an array (one frame instead of hundreds).
-    for (const msg of Array.isArray(frame) ? frame : [frame]) if (follow(msg)) emit(msg)
+    for (const msg of Array.isArray(frame) ? frame : [frame]) if (follow(msg)) messages.fire(msg)
   }
 
   /** Keeps the books a reconnect needs; false for an event already delivered (a reconnect race), which is dropped. */
@@ -187,21 +185,12 @@ export function createWsTransport(options: WsTransportOptions): ClientTransport 
           return
       }
     },
-    onMessage(cb) {
-      receivers.add(cb)
-      return () => receivers.delete(cb)
-    },
-    onClose(cb) {
-      closeListeners.add(cb)
-      return () => closeListeners.delete(cb)
-    },
+    onMessage: messages.on,
+    onClose: closing.on,
     get state() {
       return state
     },
-    onStateChange(cb) {
-      stateListeners.add(cb)
-      return () => stateListeners.delete(cb)
-    },
+    onStateChange: stateChanges.on,
     close() {
       if (stopped) return
       stopped = true
