@@ -75,6 +75,29 @@ function layerRule(folder) {
 /** Tests and test support may import anything; the layer rules are for product code. */
 const NOT_PRODUCT = ['**/*.test.ts', '**/testing/**']
 
+/**
+ * The renderer's layers: components (and markdown/, lib/, app.tsx) render and dispatch; `state/` (its `*-actions.ts`
+ * and stores) talks to the host through the bridge handle `state/bridge.ts`; `bridge/` holds the transports and
+ * `main.tsx` wires them up. So the UI never imports the bridge, state never imports the UI, and the transports know
+ * neither. `src-main/layers.test.ts` shows each violation failing.
+ */
+const RENDERER_LAYERS = {
+  ui: {
+    // `../../bridge`, `../../state/bridge`, the shared client or protocol; not the contract's `src-shared/bridge` types
+    regex: '(^|(?<!src-shared)/)(state/)?bridge(/|$)|(^|/)src-shared/bridge-(client|protocol|memory)$',
+    message: 'Components reach the host only through src-renderer/state/ (its *-actions.ts and stores), never the bridge: see the renderer layering in docs/architecture.md.',
+  },
+  state: { regex: '(^|/)(components|markdown)(/|$)', message: 'src-renderer/state never imports the UI (components, markdown): components call state, not the other way.' },
+  bridge: { regex: '(^|/)(state|components|markdown)(/|$)', message: 'src-renderer/bridge holds the transports only: state/ uses them, never the reverse.' },
+}
+
+/** The no-restricted-imports options for a renderer file: never main or Node, plus its layer's pattern. */
+function rendererRule(...patterns) {
+  return ['error', { paths: [...nodeImports, 'electron', 'better-sqlite3'], patterns: [{ group: ['**/src-main/**'] }, ...patterns] }]
+}
+/** Only the transports talk to the preload's object. */
+const NO_PRELOAD_GLOBAL = ['error', { object: 'window', property: 'agentry', message: 'Only src-renderer/bridge/ talks to the preload (window.agentry); the rest of the renderer goes through state/.' }]
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'e2e/artifacts/**', 'docs/**', 'dist/**', '**/*.snap'] },
   ...tseslint.configs.recommended,
@@ -105,11 +128,22 @@ export default tseslint.config(
   {
     files: ['src-renderer/**/*.ts', 'src-renderer/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [...nodeImports, 'electron', 'better-sqlite3'], patterns: ['**/src-main/**'] }],
+      'no-restricted-imports': rendererRule(),
       // The page's `window.agentry` type is the preload's own; nothing else of the preload reaches the page.
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/src-preload/**'], allowTypeImports: true }] }],
     },
   },
+  {
+    files: ['src-renderer/**/*.ts', 'src-renderer/**/*.tsx'],
+    ignores: [...NOT_PRODUCT, 'src-renderer/state/**', 'src-renderer/bridge/**', 'src-renderer/main.tsx'],
+    rules: { 'no-restricted-imports': rendererRule(RENDERER_LAYERS.ui), 'no-restricted-properties': NO_PRELOAD_GLOBAL },
+  },
+  {
+    files: ['src-renderer/state/**/*.ts'],
+    ignores: NOT_PRODUCT,
+    rules: { 'no-restricted-imports': rendererRule(RENDERER_LAYERS.state), 'no-restricted-properties': NO_PRELOAD_GLOBAL },
+  },
+  { files: ['src-renderer/bridge/**/*.ts'], ignores: NOT_PRODUCT, rules: { 'no-restricted-imports': rendererRule(RENDERER_LAYERS.bridge) } },
   {
     files: ['src-preload/**/*.ts'],
     rules: {

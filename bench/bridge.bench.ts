@@ -13,7 +13,8 @@ import { WebSocket } from 'ws'
 import type { AgentEvent, SubscriptionMessage, HostApi } from '../src-shared'
 import { createMemoryHostApi } from '../src-main/bridge/testing'
 import { startDaemon, type Daemon } from '../src-main/daemon'
-import { createWsBridgeClient, type WebSocketCtor, type WsBridgeClient } from '../src-renderer/bridge/ws-client'
+import { createBridgeClient, type BridgeClient } from '../src-shared/bridge-client'
+import { createWsTransport, type WebSocketCtor } from '../src-renderer/bridge/ws-transport'
 import { runIfMain } from './stats'
 
 const THROUGHPUT_EVENTS = 100_000
@@ -51,8 +52,8 @@ async function benchHost(dataDir: string): Promise<BenchHost> {
   }
 }
 
-function client(daemon: Daemon): Promise<WsBridgeClient> {
-  const c = createWsBridgeClient({ url: `ws://127.0.0.1:${daemon.port}/bridge?token=${daemon.token}`, WebSocket: WebSocket as unknown as WebSocketCtor })
+function client(daemon: Daemon): Promise<BridgeClient> {
+  const c = createBridgeClient(createWsTransport({ url: `ws://127.0.0.1:${daemon.port}/bridge?token=${daemon.token}`, WebSocket: WebSocket as unknown as WebSocketCtor }))
   return new Promise((resolve) => {
     const off = c.onConnectionChange((s) => {
       if (s !== 'open') return
@@ -63,7 +64,7 @@ function client(daemon: Daemon): Promise<WsBridgeClient> {
 }
 
 /** Resolves when `count` events have arrived on the subscription. */
-function collect(c: WsBridgeClient, stream: string, afterSeq: number, count: number, onEvent?: (m: SubscriptionMessage) => void) {
+function collect(c: BridgeClient, stream: string, afterSeq: number, count: number, onEvent?: (m: SubscriptionMessage) => void) {
   let received = 0
   let lastSeq = afterSeq
   let dispose = () => {}

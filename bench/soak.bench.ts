@@ -14,7 +14,8 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { WebSocket } from 'ws'
 import type { BridgeCallName, CallResult } from '../src-shared'
-import { createWsBridgeClient, type WebSocketCtor, type WsBridgeClient } from '../src-renderer/bridge/ws-client'
+import { createBridgeClient, type BridgeClient } from '../src-shared/bridge-client'
+import { createWsTransport, type WebSocketCtor } from '../src-renderer/bridge/ws-transport'
 import { buildCli, spawnAgentry } from '../src-main/cli/testing/cli-process'
 import { databaseProblems } from '../src-main/host/testing/settled-state'
 import { createFixture } from '../src-main/testing/fixture'
@@ -126,8 +127,8 @@ export async function run(): Promise<Record<string, unknown>> {
       sockets.push(this)
     }
   }
-  const clients: WsBridgeClient[] = []
-  const connect = (): WsBridgeClient => createWsBridgeClient({ url, WebSocket: Tracked as unknown as WebSocketCtor, minDelayMs: 20, queueTimeoutMs: 60_000 })
+  const clients: BridgeClient[] = []
+  const connect = (): BridgeClient => createBridgeClient(createWsTransport({ url, WebSocket: Tracked as unknown as WebSocketCtor, minDelayMs: 20, queueTimeoutMs: 60_000 }))
   for (let i = 0; i < CLIENTS; i++) clients.push(connect())
   const viewer = clients[0]
   let events = 0

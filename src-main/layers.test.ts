@@ -13,7 +13,7 @@ const eslint = new ESLint({ cwd: repo })
 
 async function importErrors(file: string, line: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${line}\nexport const used = [x]\n`, { filePath: path.join(repo, file) })
-  return result.messages.filter((m) => m.ruleId?.endsWith('no-restricted-imports')).map((m) => m.message)
+  return result.messages.filter((m) => /no-restricted-(imports|properties)$/.test(m.ruleId ?? '')).map((m) => m.message)
 }
 
 describe('npm run lint enforces the layers', () => {
@@ -33,6 +33,13 @@ describe('npm run lint enforces the layers', () => {
     ['the contract importing main', 'src-shared/fixture.ts', "import { createHost as x } from '../src-main/host'", /imports nothing but itself/],
     ['the renderer importing main', 'src-renderer/fixture.ts', "import { createHost as x } from '../src-main/host'", /src-main/],
     ['the renderer importing preload code (not just its type)', 'src-renderer/fixture.ts', "import { createPreloadApi as x } from '../src-preload/api'", /src-preload/],
+    ['a component calling the bridge handle (state/bridge.ts)', 'src-renderer/components/settings/fixture.tsx', "import { call as x } from '../../state/bridge'", /only through src-renderer\/state/],
+    ['a component importing the renderer’s bridge (the transports)', 'src-renderer/components/fixture.tsx', "import { connectToHost as x } from '../bridge'", /only through src-renderer\/state/],
+    ['a component building its own bridge client', 'src-renderer/components/sidebar/fixture.tsx', "import { createBridgeClient as x } from '../../../src-shared/bridge-client'", /only through src-renderer\/state/],
+    ['the app shell importing the bridge handle', 'src-renderer/app.tsx', "import { getBridge as x } from './state/bridge'", /only through src-renderer\/state/],
+    ['a component talking to the preload object', 'src-renderer/components/shell/fixture.tsx', 'const x = window.agentry', /Only src-renderer\/bridge\/ talks to the preload/],
+    ['renderer state importing a component', 'src-renderer/state/fixture.ts', "import { Composer as x } from '../components/composer/composer'", /state never imports the UI/],
+    ['a renderer transport reaching into state', 'src-renderer/bridge/fixture.ts', "import { getBridge as x } from '../state/bridge'", /bridge holds the transports only/],
   ])('fails on %s', async (_what, file, line, reason) => {
     const errors = await importErrors(file, line)
     expect(errors.length, `${file}: ${line}`).toBeGreaterThan(0)
@@ -48,6 +55,10 @@ describe('npm run lint enforces the layers', () => {
     ['a test using test helpers of another folder', 'src-main/store/fixture.test.ts', "import { createHarness as x } from '../testing/harness'"],
     ['the Electron shell using Electron', 'src-main/electron/fixture.ts', "import { app as x } from 'electron'"],
     ['the renderer typing window.agentry with the preload’s type', 'src-renderer/fixture.ts', "import type { AgentryApi as x } from '../src-preload/api'"],
+    ['a component dispatching a state action', 'src-renderer/components/settings/fixture.tsx', "import { revokeRule as x } from '../../state/settings-actions'"],
+    ['a component using the contract’s bridge-call types', 'src-renderer/components/settings/fixture.tsx', "import type { CallOutput as x } from '../../../src-shared/bridge'"],
+    ['renderer state using the bridge handle', 'src-renderer/state/fixture.ts', "import { call as x } from './bridge'"],
+    ['the renderer’s entry wiring the bridge into state', 'src-renderer/main.tsx', "import { connectToHost as x } from './bridge'"],
   ])('allows %s', async (_what, file, line) => {
     expect(await importErrors(file, line)).toEqual([])
   })

@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client'
 import { App } from './app'
-import { createBridgeClient } from './bridge/client'
+import { connectToHost } from './bridge'
 import { setBridge } from './state/bridge'
 import { useConnection } from './state/connection-store'
 import { boot, openWorkspace, refreshApprovals, refreshSessions } from './state/workspace-actions'
@@ -9,11 +9,11 @@ import './styles/app.css'
 
 function start(): void {
   try {
-    const client = createBridgeClient()
+    const { client, transport, onAppCommand } = connectToHost()
     setBridge(client)
-    useConnection.setState({ transport: client.transport })
+    useConnection.setState({ transport, state: client.state })
     // The desktop shell's File › Open Folder… lands here.
-    client.onAppCommand((cmd) => {
+    onAppCommand((cmd) => {
       if (cmd.type === 'workspace-opened') void openWorkspace(cmd.root).then((ok) => ok && newSession())
     })
     let wasDown = false

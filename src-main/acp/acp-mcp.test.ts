@@ -1,7 +1,7 @@
 import { methods, type McpServer } from '@agentclientprotocol/sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { McpServerInfo } from '../../src-shared'
-import { createBridgeClient } from '../bridge'
+import { createBridgeClient } from '../../src-shared/bridge-client'
 import { buildCli } from '../cli/testing/cli-process'
 import { connectLocalSocket } from '../local-socket'
 import { EVERYTHING, startHttpServer, type HttpServer } from '../mcp/testing/servers'

@@ -9,7 +9,7 @@ import {
   type ClientCapabilities,
 } from '@agentclientprotocol/sdk'
 import type { AgentListEntry, ClientMcpServer, SessionRecord } from '../../src-shared'
-import type { RemoteHost } from '../bridge'
+import type { BridgeClient } from '../../src-shared/bridge-client'
 import type { EditorFiles } from '../tools'
 import { AcpSession, type SessionPorts } from './acp-session'
 import { clientMcpServers } from './mcp-servers'
@@ -80,16 +80,16 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
     log: o.log,
   }
 
-  const host = async (): Promise<RemoteHost> => (await link.get()).api
+  const host = async (): Promise<BridgeClient> => (await link.get()).api
   const session = (sessionId: string): AcpSession => {
     const s = sessions.get(sessionId)
     if (!s) throw RequestError.sessionNotFound(sessionId)
     return s
   }
-  const agentsOf = async (api: RemoteHost, workdir: string): Promise<AgentListEntry[]> => (await api.calls['agents.list']({ workspaceRoot: workdir })).agents
+  const agentsOf = async (api: BridgeClient, workdir: string): Promise<AgentListEntry[]> => (await api.calls['agents.list']({ workspaceRoot: workdir })).agents
 
   /** A session of this connection, following its events from `afterSeq`. */
-  const open = (record: SessionRecord, mode: string, api: RemoteHost, afterSeq: number, replayed?: Parameters<AcpSession['seed']>[0]): AcpSession => {
+  const open = (record: SessionRecord, mode: string, api: BridgeClient, afterSeq: number, replayed?: Parameters<AcpSession['seed']>[0]): AcpSession => {
     void sessions.get(record.id)?.close()
     const s = new AcpSession(record, mode, ports, viewOptions(record.workspaceRoot))
     sessions.set(record.id, s)
@@ -106,7 +106,7 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
   }
 
   /** A stored root session, for load/resume (a subagent's session is opened through its conversation). */
-  const stored = async (api: RemoteHost, sessionId: string) => {
+  const stored = async (api: BridgeClient, sessionId: string) => {
     const detail = await api.calls['sessions.get']({ sessionId }).catch((err: unknown) => {
       throw toRequestError(err)
     })

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { RequestError, type ContentBlock, type PromptResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk'
 import { foldEvent, type AgentEvent, type ApprovalRecord, type ClientMcpServer, type MessageWithParts, type SessionRecord, type SessionStatus, type SubscriptionMessage } from '../../src-shared'
-import type { RemoteHost } from '../bridge'
+import type { BridgeClient } from '../../src-shared/bridge-client'
 import { answerFor, approvalContent, approvalTitle, permissionOptions } from './approval-view'
 import { toRequestError } from './errors'
 import type { HostLink } from './host-link'
@@ -44,7 +44,7 @@ export class AcpSession {
   /** the MCP servers the editor passed for this session: sent with every prompt */
   mcpServers: ClientMcpServer[] = []
   private readonly view: LiveView
-  private api: RemoteHost | undefined
+  private api: BridgeClient | undefined
   private unsubscribe: (() => void) | undefined
   private lastSeq = 0
   private readonly turns = new Map<string, Turn>()
@@ -77,7 +77,7 @@ export class AcpSession {
   }
 
   /** Follow the session's events after `afterSeq` (everything up to it is new, or was replayed from the transcript). */
-  follow(api: RemoteHost, afterSeq: number): void {
+  follow(api: BridgeClient, afterSeq: number): void {
     this.unsubscribe?.()
     this.api = api
     this.lastSeq = afterSeq
@@ -154,7 +154,7 @@ export class AcpSession {
     for (const t of [...this.turns.values()]) t.finish(new RequestError(-32603, `${reason} The run of this prompt was interrupted; send it again.`))
   }
 
-  async ensureFollowing(): Promise<RemoteHost> {
+  async ensureFollowing(): Promise<BridgeClient> {
     if (this.api) return this.api
     const { api } = await this.ports.link.get()
     if (!this.api) this.follow(api, this.lastSeq)

@@ -1,8 +1,8 @@
-import type { RemoteHost } from '../bridge'
+import type { BridgeClient } from '../../src-shared/bridge-client'
 
 /** A host this process reaches: another process's (attached over its local socket) or its own. */
 export interface HostHandle {
-  api: RemoteHost
+  api: BridgeClient
   /** true: the app, `agentry serve` or another command runs the host; false: this process does */
   attached: boolean
   release(): Promise<void>

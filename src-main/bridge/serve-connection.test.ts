@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { AgentEvent, CallResult, SubscriptionMessage } from '../../src-shared'
-import { createConnectionPair, createMemoryHostApi, type MemoryConnection } from './testing'
-import type { ClientMessage } from './protocol'
+import type { ClientMessage } from '../../src-shared/bridge-protocol'
+import { createConnectionPair, type MemoryConnection } from '../../src-shared/bridge-memory'
+import { createMemoryHostApi } from './testing'
 import { serveConnection } from './serve-connection'
 
 const tick = () => new Promise((r) => setTimeout(r, 0))

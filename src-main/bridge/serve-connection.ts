@@ -1,7 +1,7 @@
 import type { HostApi } from '../../src-shared'
+import { ClientMessage, WireId, type BridgeConnection, type HostMessage } from '../../src-shared/bridge-protocol'
 import { dispatchCall, type DispatchOptions } from './dispatch-call'
 import { describeIssues } from './describe-issues'
-import { ClientMessage, type BridgeConnection, type HostMessage } from './protocol'
 import { SubscriptionSet } from './subscription-set'
 
 export interface ServeOptions extends DispatchOptions {
@@ -58,12 +58,10 @@ export function serveConnection(api: HostApi, conn: BridgeConnection<HostMessage
   return dispose
 }
 
-function idOf(raw: unknown): string | number | undefined {
+function idOf(raw: unknown): WireId | undefined {
   if (typeof raw !== 'object' || raw === null || !('id' in raw)) return undefined
-  const id = (raw as { id: unknown }).id
-  if (typeof id === 'string' && id.length > 0 && id.length <= 100) return id
-  if (typeof id === 'number' && Number.isInteger(id) && id >= 0) return id
-  return undefined
+  const id = WireId.safeParse(raw.id)
+  return id.success ? id.data : undefined
 }
 
 /** A misbehaving client must not be able to flood the host's log. */

@@ -1,5 +1,5 @@
 import { HostError } from '../../src-shared/host-api'
-import { createBridgeClient, type RemoteHost } from '../bridge/client'
+import { createBridgeClient, type BridgeClient } from '../../src-shared/bridge-client'
 import { lockOwner } from '../host/lock'
 import { connectLocalSocket } from '../local-socket/connect-local-socket'
 import type { HostOptions } from '../host'
@@ -7,7 +7,7 @@ import type { CliIO } from './run'
 
 /** The host a command talks to — through the bridge calls the UI uses, whichever host it is. */
 export interface CliHost {
-  api: RemoteHost
+  api: BridgeClient
   /** true: another process's host (the app, `agentry serve`, another command); false: this process runs one */
   attached: boolean
   /**

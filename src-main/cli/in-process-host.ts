@@ -1,4 +1,6 @@
-import { createBridgeClient, createConnectionPair, serveConnection } from '../bridge'
+import { createBridgeClient } from '../../src-shared/bridge-client'
+import { createConnectionPair } from '../../src-shared/bridge-memory'
+import { serveConnection } from '../bridge'
 import { createHost, HostLockError } from '../host'
 import { serveLocalSocket, type LocalSocketServer } from '../local-socket'
 import type { CliHost, HostConnectOptions } from './host-connection'

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type { AgentFolderInfo, AgentListEntry, AgentLoadError, SessionSummary } from '../../src-shared'
 import { formatConfigIssues } from '../config/format-issues'
-import type { RemoteHost } from '../bridge/client'
+import type { BridgeClient } from '../../src-shared/bridge-client'
 import { debugEnabled, UsageError, type ParsedArgs } from './args'
 import { ATTEMPTS, connectHost, hostWentAway, type CliHost } from './host-connection'
 import type { CliIO } from './run'
@@ -10,7 +10,7 @@ import type { CliIO } from './run'
  * Runs `fn` on the data dir's host (attached, or one of this process's own), then lets it go. `inspect`: only reads;
  * with no live host the data dir is read as the dead host left it (`host.hostGone`), instead of starting one.
  */
-export async function withHost<T>(args: ParsedArgs, io: CliIO, workdir: string, fn: (api: RemoteHost, host: CliHost) => Promise<T>, o: { inspect?: boolean } = {}): Promise<T> {
+export async function withHost<T>(args: ParsedArgs, io: CliIO, workdir: string, fn: (api: BridgeClient, host: CliHost) => Promise<T>, o: { inspect?: boolean } = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const host = await connectHost(io, { workdir, debug: debugEnabled(args, io), inspect: o.inspect })
     try {

@@ -1,5 +1,5 @@
 import { foldEvent, type AgentEvent, type SequencedEvent, type SessionStatus } from '../../src-shared'
-import type { RemoteHost } from '../bridge/client'
+import type { BridgeClient } from '../../src-shared/bridge-client'
 
 export interface RunEnd {
   /** the root's last turn */
@@ -15,7 +15,7 @@ const BUSY = new Set<SessionStatus>(['busy', 'retrying', 'waiting_on_approval', 
  * the host's own answer (`tasks.list`, then `sessions.get`) confirms it — in that order, because a background child
  * marks its parent busy before its own job is marked done.
  */
-export function watchRun(api: RemoteHost, sessionId: string, onEvent: (e: SequencedEvent) => void): { done: Promise<RunEnd>; dispose(): void } {
+export function watchRun(api: BridgeClient, sessionId: string, onEvent: (e: SequencedEvent) => void): { done: Promise<RunEnd>; dispose(): void } {
   const end: RunEnd = {}
   let turns = 0
   let rootBusy = false

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import type { RemoteHost } from '../bridge/client'
+import type { BridgeClient } from '../../src-shared/bridge-client'
 import { formatConfigIssues } from '../config/format-issues'
 import { debugEnabled, parseAllow, UsageError, type ParsedArgs } from './args'
 import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
@@ -47,7 +47,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
 }
 
 async function runOn(
-  api: RemoteHost,
+  api: BridgeClient,
   args: ParsedArgs,
   io: CliIO,
   o: { workdir: string; prompt: string; headless: { yes: boolean; allow: { tool: string; pattern: string }[] } },

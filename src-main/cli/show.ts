@@ -1,7 +1,7 @@
 import type { MessageWithParts, PartRecord, SessionRecord, TaskCard } from '../../src-shared'
 import { formatDuration } from '../../src-shared/duration'
 import { HostError } from '../../src-shared/host-api'
-import type { RemoteHost } from '../bridge/client'
+import type { BridgeClient } from '../../src-shared/bridge-client'
 import type { CliHost } from './host-connection'
 import { UsageError, type ParsedArgs } from './args'
 import { INTERRUPTED_NOTE, refuseExtraArguments, shownStatus, withHost } from './list-commands'
@@ -47,7 +47,7 @@ interface SessionTree {
 }
 
 /** The session and its inspectable children, oldest child first, through the same call the UI opens a session with. */
-async function tree(api: RemoteHost, sessionId: string): Promise<SessionTree> {
+async function tree(api: BridgeClient, sessionId: string): Promise<SessionTree> {
   const { session, messages, children } = await api.calls['sessions.get']({ sessionId })
   const nested: SessionTree[] = []
   for (const child of [...children].reverse()) nested.push(await tree(api, child.id))

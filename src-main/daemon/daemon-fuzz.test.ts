@@ -3,7 +3,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { BridgeCallName } from '../../src-shared'
-import { createWsBridgeClient, type WebSocketCtor, type WsBridgeClient } from '../../src-renderer/bridge/ws-client'
+import { createBridgeClient, type BridgeClient } from '../../src-shared/bridge-client'
+import { createWsTransport, type WebSocketCtor } from '../../src-renderer/bridge/ws-transport'
 import { buildCli, spawnAgentry, type AgentryProcess } from '../cli/testing/cli-process'
 import { explainBusy, FUZZ_AGENTS, FUZZ_PERMISSIONS, FUZZ_SCRIPT, fuzz, newFuzzState, quiesce, type Call } from '../host/testing/bridge-fuzz'
 import { HOSTILE_SCENARIOS } from '../host/testing/hostile-scenarios'
@@ -22,7 +23,7 @@ let fx: Fixture
 let fuzzWork: string
 let daemon: AgentryProcess
 let url: string
-const clients: WsBridgeClient[] = []
+const clients: BridgeClient[] = []
 const sockets: WebSocket[] = []
 
 beforeAll(async () => {
@@ -55,7 +56,7 @@ function connect(): Call {
       sockets.push(this)
     }
   }
-  const client = createWsBridgeClient({ url, WebSocket: Tracked as unknown as WebSocketCtor, minDelayMs: 20, queueTimeoutMs: 30_000 })
+  const client = createBridgeClient(createWsTransport({ url, WebSocket: Tracked as unknown as WebSocketCtor, minDelayMs: 20, queueTimeoutMs: 30_000 }))
   clients.push(client)
   return (name, input) => client.call(name as BridgeCallName, input as never)
 }

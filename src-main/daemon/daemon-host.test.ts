@@ -4,7 +4,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { AgentEvent, SequencedEvent } from '../../src-shared'
-import { createWsBridgeClient, type WebSocketCtor } from '../../src-renderer/bridge/ws-client'
+import { createBridgeClient } from '../../src-shared/bridge-client'
+import { createWsTransport, type WebSocketCtor } from '../../src-renderer/bridge/ws-transport'
 import { createHarness, waitFor, type Harness } from '../testing/harness'
 import { startDaemon, type Daemon } from './start-daemon'
 
@@ -31,7 +32,7 @@ async function connect() {
       sockets.push(this)
     }
   }
-  const client = createWsBridgeClient({ url: `ws://127.0.0.1:${daemon!.port}/bridge?token=${daemon!.token}`, WebSocket: Tracked as unknown as WebSocketCtor, minDelayMs: 20 })
+  const client = createBridgeClient(createWsTransport({ url: `ws://127.0.0.1:${daemon!.port}/bridge?token=${daemon!.token}`, WebSocket: Tracked as unknown as WebSocketCtor, minDelayMs: 20 }))
   cleanups.push(() => client.close())
   return { client, sockets, drop: () => sockets.at(-1)?.terminate() }
 }

@@ -4,14 +4,15 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { AgentEvent, BridgeError, SubscriptionMessage } from '../../src-shared'
-import { createWsBridgeClient, type WebSocketCtor, type WsBridgeClient } from '../../src-renderer/bridge/ws-client'
+import { createBridgeClient, type BridgeClient } from '../../src-shared/bridge-client'
+import { createWsTransport, type WebSocketCtor } from '../../src-renderer/bridge/ws-transport'
 import { createMemoryHostApi, type MemoryHostApi } from '../bridge/testing'
 import { startDaemon, type Daemon } from './start-daemon'
 
 /**
- * The renderer's WebSocket client (the code the browser runs) against a real daemon on 127.0.0.1. Node 20 has no
- * global WebSocket, so the `ws` package is injected; every socket is tracked so the test can cut it like a
- * dropped network connection.
+ * The shared client over the renderer's WebSocket transport (the code the browser runs) against a real daemon on
+ * 127.0.0.1. Node 20 has no global WebSocket, so the `ws` package is injected; every socket is tracked so the test
+ * can cut it like a dropped network connection.
  */
 const rendererDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-renderer-'))
 const cleanups: (() => void | Promise<void>)[] = []
@@ -40,11 +41,13 @@ async function setup(api: MemoryHostApi = createMemoryHostApi({ calls: { 'worksp
     }
   }
   const states: string[] = []
-  const client: WsBridgeClient = createWsBridgeClient({
-    url: `ws://127.0.0.1:${daemon.port}/bridge?token=${token ?? daemon.token}`,
-    WebSocket: TrackedWebSocket as unknown as WebSocketCtor,
-    queueTimeoutMs: 400,
-  })
+  const client: BridgeClient = createBridgeClient(
+    createWsTransport({
+      url: `ws://127.0.0.1:${daemon.port}/bridge?token=${token ?? daemon.token}`,
+      WebSocket: TrackedWebSocket as unknown as WebSocketCtor,
+      queueTimeoutMs: 400,
+    }),
+  )
   cleanups.unshift(() => client.close())
   client.onConnectionChange((s) => states.push(s))
   const drop = () => sockets.at(-1)?.terminate()
@@ -54,7 +57,7 @@ async function setup(api: MemoryHostApi = createMemoryHostApi({ calls: { 'worksp
 describe('renderer WebSocket client against the daemon', () => {
   it('connects, calls, and reports connection state', async () => {
     const { client, states } = await setup()
-    expect(client.transport).toBe('websocket')
+    expect(client.state).toBe('connecting')
     expect(await client.call('workspaces.list', {})).toEqual({ ok: true, data: { recent: [], defaultRoot: '/r' } })
     expect(states).toEqual(['open'])
     const bad = await client.call('sessions.get', { sessionId: '' })
@@ -155,12 +158,14 @@ describe('renderer WebSocket client against the daemon', () => {
       return res.status === 403 ? ('refused' as const) : ('ok' as const)
     }
     const make = (token: string) => {
-      const client = createWsBridgeClient({
-        url: `ws://127.0.0.1:${daemon.port}/bridge?token=${token}`,
-        WebSocket: WebSocket as unknown as WebSocketCtor,
-        minDelayMs: 20,
-        checkAccess: probe(token),
-      })
+      const client = createBridgeClient(
+        createWsTransport({
+          url: `ws://127.0.0.1:${daemon.port}/bridge?token=${token}`,
+          WebSocket: WebSocket as unknown as WebSocketCtor,
+          minDelayMs: 20,
+          checkAccess: probe(token),
+        }),
+      )
       cleanups.unshift(() => client.close())
       return client
     }

@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws'
-import type { BridgeConnection, HostMessage } from '../bridge'
+import type { BridgeConnection, HostMessage } from '../../src-shared/bridge-protocol'
 
 /** Beyond this much unsent data the client is not keeping up; it is dropped and resumes with `afterSeq`. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024

@@ -3,14 +3,15 @@ import { describe, expect, it } from 'vitest'
 import type { AgentEvent, BridgeError, SubscriptionMessage } from '../../src-shared'
 import { createMemoryHostApi, type MemoryHostApi } from '../bridge/testing'
 import { createPreloadApi, type IpcRendererLike } from '../../src-preload/api'
-import { createIpcBridgeClient } from '../../src-renderer/bridge/ipc-client'
+import { createBridgeClient } from '../../src-shared/bridge-client'
+import { createIpcTransport } from '../../src-renderer/bridge/ipc-transport'
 import type { FrameLike } from './app-origin'
 import { isTrustedSender } from './app-origin'
 import { registerIpcBridge, type IpcEventLike, type IpcMainLike } from './ipc-bridge'
 
 /**
- * The whole desktop bridge minus Electron: the renderer's IPC client → the real preload object → a stand-in for
- * Electron's IPC (structured-clone copies, like the real one) → main's handlers → a host.
+ * The whole desktop bridge minus Electron: the shared client over the renderer's IPC transport → the real preload
+ * object → a stand-in for Electron's IPC (structured-clone copies, like the real one) → main's handlers → a host.
  */
 function chain(api: MemoryHostApi, frameUrl = 'app://agentry/index.html') {
   const handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>()
@@ -38,7 +39,7 @@ function chain(api: MemoryHostApi, frameUrl = 'app://agentry/index.html') {
     removeListener: (channel, listener) => toRenderer.removeListener(channel, listener),
   }
   registerIpcBridge(ipcMain, api, (f) => isTrustedSender(f), { validateOutput: true })
-  return { client: createIpcBridgeClient(createPreloadApi(ipcRenderer)), webContents }
+  return { client: createBridgeClient(createIpcTransport(createPreloadApi(ipcRenderer))), webContents }
 }
 const tick = () => new Promise((r) => setTimeout(r, 5))
 const status = (seq: number): AgentEvent => ({ type: 'status_change', sessionId: 's1', at: seq, status: 'busy' })
@@ -47,7 +48,7 @@ describe('desktop bridge chain (renderer client → preload → IPC → main →
   it('calls reach the host with validation, and answers come back typed', async () => {
     const api = createMemoryHostApi({ calls: { 'workspaces.list': async () => ({ recent: [], defaultRoot: '/home/me' }) } })
     const { client } = chain(api)
-    expect(client.transport).toBe('ipc')
+    expect(client.state).toBe('open')
     expect(await client.call('workspaces.list', {})).toEqual({ ok: true, data: { recent: [], defaultRoot: '/home/me' } })
     const bad = await client.call('sessions.rename', { sessionId: 's', title: '' })
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('input.title') } })

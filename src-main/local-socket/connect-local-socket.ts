@@ -1,5 +1,5 @@
 import net from 'node:net'
-import type { BridgeConnection, ClientMessage } from '../bridge'
+import type { ClientMessage, ClientTransport } from '../../src-shared/bridge-protocol'
 import { socketConnection } from './socket-connection'
 import { localSocketPath } from './socket-path'
 
@@ -10,7 +10,7 @@ const NO_HOST = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ECONNRESET'])
  * Connects to the host serving `dataDir`, if one is running. Resolves to the connection, or undefined when no live
  * host listens there; any other failure (permissions, a path that is not ours) is an error.
  */
-export function connectLocalSocket(dataDir: string): Promise<(BridgeConnection<ClientMessage> & { close(): void }) | undefined> {
+export function connectLocalSocket(dataDir: string): Promise<ClientTransport | undefined> {
   const file = localSocketPath(dataDir)
   return new Promise((resolve, reject) => {
     const socket = net.connect(file)

@@ -1,5 +1,5 @@
 import type net from 'node:net'
-import type { BridgeConnection } from '../bridge'
+import type { BridgeConnection } from '../../src-shared/bridge-protocol'
 
 /** A line longer than this is not a bridge message (the largest valid prompt is far below it). */
 const MAX_LINE = 16 * 1024 * 1024

@@ -1,8 +1,8 @@
 import { memo, useMemo, type ReactNode } from 'react'
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime'
 import { toJsxRuntime } from 'hast-util-to-jsx-runtime'
-import { CopyButton } from '../components/copy-button'
-import { DiffView } from '../components/diff-view'
+import { CopyButton } from '../components/common/copy-button'
+import { DiffView } from '../components/common/diff-view'
 import { grammarName } from './languages'
 import { highlightTree, useGrammarVersion } from './highlight'
 

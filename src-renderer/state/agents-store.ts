@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { AgentFolderInfo, AgentListEntry, AgentLoadError } from '../../src-shared'
-import type { UiError } from './bridge'
+import type { UiError } from './ui-error'
 
 type AgentsStore = {
   agents: AgentListEntry[]

@@ -1,10 +1,12 @@
-import type { BridgeCallName, BridgeError, CallInput, CallOutput, CallResult } from '../../src-shared'
-import { z } from 'zod'
-import type { BridgeClient } from '../bridge/types'
+import type { BridgeCallName, CallInput, CallOutput, CallResult } from '../../src-shared'
+import type { BridgeClient } from '../../src-shared/bridge-client'
 
+/**
+ * The renderer's handle on the host, set once at startup (main.tsx). `state/` reaches the host through `call` and
+ * `getBridge`; components reach it only through `state/` (lint enforces it: see eslint.config.js).
+ */
 let client: BridgeClient | null = null
 
-/** Set once at startup (main.tsx); everything else reaches the host through `call`/`getBridge`. */
 export function setBridge(c: BridgeClient): void {
   client = c
 }
@@ -14,44 +16,7 @@ export function getBridge(): BridgeClient {
   return client
 }
 
+/** Never rejects: a transport failure (socket closed mid-call) comes back as an `unavailable` error, shown in place. */
 export function call<N extends BridgeCallName>(name: N, input: CallInput<N>): Promise<CallResult<CallOutput<N>>> {
-  return getBridge()
-    .call(name, input)
-    .catch((err: unknown) => ({
-      // A transport failure (socket closed mid-call) becomes the same shape as a host error, so callers show it in place.
-      ok: false as const,
-      error: { code: 'unavailable' as const, message: err instanceof Error ? err.message : String(err) },
-    }))
+  return getBridge().call(name, input)
 }
-
-/** What to do about a host error, in words for the person looking at the screen. */
-export function errorHint(e: BridgeError): string {
-  switch (e.code) {
-    case 'invalid_request':
-      return 'The app sent something the host rejected. Reload the window; if it persists, report it with this message.'
-    case 'not_found':
-      return 'It may have been deleted or archived. Refresh the list and try again.'
-    case 'conflict':
-      return 'Something else changed it at the same time. Wait for the current run to finish, then retry.'
-    case 'config_error':
-      return 'Fix the configuration named in the message (see Settings), then retry.'
-    case 'unavailable':
-      return 'The host is not reachable right now. It reconnects automatically; retry in a moment.'
-    case 'internal':
-      return 'The host hit an unexpected error. Retry; if it repeats, check the host log in the data folder.'
-  }
-}
-
-export type UiError = { context: string; message: string; hint: string }
-
-export function toUiError(context: string, e: BridgeError): UiError {
-  return { context, message: e.message, hint: errorHint(e) }
-}
-
-/** A `config_error`'s per-field reasons (`data.fields`), to show under each field; empty when there are none. */
-export function fieldErrorsOf(e: BridgeError): Record<string, string> {
-  const parsed = FieldData.safeParse(e.data)
-  return parsed.success ? parsed.data.fields : {}
-}
-
-const FieldData = z.object({ fields: z.record(z.string(), z.string()) })

@@ -1,5 +1,5 @@
-import type { SessionRecord } from '../../src-shared'
-import type { MessageView, Transcript } from './transcript-model'
+import type { MessageWithParts, SessionRecord } from '../../src-shared'
+import type { Transcript } from './transcript-model'
 import { useAgents } from './agents-store'
 import { useSessions } from './sessions-store'
 import { useTranscript } from './transcript-store'
@@ -8,7 +8,7 @@ import { useTranscript } from './transcript-store'
 export function lastAgentOf(t: Transcript | undefined): string | null {
   if (!t) return null
   for (let i = t.messageIds.length - 1; i >= 0; i--) {
-    const m: MessageView | undefined = t.messages.get(t.messageIds[i])
+    const m: MessageWithParts | undefined = t.messages.get(t.messageIds[i])
     if (m?.role !== 'user' || m.metadata.synthetic === true) continue
     return typeof m.metadata.agent === 'string' ? m.metadata.agent : null
   }
@@ -27,7 +27,7 @@ export function switchedAgentOf(session: Pick<SessionRecord, 'metadata'> | undef
   return typeof since !== 'number' || lastAt === undefined || since >= lastAt ? active : null
 }
 
-function lastUserMessage(t: Transcript | undefined): MessageView | undefined {
+function lastUserMessage(t: Transcript | undefined): MessageWithParts | undefined {
   if (!t) return undefined
   for (let i = t.messageIds.length - 1; i >= 0; i--) {
     const m = t.messages.get(t.messageIds[i])

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { ConnectionState } from '../bridge/types'
+import type { ConnectionState } from '../../src-shared/bridge-protocol'
 
 type ConnectionStore = {
   state: ConnectionState

@@ -1,6 +1,7 @@
 import type { AgentEvent, LeafEvent, SequencedEvent, SubscriptionMessage } from '../../src-shared'
 import { addApprovals, removeApproval, replaceApprovals } from './approvals-store'
-import { getBridge, toUiError } from './bridge'
+import { getBridge } from './bridge'
+import { toUiError } from './ui-error'
 import { patchSession, upsertSession } from './sessions-store'
 import { TranscriptDraft, leafOf } from './transcript-model'
 import { upsertTasks, useTranscript } from './transcript-store'

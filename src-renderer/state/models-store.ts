@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { ListedModel, ModelDetails, ModelRef } from '../../src-shared'
-import { call, toUiError, type UiError } from './bridge'
+import { call } from './bridge'
+import { toUiError, type UiError } from './ui-error'
 import { upsertSession, useSessions } from './sessions-store'
 import { useSettings } from './settings-store'
 import { useTranscript } from './transcript-store'

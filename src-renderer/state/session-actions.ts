@@ -1,6 +1,7 @@
-import type { CallInput } from '../../src-shared'
+import type { CallInput, SearchHit } from '../../src-shared'
 import { addApprovals, removeApproval } from './approvals-store'
-import { call, toUiError, type UiError } from './bridge'
+import { call } from './bridge'
+import { toUiError, type UiError, type UiResult } from './ui-error'
 import { followRoot, seedTranscript, stopFollowing } from './events'
 import { patchSession, removeSession, upsertSession, useSessions } from './sessions-store'
 import { setQueue, upsertTasks, useTranscript } from './transcript-store'
@@ -202,6 +203,12 @@ export async function deleteSession(id: string): Promise<UiError | null> {
   removeSession(id)
   if (useTranscript.getState().viewId === id) newSession()
   return null
+}
+
+/** Sessions whose messages contain the words (the host's full-text index), each hit with its marked snippet. */
+export async function searchMessages(workspaceRoot: string, query: string, includeArchived: boolean): Promise<UiResult<SearchHit[]>> {
+  const res = await call('sessions.search', { workspaceRoot, query, includeArchived, limit: 30 })
+  return res.ok ? { ok: true, data: res.data.hits } : { ok: false, error: toUiError('Searching messages', res.error) }
 }
 
 export function setHash(h: string): void {

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { AgentListEntry, AgentMode, SessionRecord, SessionSummary } from '../../src-shared'
-import type { UiError } from './bridge'
+import type { UiError } from './ui-error'
 
 export type SessionFilters = { agent: string; mode: AgentMode | ''; search: string; archived: boolean }
 

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { CallOutput, RuntimeRule } from '../../src-shared'
-import type { UiError } from './bridge'
+import type { UiError } from './ui-error'
 
 type SettingsStore = {
   settings: CallOutput<'settings.get'> | null

@@ -1,8 +1,6 @@
-import { foldEvent, type AgentEvent, type LeafEvent, type MessageRecord, type MessageWithParts, type PartRecord, type SessionStatus } from '../../src-shared'
+import { foldEvent, type AgentEvent, type LeafEvent, type MessageWithParts, type PartRecord, type SessionStatus } from '../../src-shared'
 import { TokenUsage } from '../../src-shared/session'
 import { readTaskCard } from './part-data'
-
-export type MessageView = MessageRecord & { parts: PartRecord[] }
 
 /** Everything the UI knows about one session's transcript (root, inspectable child or opaque child alike). */
 export type Transcript = {
@@ -13,7 +11,7 @@ export type Transcript = {
    * streaming slow); what the UI relies on is that a changed message is always a NEW object, so a component
    * selecting one message re-renders exactly when that message changed.
    */
-  messages: Map<string, MessageView>
+  messages: Map<string, MessageWithParts>
   /** events with seq <= this are already contained in the seeded data and must not be applied again */
   seededAtSeq: number
   /** true once the whole transcript came from the host (sessions.get or a nested task transcript) */
@@ -201,7 +199,7 @@ export class TranscriptDraft {
     return t
   }
 
-  private message(sessionId: string, messageId: string): MessageView {
+  private message(sessionId: string, messageId: string): MessageWithParts {
     const t = this.transcript(sessionId)
     const k = key(sessionId, messageId)
     let m = t.messages.get(messageId)

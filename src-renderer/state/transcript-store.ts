@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { QueueEntry, SessionRecord } from '../../src-shared'
-import type { UiError } from './bridge'
+import type { UiError } from './ui-error'
 import type { Transcripts } from './transcript-model'
 
 export type BackgroundTask = {

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { UiError } from './bridge'
+import type { UiError } from './ui-error'
 
 export type Screen = 'chat' | 'settings'
 

@@ -1,6 +1,8 @@
+import type { CallInput, CallOutput } from '../../src-shared'
 import { useAgents, pickable, rememberedAgent } from './agents-store'
 import { replaceApprovals } from './approvals-store'
-import { call, toUiError } from './bridge'
+import { call } from './bridge'
+import { toUiError, type UiResult } from './ui-error'
 import { startGlobalFeed } from './events'
 import { useSessions } from './sessions-store'
 import { useSettings } from './settings-store'
@@ -53,6 +55,14 @@ export async function loadAgents(): Promise<void> {
   const selected =
     [remembered, current, 'build'].find((n) => n && choices.some((a) => a.name === n)) ?? choices[0]?.name ?? null
   useAgents.setState({ agents: res.data.agents, errors: res.data.errors, folders: res.data.folders, disabled: res.data.disabled, byName, selected, loadError: null })
+}
+
+/** Writes a new agent file (never over an existing one), then reloads the agents so it shows like any other. */
+export async function createAgent(input: CallInput<'agents.create'>): Promise<UiResult<CallOutput<'agents.create'>>> {
+  const res = await call('agents.create', input)
+  if (!res.ok) return { ok: false, error: toUiError('Creating the agent', res.error) }
+  await loadAgents()
+  return res
 }
 
 export async function refreshSessions(): Promise<void> {

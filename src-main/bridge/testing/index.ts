@@ -1,4 +1,3 @@
 // Test support for the bridge (a HostApi held in memory): never imported by product code.
-export { createConnectionPair, type MemoryConnection } from '../memory-connection'
 export { createMemoryHostApi } from './memory-host-api'
 export type { MemoryHostApi } from './memory-host-api'

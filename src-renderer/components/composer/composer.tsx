@@ -1,0 +1,203 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { flushSync } from 'react-dom'
+import { addressable, agentColor, useAgents } from '../../state/agents-store'
+import { pendingForRoot, useApprovals } from '../../state/approvals-store'
+import type { UiError } from '../../state/ui-error'
+import { chipAgentNow } from '../../state/chip-agent'
+import { lastUserText } from '../../state/transcript-model'
+import { abortRun, cancelQueued, sendPrompt } from '../../state/session-actions'
+import { useTranscript } from '../../state/transcript-store'
+import { followLatest } from '../../state/ui-store'
+import { AgentPicker } from './agent-picker'
+import { ErrorNote } from '../common/error-note'
+import { ModelPicker } from './model-picker'
+import { isRunning } from '../../state/session-status'
+
+const EMPTY: never[] = []
+
+/**
+ * Multi-line input: Enter sends, Shift+Enter breaks the line, `@` completes agent names, ↑ in an empty box
+ * brings back the last message, Esc in an empty box stops a running turn; Stop/Queue while running.
+ */
+export function Composer({ autoFocus }: { autoFocus?: boolean }) {
+  const viewId = useTranscript((s) => s.viewId)
+  const rootId = useTranscript((s) => s.rootId)
+  const status = useTranscript((s) => (viewId ? (s.transcripts[viewId]?.status ?? null) : null))
+  const queue = useTranscript((s) => (viewId ? (s.queue[viewId] ?? EMPTY) : EMPTY))
+  const approvalWaiting = useApprovals((s) => pendingForRoot(s.pending, rootId).length > 0)
+  const agents = useAgents((s) => s.agents)
+  const [text, setText] = useState('')
+  const [error, setError] = useState<UiError | null>(null)
+  const [sending, setSending] = useState(false)
+  const [caret, setCaret] = useState(0)
+  const [pick, setPick] = useState(0)
+  const area = useRef<HTMLTextAreaElement>(null)
+  const lastSent = useRef<string | null>(null)
+  const running = isRunning(status)
+  // The conversation's own turn may be over while its background children still work: Stop ends those too.
+  const background = useTranscript((s) => s.viewId !== null && s.viewId === s.rootId && Object.values(s.tasks).some((t) => t.status === 'running' || t.status === 'queued'))
+
+  const mention = useMemo(() => /(^|\s)@([a-z0-9_-]*)$/i.exec(text.slice(0, caret)), [text, caret])
+  const matches = useMemo(
+    () => (mention ? addressable(agents).filter((a) => a.name.startsWith(mention[2].toLowerCase())).slice(0, 8) : []),
+    [mention, agents],
+  )
+  const completing = matches.length > 0
+
+  useEffect(() => setPick(0), [mention?.[2]])
+  useEffect(() => {
+    const el = area.current
+    if (!el) return
+    el.style.height = 'auto'
+    el.style.height = `${Math.min(el.scrollHeight, 240)}px`
+  }, [text])
+  useEffect(() => {
+    if (autoFocus) area.current?.focus()
+  }, [autoFocus, viewId])
+
+  const complete = (name: string) => {
+    if (!mention) return
+    const start = caret - mention[2].length
+    const next = `${text.slice(0, start)}${name} ${text.slice(caret)}`
+    const pos = start + name.length + 1
+    // Caret placed before the event returns, as in recall(): a frame later could undo a selection made meanwhile.
+    flushSync(() => setText(next))
+    area.current?.setSelectionRange(pos, pos)
+    setCaret(pos)
+  }
+
+  const send = async () => {
+    const t = text.trim()
+    if (!t || sending) return
+    setSending(true)
+    setError(null)
+    followLatest()
+    const err = await sendPrompt(t, chipAgentNow())
+    setSending(false)
+    if (err) return setError(err)
+    lastSent.current = t
+    setText('')
+  }
+
+  const stop = async () => {
+    if (viewId) setError(await abortRun(viewId))
+  }
+
+  const recall = (): boolean => {
+    const st = useTranscript.getState()
+    const previous = (st.viewId ? lastUserText(st.transcripts[st.viewId]) : null) ?? lastSent.current
+    if (!previous) return false
+    // The text is in the field, and the caret at its end, before the key event returns: a caret placed a frame later
+    // collapsed a selection made in between (select all, then type: the typing was appended instead).
+    flushSync(() => setText(previous))
+    area.current?.setSelectionRange(previous.length, previous.length)
+    return true
+  }
+
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (completing) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault()
+        setPick((p) => (p + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length)
+        return
+      }
+      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+        e.preventDefault()
+        complete(matches[pick]?.name ?? matches[0].name)
+        return
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault()
+        setCaret(-1)
+        return
+      }
+    }
+    if (e.key === 'ArrowUp' && text === '' && !e.shiftKey && !e.altKey && !e.metaKey && !e.ctrlKey) {
+      if (recall()) e.preventDefault()
+      return
+    }
+    if (e.key === 'Escape' && text === '' && running) {
+      e.preventDefault()
+      void stop()
+      return
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault()
+      void send()
+    }
+  }
+
+  return (
+    <div className="composer-wrap">
+      {queue.length > 0 && viewId && (
+        <div className="queue" data-testid="queue">
+          {queue.map((q) => (
+            <div key={q.id} className="queue-item" data-testid="queue-item">
+              <span className="pill">queued</span>
+              <span className="queue-text">{q.text}</span>
+              <button className="btn small" data-testid="queue-cancel" onClick={async () => setError(await cancelQueued(viewId, q.id))}>
+                Cancel
+              </button>
+            </div>
+          ))}
+        </div>
+      )}
+      {error && <ErrorNote error={error} onDismiss={() => setError(null)} testId="composer-error" />}
+      <div className="composer" data-testid="composer">
+        {completing && (
+          <div className="popover mention-menu" data-testid="mention-menu" role="listbox" aria-label="Subagents">
+            {matches.map((a, i) => (
+              <div
+                key={a.name}
+                role="option"
+                aria-selected={i === pick}
+                className={`agent-option ${i === pick ? 'current' : ''}`}
+                onMouseDown={(e) => {
+                  e.preventDefault()
+                  complete(a.name)
+                }}
+              >
+                <span className="agent-dot" style={{ background: agentColor(a.name, a) }} />
+                <span className="agent-option-text">
+                  <span className="agent-option-name">@{a.name}</span>
+                  <span className="agent-option-desc">{a.description}</span>
+                </span>
+              </div>
+            ))}
+          </div>
+        )}
+        <textarea
+          ref={area}
+          className="composer-input"
+          data-testid="composer-input"
+          aria-label="Message"
+          rows={1}
+          placeholder={running ? 'Agent is working — your message will be queued…' : 'Message the agent — @ to address a subagent'}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value)
+            setCaret(e.target.selectionStart)
+          }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+          onKeyDown={onKey}
+        />
+        <div className="composer-bar">
+          <AgentPicker />
+          <ModelPicker />
+          <span className="hint" data-testid="composer-hint">
+            {approvalWaiting ? 'An approval is waiting above — Shift+Tab to reach it' : running ? 'Esc to stop · Enter to queue' : 'Enter to send · Shift+Enter for a new line'}
+          </span>
+          <span className="spacer" />
+          {(running || background) && viewId && (
+            <button className="btn danger" data-testid="stop-button" title={running ? 'Stop the run and every subagent' : 'Stop the background subagents'} onClick={() => void stop()}>
+              ■ Stop
+            </button>
+          )}
+          <button className="btn primary" data-testid="send-button" disabled={!text.trim() || sending} onClick={() => void send()}>
+            {running ? 'Queue' : 'Send'}
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,114 @@
+import { useState, type FormEvent } from 'react'
+import { shortPath } from '../../lib/format'
+import { useConnection } from '../../state/connection-store'
+import { shortcut } from '../../lib/keys'
+import { toggleSidebar, useUi } from '../../state/ui-store'
+import { openWorkspace } from '../../state/workspace-actions'
+import { useWorkspace } from '../../state/workspace-store'
+import { newSession } from '../../state/session-actions'
+import { AgentIssuesBadge } from './agent-issues-badge'
+import { ErrorNote } from '../common/error-note'
+
+const CONN_TEXT: Record<ReturnType<typeof useConnection.getState>['state'], string> = {
+  open: 'Connected',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  refused: 'Access token no longer valid',
+  closed: 'Disconnected',
+}
+
+/** Top bar: the open folder (with recent ones and a path field), connection state, settings. */
+export function WorkspaceBar() {
+  const root = useWorkspace((s) => s.root)
+  const recent = useWorkspace((s) => s.recent)
+  const error = useWorkspace((s) => s.error)
+  const conn = useConnection((s) => s.state)
+  const screen = useUi((s) => s.screen)
+  const collapsed = useUi((s) => s.sidebarCollapsed)
+  const [open, setOpen] = useState(false)
+  const [path, setPath] = useState('')
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (!path.trim()) return
+    if (await openWorkspace(path.trim())) {
+      setOpen(false)
+      setPath('')
+      newSession()
+    }
+  }
+
+  return (
+    <header className="workspace-bar" data-testid="workspace-bar">
+      <button
+        className="icon-btn sidebar-toggle"
+        data-testid="sidebar-toggle"
+        aria-label={collapsed ? 'Show the session list' : 'Hide the session list'}
+        aria-expanded={!collapsed}
+        title={collapsed ? 'Show the session list' : 'Hide the session list'}
+        onClick={toggleSidebar}
+      >
+        <span aria-hidden>☰</span>
+      </button>
+      <div className="brand">
+        <span className="brand-mark" aria-hidden>◆</span> Agentry
+      </div>
+      <div className="workspace-menu">
+        <button className="workspace-btn" data-testid="workspace-button" title={root ?? ''} onClick={() => setOpen(!open)}>
+          <span className="folder-icon" aria-hidden>▣</span>
+          <span className="workspace-path" data-testid="workspace-path">{root ? shortPath(root) : 'No folder'}</span>
+          <span className="caret" aria-hidden>▾</span>
+        </button>
+        {open && (
+          <div className="popover workspace-popover" data-testid="workspace-popover">
+            <form onSubmit={submit} className="row">
+              <input
+                autoFocus
+                aria-label="Folder to open"
+                className="input"
+                data-testid="workspace-input"
+                placeholder="/path/to/project"
+                value={path}
+                onChange={(e) => setPath(e.target.value)}
+                onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+              />
+              <button className="btn primary" type="submit">Open folder</button>
+            </form>
+            {recent.length > 0 && <div className="popover-label">Recent</div>}
+            {recent.map((r) => (
+              <button
+                key={r.root}
+                className={`popover-item ${r.root === root ? 'current' : ''}`}
+                onClick={async () => {
+                  if (await openWorkspace(r.root)) {
+                    setOpen(false)
+                    newSession()
+                  }
+                }}
+              >
+                {r.root}
+              </button>
+            ))}
+            {error && <ErrorNote error={error} onDismiss={() => useWorkspace.setState({ error: null })} />}
+          </div>
+        )}
+      </div>
+      <div className="spacer" />
+      <AgentIssuesBadge />
+      <span className={`conn conn-${conn}`} data-testid="connection-state" title={`Connection: ${conn}`}>
+        <span className="dot" />
+        {CONN_TEXT[conn]}
+      </span>
+      <button className="btn ghost palette-btn" data-testid="open-palette" onClick={() => useUi.setState({ paletteOpen: true })} title="Command palette">
+        Commands <kbd>{shortcut('K')}</kbd>
+      </button>
+      <button
+        className={`btn ghost ${screen === 'settings' ? 'active' : ''}`}
+        data-testid="open-settings"
+        onClick={() => useUi.setState({ screen: screen === 'settings' ? 'chat' : 'settings' })}
+      >
+        <span aria-hidden>⚙</span> Settings
+      </button>
+    </header>
+  )
+}

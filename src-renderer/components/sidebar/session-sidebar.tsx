@@ -1,0 +1,223 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import type { AgentMode } from '../../../src-shared'
+import { useNow } from '../../lib/use-now'
+import { useAgents } from '../../state/agents-store'
+import { useApprovals, waitingCounts } from '../../state/approvals-store'
+import { buildRows, indexSessions, setFilters, toggleCollapsed, useSessions } from '../../state/sessions-store'
+import { openSession, newSession } from '../../state/session-actions'
+import { useTranscript } from '../../state/transcript-store'
+import { ErrorNote } from '../common/error-note'
+import { MessageHits } from './message-hits'
+import { SessionRowView } from './session-row'
+
+const ROW_HEIGHT = 46
+
+/** The session picker: newest first, filters, archived toggle, children nested under parents, virtualized. */
+export function SessionSidebar() {
+  const byId = useSessions((s) => s.byId)
+  const filters = useSessions((s) => s.filters)
+  const collapsed = useSessions((s) => s.collapsed)
+  const listError = useSessions((s) => s.listError)
+  const agents = useAgents((s) => s.agents)
+  const agentsByName = useAgents((s) => s.byName)
+  const pending = useApprovals((s) => s.pending)
+  const viewId = useTranscript((s) => s.viewId)
+  const [search, setSearch] = useState(filters.search)
+  const now = useNow(true, 60_000)
+
+  const index = useMemo(() => indexSessions(byId), [byId])
+  const rows = useMemo(() => buildRows(index, filters, agentsByName, collapsed), [index, filters, agentsByName, collapsed])
+  const waiting = useMemo(() => waitingCounts(pending), [pending])
+  // Hidden agents (title, summary, compaction) never own a session a person looks for.
+  const agentNames = useMemo(
+    () => [...new Set([...agents.map((a) => a.name), ...index.all.map((s) => s.agent)])].filter((n) => !agentsByName[n]?.hidden).sort(),
+    [agents, agentsByName, index],
+  )
+
+  return (
+    <aside className="sidebar" data-testid="session-sidebar" aria-label="Sessions">
+      <div className="sidebar-head">
+        <button className="btn primary block" data-testid="new-session" onClick={() => newSession()}>
+          + New session
+        </button>
+        <input
+          className="input search"
+          type="search"
+          aria-label="Search sessions and messages"
+          placeholder="Search titles and messages"
+          data-testid="session-search"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value)
+            setFilters({ search: e.target.value })
+          }}
+        />
+        <div className="filter-row">
+          <select
+            className="select"
+            aria-label="Filter by agent"
+            data-testid="filter-agent"
+            value={filters.agent}
+            onChange={(e) => setFilters({ agent: e.target.value })}
+          >
+            <option value="">All agents</option>
+            {agentNames.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+          <select
+            className="select"
+            aria-label="Filter by agent mode"
+            data-testid="filter-mode"
+            value={filters.mode}
+            onChange={(e) => setFilters({ mode: e.target.value as AgentMode | '' })}
+          >
+            <option value="">Any mode</option>
+            <option value="primary">primary</option>
+            <option value="subagent">subagent</option>
+            <option value="all">all</option>
+          </select>
+        </div>
+        <label className="check">
+          <input
+            type="checkbox"
+            data-testid="filter-archived"
+            checked={filters.archived}
+            onChange={(e) => setFilters({ archived: e.target.checked })}
+          />
+          Show archived
+        </label>
+      </div>
+      {listError && <ErrorNote error={listError} />}
+      <MessageHits query={search} archived={filters.archived} />
+      <SessionTree rows={rows} viewId={viewId} waiting={waiting} now={now} />
+      {rows.length === 0 && (
+        <div className="sidebar-empty muted" data-testid="session-list-empty">
+          {index.all.length === 0 ? 'No sessions yet in this folder.' : 'No session title matches these filters.'}
+        </div>
+      )}
+    </aside>
+  )
+}
+
+type TreeProps = { rows: ReturnType<typeof buildRows>; viewId: string | null; waiting: Record<string, number>; now: number }
+
+/** The rows as an ARIA tree: one Tab stop, arrows move, Enter opens, ←/→ fold, F2 renames. */
+function SessionTree({ rows, viewId, waiting, now }: TreeProps) {
+  const byId = useSessions((s) => s.byId)
+  const agentsByName = useAgents((s) => s.byName)
+  const scroller = useRef<HTMLDivElement>(null)
+  const [focusId, setFocusId] = useState<string | null>(null)
+  const [editing, setEditing] = useState<string | null>(null)
+  const keyboardMove = useRef(false)
+  const v = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (i) => rows[i].id,
+    overscan: 6,
+  })
+  const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.id, i])), [rows])
+  // The Tab stop: the row last moved to, else the open session, else the first row.
+  const current = focusId !== null && indexOf.has(focusId) ? focusId : viewId !== null && indexOf.has(viewId) ? viewId : (rows[0]?.id ?? null)
+
+  useEffect(() => {
+    if (!keyboardMove.current || current === null) return
+    keyboardMove.current = false
+    scroller.current?.querySelector<HTMLElement>(`[data-session-id="${CSS.escape(current)}"]`)?.focus()
+  }, [current])
+
+  const moveTo = (i: number) => {
+    const r = rows[Math.max(0, Math.min(rows.length - 1, i))]
+    if (!r) return
+    keyboardMove.current = true
+    v.scrollToIndex(indexOf.get(r.id) ?? 0, { align: 'auto' })
+    setFocusId(r.id)
+  }
+
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (editing || current === null || (e.target as HTMLElement).getAttribute('role') !== 'treeitem') return
+    const i = indexOf.get(current) ?? 0
+    const row = rows[i]
+    const s = byId[current]
+    const handled = () => e.preventDefault()
+    switch (e.key) {
+      case 'ArrowDown':
+        handled()
+        return moveTo(i + 1)
+      case 'ArrowUp':
+        handled()
+        return moveTo(i - 1)
+      case 'Home':
+        handled()
+        return moveTo(0)
+      case 'End':
+        handled()
+        return moveTo(rows.length - 1)
+      case 'Enter':
+      case ' ':
+        handled()
+        return void openSession(current)
+      case 'ArrowRight':
+        handled()
+        if (row.hasChildren && row.collapsed) toggleCollapsed(row.id)
+        else if (row.hasChildren) moveTo(i + 1)
+        return
+      case 'ArrowLeft':
+        handled()
+        if (row.hasChildren && !row.collapsed) toggleCollapsed(row.id)
+        else if (s?.parentId && indexOf.has(s.parentId)) moveTo(indexOf.get(s.parentId) ?? 0)
+        return
+      case 'F2':
+        handled()
+        setEditing(current)
+        return
+    }
+  }
+
+  const items = v.getVirtualItems()
+  if (rows.length === 0) return null
+  return (
+    <div
+      ref={scroller}
+      className="vlist session-list"
+      data-testid="session-list"
+      role="tree"
+      aria-label="Sessions in this folder"
+      onKeyDown={onKey}
+      onFocus={(e) => {
+        const id = (e.target as HTMLElement).dataset.sessionId
+        if (id && id !== focusId) setFocusId(id)
+      }}
+    >
+      <div style={{ height: v.getTotalSize(), position: 'relative' }}>
+        {items.map((item) => {
+          const row = rows[item.index]
+          const s = byId[row.id]
+          if (!s) return null
+          return (
+            <div key={item.key} className="vrow" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}>
+              <SessionRowView
+                session={s}
+                depth={row.depth}
+                hasChildren={row.hasChildren}
+                collapsed={row.collapsed}
+                active={row.id === viewId}
+                current={row.id === current}
+                waiting={waiting[row.id] ?? 0}
+                parentTitle={row.flat && s.parentId ? (byId[s.parentId]?.title ?? null) : null}
+                agent={agentsByName[s.agent]}
+                now={now}
+                editing={editing === row.id}
+                setEditing={setEditing}
+              />
+            </div>
+          )
+        })}
+      </div>
+    </div>
+  )
+}

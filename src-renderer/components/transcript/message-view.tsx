@@ -1,0 +1,169 @@
+import { memo, useState } from 'react'
+import type { PartRecord } from '../../../src-shared'
+import { Markdown, splitTaskResults } from '../../markdown'
+import { agentColor, useAgents } from '../../state/agents-store'
+import { partText, toolName } from '../../state/part-data'
+import { useTranscript } from '../../state/transcript-store'
+import { CopyButton } from '../common/copy-button'
+import { EditableUserText, RerunButton } from './message-actions'
+import { SubagentCard } from './subagent-card'
+import { ToolCard } from './tool-card'
+
+/** One message, selected from the store by id so only the message that changed re-renders. */
+export const MessageView = memo(function MessageView({ sessionId, messageId, nested }: { sessionId: string; messageId: string; nested?: boolean }) {
+  const m = useTranscript((s) => s.transcripts[sessionId]?.messages.get(messageId))
+  if (!m) return null
+  const synthetic = m.metadata.synthetic === true
+  if (synthetic) return <SyntheticCallout parts={m.parts} />
+  if (m.metadata.notice === ERROR_NOTICE) return <ErrorCallout sessionId={sessionId} messageId={messageId} error={m.metadata.error} parts={m.parts} nested={nested} />
+  if (m.metadata.notice) return <NoticeCallout kind={String(m.metadata.notice)} parts={m.parts} />
+  if (m.role === 'user') {
+    const agent = typeof m.metadata.agent === 'string' ? m.metadata.agent : null
+    const text = messageText(m.parts)
+    return (
+      <div className={`msg msg-user ${nested ? 'nested' : ''}`} data-testid="message" data-role="user">
+        {agent && <AgentTag name={agent} />}
+        <EditableUserText sessionId={sessionId} messageId={messageId} text={text}>
+          {(edit) => (
+            <>
+              <div className="bubble">
+                {m.parts.map((p) => (p.type === 'text' ? <div key={p.id} className="user-text">{partText(p)}</div> : null))}
+              </div>
+              {!nested && (
+                <div className="msg-actions">
+                  <CopyButton text={() => text} label="Copy message" testId="copy-message" />
+                  <button type="button" className="copy-btn" data-testid="edit-message" aria-label="Edit message" onClick={edit}>
+                    Edit
+                  </button>
+                </div>
+              )}
+            </>
+          )}
+        </EditableUserText>
+      </div>
+    )
+  }
+  if (m.role === 'system') {
+    return (
+      <div className="msg msg-system muted small" data-testid="message" data-role="system">
+        {m.parts.map((p) => partText(p)).join('\n')}
+      </div>
+    )
+  }
+  return (
+    <div className={`msg msg-assistant ${nested ? 'nested' : ''}`} data-testid="message" data-role="assistant">
+      {m.parts.map((p) => (
+        <PartView key={p.id} part={p} />
+      ))}
+      {!nested && m.parts.some((p) => p.type === 'text' && partText(p)) && (
+        <div className="msg-actions">
+          <CopyButton text={() => messageText(m.parts)} label="Copy message" testId="copy-message" />
+          <RerunButton sessionId={sessionId} messageId={messageId} label="Regenerate" testId="regenerate" />
+        </div>
+      )}
+    </div>
+  )
+})
+
+/** The stored error of a failed turn, in the place it happened (it survives a reload); Retry when it is the last row. */
+function ErrorCallout({ sessionId, messageId, error, parts, nested }: { sessionId: string; messageId: string; error: unknown; parts: PartRecord[]; nested?: boolean }) {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'error'
+  return (
+    <div className="callout error" data-testid="run-error" role="note">
+      <div className="callout-title">The run stopped with an error ({code})</div>
+      <div className="run-error-message">{parts.map(partText).join('\n')}</div>
+      {!nested && (
+        <div className="row small">
+          <span>Check the provider settings, then retry.</span>
+          <RerunButton sessionId={sessionId} messageId={messageId} label="Retry" testId="retry" className="btn small" />
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** `metadata.notice` of a stored run error (the host's loop/transcript.ts writes it). */
+const ERROR_NOTICE = 'error'
+
+/** What "Copy message" puts on the clipboard: the message's text parts as written (Markdown source). */
+function messageText(parts: PartRecord[]): string {
+  return parts
+    .filter((p) => p.type === 'text')
+    .map(partText)
+    .join('\n\n')
+    .trim()
+}
+
+function AgentTag({ name }: { name: string }) {
+  const info = useAgents((s) => s.byName[name])
+  return (
+    <div className="agent-tag" data-testid="message-agent">
+      <span className="agent-dot" style={{ background: agentColor(name, info) }} />
+      to {name}
+    </div>
+  )
+}
+
+function PartView({ part }: { part: PartRecord }) {
+  if (part.type === 'text') return <div className="part-text" data-testid="part-text"><Markdown text={partText(part)} /></div>
+  if (part.type === 'reasoning') return <Reasoning text={partText(part)} />
+  const tool = toolName(part)
+  if (tool === 'task') return <SubagentCard part={part} />
+  if (tool) return <ToolCard part={part} />
+  // data-* parts carry host bookkeeping (step markers, usage); nothing a person needs to read.
+  return null
+}
+
+function Reasoning({ text }: { text: string }) {
+  const [open, setOpen] = useState(false)
+  return (
+    <div className="reasoning" data-testid="reasoning">
+      <button className="reasoning-head" onClick={() => setOpen(!open)} aria-expanded={open}>
+        <span className="caret" aria-hidden>{open ? '▾' : '▸'}</span> Thinking
+        {!open && <span className="reasoning-preview">{text.slice(-120)}</span>}
+      </button>
+      {open && (
+        <div className="reasoning-body">
+          <Markdown text={text} />
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** A host notice (e.g. "the previous run was interrupted by a restart"): not the model talking. */
+const NOTICE_TITLE: Record<string, string> = { rules_malformed: 'Permission rules file not used' }
+
+function NoticeCallout({ kind, parts }: { kind: string; parts: PartRecord[] }) {
+  return (
+    <div className="callout warn" data-testid="notice-callout" data-notice={kind}>
+      <div className="callout-title">{NOTICE_TITLE[kind] ?? 'Run interrupted'}</div>
+      {parts.map(partText).join('\n')}
+    </div>
+  )
+}
+
+/** A synthetic message (a background child's completion) is not the model talking: show it as a callout. */
+function SyntheticCallout({ parts }: { parts: PartRecord[] }) {
+  const text = parts.map(partText).join('\n')
+  const result = splitTaskResults(text).find((s) => s.kind === 'task')
+  const failed = result?.kind === 'task' && result.failed
+  // `aborted: <why>` — stopped by the person, a timeout, a parent's abort or a restart, rather than a failure of its own
+  const stopped = failed && result.body.trim().startsWith('aborted:')
+  const incomplete = result?.kind === 'task' && result.incomplete
+  return (
+    <div className={`callout ${failed ? 'error' : 'info'}`} data-testid="synthetic-callout" data-outcome={stopped ? 'aborted' : failed ? 'failed' : 'completed'}>
+      <div className="callout-title">
+        {result?.kind === 'task' ? `Background task ${stopped ? 'stopped' : failed ? 'failed' : incomplete ? 'stopped before it finished' : 'finished'}: ${result.agent}` : 'Note from the host'}
+      </div>
+      {result?.kind === 'task' ? (
+        <>
+          <Markdown text={result.body} />
+          {result.stats && <div className="small">{result.stats}</div>}
+        </>
+      ) : (
+        <Markdown text={text} />
+      )}
+    </div>
+  )
+}

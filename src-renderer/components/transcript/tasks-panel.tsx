@@ -1,0 +1,56 @@
+import { useMemo, useState } from 'react'
+import { agentColor, useAgents } from '../../state/agents-store'
+import type { UiError } from '../../state/ui-error'
+import { abortTask, openSession } from '../../state/session-actions'
+import { toggleExpanded, useTranscript } from '../../state/transcript-store'
+import { useUi } from '../../state/ui-store'
+import { ErrorNote } from '../common/error-note'
+import { StatusIcon } from './tool-card'
+
+/** Background children of the open root: status at a glance, open, abort. */
+export function TasksPanel() {
+  const tasks = useTranscript((s) => s.tasks)
+  const expanded = useTranscript((s) => s.expanded)
+  const byName = useAgents((s) => s.byName)
+  const rootId = useTranscript((s) => s.rootId)
+  const closed = useUi((s) => s.tasksClosedFor !== null && s.tasksClosedFor === rootId)
+  const [error, setError] = useState<UiError | null>(null)
+  const list = useMemo(() => Object.values(tasks).sort((a, b) => b.createdAt - a.createdAt), [tasks])
+  if (list.length === 0 || closed) return null
+  return (
+    <section className="tasks-panel" data-testid="tasks-panel" aria-labelledby="tasks-title">
+      <div className="panel-head">
+        <h2 id="tasks-title" className="panel-title">Background tasks</h2>
+        <button className="icon-btn" data-testid="tasks-close" aria-label="Close the tasks panel" title="Close (reopen from the session header)" onClick={() => useUi.setState({ tasksClosedFor: rootId })}>
+          ×
+        </button>
+      </div>
+      {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
+      {list.map((t) => {
+        const running = t.status === 'running' || t.status === 'queued'
+        return (
+          <div key={t.taskId} className="task-row" data-testid="task-row" data-status={t.status} data-task-id={t.taskId}>
+            <StatusIcon state={t.status} />
+            <span className="agent-dot" style={{ background: agentColor(t.agentType, byName[t.agentType]) }} />
+            <span className="task-text">
+              <span className="task-agent">{t.agentType}</span> <span className="muted">{t.description}</span>
+            </span>
+            <span className={`pill status-${t.status}`}>{t.status}</span>
+            <button
+              className="btn small"
+              data-testid="task-open"
+              onClick={() => (t.inspectable ? void openSession(t.taskId) : !expanded[t.taskId] && toggleExpanded(t.taskId))}
+            >
+              Open
+            </button>
+            {running && (
+              <button className="btn small danger" data-testid="task-abort" onClick={async () => setError(await abortTask(t.taskId))}>
+                Abort
+              </button>
+            )}
+          </div>
+        )
+      })}
+    </section>
+  )
+}

@@ -1,0 +1,69 @@
+import { useCallback } from 'react'
+import { agentColor, useAgents } from '../../state/agents-store'
+import { openSession } from '../../state/session-actions'
+import { useSessions } from '../../state/sessions-store'
+import { useTranscript } from '../../state/transcript-store'
+import { useUi } from '../../state/ui-store'
+import { ErrorNote } from '../common/error-note'
+import { MessageView } from './message-view'
+import { SessionStats } from './session-stats'
+import { TranscriptList } from './transcript-list'
+
+const EMPTY: string[] = []
+
+/** The open session: breadcrumb, header, and the virtualized message list. */
+export function TranscriptView() {
+  const viewId = useTranscript((s) => s.viewId)
+  const fetched = useTranscript((s) => s.viewSession)
+  // The sidebar's copy is kept current by session_updated events (title, usage); the fetched one is the fallback.
+  const listed = useSessions((s) => (viewId ? s.byId[viewId] : undefined))
+  const session = listed ?? fetched
+  const ancestors = useTranscript((s) => s.ancestors)
+  const loading = useTranscript((s) => s.loading)
+  const loadError = useTranscript((s) => s.loadError)
+  const messageIds = useTranscript((s) => (viewId ? s.transcripts[viewId]?.messageIds : undefined))
+  const status = useTranscript((s) => (viewId ? s.transcripts[viewId]?.status : null))
+  const info = useAgents((s) => (session ? s.byName[session.agent] : undefined))
+  const rootId = useTranscript((s) => s.rootId)
+  const taskCount = useTranscript((s) => Object.keys(s.tasks).length)
+  const tasksClosed = useUi((s) => s.tasksClosedFor !== null && s.tasksClosedFor === rootId)
+
+  const keys = messageIds ?? EMPTY
+  const render = useCallback((key: string) => (viewId ? <MessageView sessionId={viewId} messageId={key} /> : null), [viewId])
+
+  if (!viewId) return null
+  return (
+    <div className="transcript-pane">
+      <div className="transcript-head" data-testid="transcript-head">
+        {ancestors.length > 0 && (
+          <nav className="breadcrumb" data-testid="breadcrumb" aria-label="Parent sessions">
+            {ancestors.map((a) => (
+              <span key={a.id} className="crumb">
+                <button className="link-btn" data-testid="breadcrumb-link" onClick={() => void openSession(a.id)}>
+                  {a.title || a.agent}
+                </button>
+                <span className="sep" aria-hidden>›</span>
+              </span>
+            ))}
+            <span className="crumb current">{session?.title ?? '…'}</span>
+          </nav>
+        )}
+        <div className="title-row">
+          {session && <span className="agent-dot lg" style={{ background: agentColor(session.agent, info) }} />}
+          <h1 className="session-heading" data-testid="session-heading">{session?.title || (loading ? 'Loading…' : 'Untitled')}</h1>
+          {session && <span className="muted nowrap">{session.agent}</span>}
+          <span className="spacer" />
+          {status && <span className={`pill status-${status}`} data-testid="session-status">{status.replaceAll('_', ' ')}</span>}
+          {session && <SessionStats session={session} />}
+          {tasksClosed && taskCount > 0 && (
+            <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null })}>
+              Tasks ({taskCount})
+            </button>
+          )}
+        </div>
+      </div>
+      {loadError && <ErrorNote error={loadError} testId="session-load-error" />}
+      <TranscriptList key={viewId} sessionId={viewId} keys={keys} render={render} />
+    </div>
+  )
+}
