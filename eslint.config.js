@@ -12,6 +12,8 @@ const nodeImports = nodeBuiltins.flatMap((m) => [m, `node:${m}`])
  * until it is placed: see "Where new things go" in docs/architecture.md.
  */
 export const LAYERS = {
+  // reading files where "missing" is an answer, and Node's error codes: below everything, usable by every folder
+  files: [],
   // leaves: no other folder of src-main, except config (YAML reading, the data dir, the loaded configuration)
   config: [],
   store: [],
@@ -43,11 +45,14 @@ export const LAYERS = {
   daemon: ['bridge', 'renderer-files'],
   'local-socket': ['bridge'],
   electron: ['bridge', 'local-socket', 'renderer-files', 'host', 'config', 'models', 'store'],
-  // the editors' transport (Agent Client Protocol on stdio): bridge calls, and the tools' EditorFiles port type
-  acp: ['bridge', 'tools'],
+  // the editors' transport (Agent Client Protocol on stdio): a bridge client (src-shared) to the host, and the tools'
+  // EditorFiles port type
+  acp: ['tools'],
   cli: ['bridge', 'local-socket', 'daemon', 'host', 'config', 'acp'],
 }
 const FOLDERS = Object.keys(LAYERS)
+/** Folders every layer may import (they import no other folder themselves). */
+const EVERYWHERE = ['files']
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** Test support is for tests: product code never imports a `testing/` folder. */
@@ -56,7 +61,7 @@ const RENDERER = { regex: '(^|/)src-renderer(/|$)', message: 'src-main never imp
 
 /** The no-restricted-imports options for the product files of src-main/<folder>. */
 function layerRule(folder) {
-  const allowed = new Set([folder, ...LAYERS[folder]])
+  const allowed = new Set([folder, ...LAYERS[folder], ...EVERYWHERE])
   const forbidden = FOLDERS.filter((f) => !allowed.has(f))
   const patterns = [TESTING, RENDERER]
   if (forbidden.length) {

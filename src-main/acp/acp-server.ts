@@ -12,7 +12,7 @@ import type { AgentListEntry, ClientMcpServer, SessionRecord } from '../../src-s
 import type { BridgeClient } from '../../src-shared/bridge-client'
 import type { EditorFiles } from '../tools'
 import { AcpSession, type SessionPorts } from './acp-session'
-import { clientMcpServers } from './mcp-servers'
+import { clientMcpServers } from './client-mcp-servers'
 import { toRequestError } from './errors'
 import { HostLink, type HostHandle } from './host-link'
 import { configOptions, currentAgent, MODEL_OPTION, modeState, modelRefText, pickableAgents } from './modes'

@@ -4,6 +4,7 @@ import type { AgentFormat, AgentInfo, AgentLoadError } from '../../src-shared'
 import { splitFrontmatter } from './frontmatter'
 import { ParseCache } from './parse-cache'
 import { MAX_AGENT_FILE_CHARS, parseManifest } from './parse-manifest'
+import { errnoCode, isMissing, readText } from '../files'
 
 export interface FolderAgents {
   /** agents in file order (relative path), each with whether its file disables it (opencode `disable: true`) */
@@ -69,9 +70,9 @@ function listManifests(dir: string): Listing {
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true, recursive: true })
   } catch (err) {
-    const code = errCode(err)
+    const code = errnoCode(err)
     // No folder means no agents from this source: the usual case, not a problem.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return ABSENT
+    if (isMissing(err)) return ABSENT
     const reason = `cannot read the agents folder (${code ?? String(err)}); check its permissions`
     return { signature: `error:${code}`, files: [], errors: [{ file: dir, field: 'folder', reason }], exists: true }
   }
@@ -89,8 +90,8 @@ function listManifests(dir: string): Listing {
       stat = fs.statSync(file)
     } catch (err) {
       // Removed since readdir, or a dangling symlink: not a manifest.
-      if (errCode(err) === 'ENOENT') continue
-      errors.push({ file, field: 'file', reason: `cannot read the file (${errCode(err) ?? String(err)}); check it and its permissions` })
+      if (errnoCode(err) === 'ENOENT') continue
+      errors.push({ file, field: 'file', reason: `cannot read the file (${errnoCode(err) ?? String(err)}); check it and its permissions` })
       parts.push(`${rel}:error`)
       continue
     }
@@ -116,15 +117,14 @@ function readManifests(listing: Listing, source: 'user' | 'project', format: Age
       errors.push(...known.errors)
       continue
     }
-    let text: string
-    try {
-      text = fs.readFileSync(file, 'utf8')
-    } catch (err) {
-      // Deleted between listing and reading: the next resolve lists the folder afresh.
-      if (errCode(err) === 'ENOENT') continue
-      errors.push({ file, field: 'file', reason: `cannot read the file (${errCode(err) ?? String(err)}); check its permissions` })
+    const read = readText(file)
+    // Deleted between listing and reading: the next resolve lists the folder afresh.
+    if (read.kind === 'missing') continue
+    if (read.kind === 'unreadable') {
+      errors.push({ file, field: 'file', reason: `cannot read the file (${read.reason}); check its permissions` })
       continue
     }
+    const { text } = read
     // The cache keeps what the frontmatter says; the prompt is the file's own text below it.
     const split = known ? splitFrontmatter(text) : undefined
     if (known && split?.ok) {
@@ -139,6 +139,3 @@ function readManifests(listing: Listing, source: 'user' | 'project', format: Age
   return { agents, errors, fileCount: listing.files.length + listing.errors.length, exists: listing.exists }
 }
 
-function errCode(err: unknown): string | undefined {
-  return err instanceof Error && 'code' in err ? String(err.code) : undefined
-}

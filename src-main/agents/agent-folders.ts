@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { AgentFormat } from '../../src-shared'
+import { isMissing } from '../files'
 
 export interface AgentFolder {
   dir: string
@@ -50,6 +51,6 @@ export function isDirectory(p: string): boolean {
     // Missing (or a path through a file) simply means "not a folder". Any other failure
     // (EACCES) means it exists: choose it, so its load error is reported instead of the
     // fallback folder being used behind the user's back.
-    return !(err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR'))
+    return !isMissing(err)
   }
 }

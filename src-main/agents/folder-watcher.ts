@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { isMissing } from '../files'
 
 /**
  * Watches an agents folder that may not exist yet, e.g. `{workdir}/.agents/agents`.
@@ -78,8 +79,7 @@ export class FolderWatcher {
       // ENOENT/ENOTDIR: the folder does not exist (yet); the parent level reports its creation.
       // Anything else (ENOSPC: inotify limit, EACCES, EMFILE) leaves this level unwatched; the
       // signature check on resolve still sees every change, only onChange stays silent.
-      const code = err instanceof Error && 'code' in err ? err.code : undefined
-      return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unwatchable'
+      return isMissing(err) ? 'missing' : 'unwatchable'
     }
     watcher.on('error', () => {
       // The watched folder went away under us (reported as an error on some platforms).
@@ -112,7 +112,7 @@ export class FolderWatcher {
         .map((e) => path.join(e.parentPath, e.name))
     } catch (err) {
       // The target itself is gone: its own watcher reports that and the next arm() starts over.
-      if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) dirs = []
+      if (isMissing(err)) dirs = []
       else throw err
     }
     const wanted = new Set(dirs)

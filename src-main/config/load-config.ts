@@ -1,10 +1,10 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import { Config, isPlainObject } from '../../src-shared'
 import { dropInvalid } from './drop-invalid'
 import { parseYamlText } from './yaml-text'
 import { limitWorkspaceProviders, type KeyLimit, type WorkspaceProvider } from './workspace-layer'
-import { mergeMcpLayers, parseMcpSection, readMcpJson, type McpFileProblem, type McpServerEntry } from './mcp-servers'
+import { mergeMcpLayers, parseMcpSection, readMcpJson, type McpFileProblem, type McpServerEntry } from './mcp-definitions'
+import { readText } from '../files'
 
 /** A problem in a config file: which file, which setting (dotted path) and what is wrong. */
 export interface ConfigIssue {
@@ -92,16 +92,13 @@ export function loadConfig(dataDir: string, workdir?: string, o: { trusted?: boo
  * returned as written (`mcp`), for parseMcpSection: one bad server must not be an issue that stops every run.
  */
 export function readConfigLayer(file: string): { read: boolean; clean: Record<string, unknown>; issues: ConfigIssue[]; mcp?: unknown } {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    // A missing config file simply means "use the defaults".
-    if (isErrno(err, 'ENOENT')) return { read: false, clean: {}, issues: [] }
-    const reason = `cannot read the file (${errnoText(err)}); check that it is a readable file`
-    return { read: true, clean: {}, issues: [{ file, path: '', reason }] }
+  const read = readText(file)
+  // A missing config file simply means "use the defaults".
+  if (read.kind === 'missing') return { read: false, clean: {}, issues: [] }
+  if (read.kind === 'unreadable') {
+    return { read: true, clean: {}, issues: [{ file, path: '', reason: `cannot read the file (${read.reason}); check that it is a readable file` }] }
   }
-  const parsed = parseYamlText(text)
+  const parsed = parseYamlText(read.text)
   if (!parsed.ok) {
     return { read: true, clean: {}, issues: parsed.errors.map((e) => ({ file, path: '', reason: e.reason })) }
   }
@@ -144,11 +141,3 @@ export function overlay(base: Record<string, unknown>, top: Record<string, unkno
   return out
 }
 
-export function isErrno(err: unknown, ...codes: string[]): boolean {
-  return err instanceof Error && 'code' in err && codes.includes(String(err.code))
-}
-
-export function errnoText(err: unknown): string {
-  if (err instanceof Error && 'code' in err) return String(err.code)
-  return err instanceof Error ? err.message : String(err)
-}

@@ -3,8 +3,9 @@ import path from 'node:path'
 import { diffArrays } from 'diff'
 import { isMap, parseDocument, type Document } from 'yaml'
 import { Config, describeZodIssues, ProviderConfig, type SandboxSettings, type SubagentLimits } from '../../src-shared'
-import { isErrno, userConfigPath } from './load-config'
+import { userConfigPath } from './load-config'
 import { parseYamlText } from './yaml-text'
+import { readTextIfPresent } from '../files'
 
 /**
  * A settings change. `Partial<Config>` fits; additionally `null` removes a setting
@@ -73,13 +74,8 @@ export function writeProviderEntry(dataDir: string, name: string, fields: { type
  */
 function editConfig(dataDir: string, edit: (doc: Document) => void): void {
   const file = userConfigPath(dataDir)
-  let text = ''
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    // No file yet: the patch becomes its first content.
-    if (!isErrno(err, 'ENOENT')) throw err
-  }
+  // No file yet: the patch becomes its first content.
+  const text = readTextIfPresent(file) ?? ''
   const syntax = parseYamlText(text)
   if (!syntax.ok) {
     throw new Error(`Cannot update ${file}: ${syntax.errors[0].reason}. Fix the file first; it was left unchanged.`)

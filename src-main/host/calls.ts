@@ -1,13 +1,13 @@
 import path from 'node:path'
 import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
-import { AgentFileError, createAgentFile, listAgents, type AgentRegistry } from '../agents'
-import { ApprovalError, type Approvals } from '../approvals'
+import { createAgentFile, listAgents, type AgentRegistry } from '../agents'
+import type { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { McpPool } from '../mcp'
 import type { RunRegistry, Scratchpads } from '../runtime'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
-import { ancestorsOf, emitterFor, RunnerError, type SessionRunner } from '../sessions'
+import { ancestorsOf, emitterFor, requireSession as requireStored, type SessionRunner } from '../sessions'
 import type { ApprovalsRepository, QueueRepository, SearchRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { INTERRUPTED_REASON, type Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
@@ -56,11 +56,7 @@ export interface CallDeps {
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
 export function createCalls(d: CallDeps): HostApi {
   const { sessions: rows } = d
-  const requireSession = (id: string): SessionRecord => {
-    const s = rows.getSession(id)
-    if (!s) throw new HostError('not_found', `No session ${id}. It may have been deleted; reload the session list.`)
-    return s
-  }
+  const requireSession = (id: string): SessionRecord => requireStored(rows, id)
   const publishUpdate = (s: SessionRecord) => emitterFor(d.hub, rows, s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s })
   const agentsWithMode = (workdir: string | undefined, mode: AgentMode): string[] =>
     d.registry
@@ -73,12 +69,7 @@ export function createCalls(d: CallDeps): HostApi {
     'workspaces.open': async ({ root }) => ({ root: d.workspaces.open(root) }),
     'agents.list': async ({ workspaceRoot }) => listAgents(d.registry.resolve(workspaceRoot), d.config(workspaceRoot).config),
     'agents.create': async ({ workspaceRoot, ...agent }) => {
-      try {
-        return createAgentFile(d.registry, { dataDir: d.dataDir, workdir: d.workspaces.open(workspaceRoot) }, agent)
-      } catch (err) {
-        if (err instanceof AgentFileError) throw new HostError(err.code, err.message)
-        throw err
-      }
+      return createAgentFile(d.registry, { dataDir: d.dataDir, workdir: d.workspaces.open(workspaceRoot) }, agent)
     },
     'sessions.list': async (f) => {
       const modeAgents = f.mode ? agentsWithMode(f.workspaceRoot, f.mode) : undefined
@@ -164,12 +155,7 @@ export function createCalls(d: CallDeps): HostApi {
     },
     'sessions.summarize': async ({ sessionId }) => {
       const session = requireSession(sessionId)
-      try {
-        return { summary: await d.runner.summarize(session.id) }
-      } catch (err) {
-        if (err instanceof RunnerError) throw new HostError(err.code, err.message)
-        throw err
-      }
+      return { summary: await d.runner.summarize(session.id) }
     },
     'sessions.delete': async ({ sessionId }) => {
       requireSession(sessionId)
@@ -185,13 +171,8 @@ export function createCalls(d: CallDeps): HostApi {
       return { ok: true as const }
     },
     'messages.prompt': async (input) => {
-      try {
-        const r = d.runner.prompt(input)
-        return { queueId: r.entry.id, duplicate: r.duplicate, queued: r.queued }
-      } catch (err) {
-        if (err instanceof RunnerError) throw new HostError(err.code, err.message)
-        throw err
-      }
+      const r = d.runner.prompt(input)
+      return { queueId: r.entry.id, duplicate: r.duplicate, queued: r.queued }
     },
     'messages.abort': async ({ sessionId, reason }) => {
       requireSession(sessionId)
@@ -205,12 +186,7 @@ export function createCalls(d: CallDeps): HostApi {
     },
     'approvals.list': async ({ rootSessionId }) => ({ approvals: d.approvals.pending(rootSessionId) }),
     'approvals.answer': async (input) => {
-      try {
-        return d.approvals.answer(input, d.runner)
-      } catch (err) {
-        if (err instanceof ApprovalError) throw new HostError(err.code, err.message)
-        throw err
-      }
+      return d.approvals.answer(input, d.runner)
     },
     'tasks.list': async ({ rootSessionId }) => ({
       tasks: d.queue.listJobs({ rootSessionId }).map((j) => ({

@@ -1,30 +1,17 @@
-import { HostError, type HostCalls, type SessionRecord } from '../../src-shared'
+import { HostError, type HostCalls } from '../../src-shared'
 import { parseModelRef } from '../models'
-import { emitterFor, RunnerError } from '../sessions'
+import { emitterFor, requireSession } from '../sessions'
 import type { CallDeps } from './calls'
 
 type ChatCallNames = 'sessions.setModel' | 'sessions.search' | 'messages.retry' | 'messages.edit'
 
 /** The everyday-chat calls: switch a session's model, search messages, retry/regenerate, edit a sent message. */
 export function chatCalls(d: CallDeps): Pick<HostCalls, ChatCallNames> {
-  const requireSession = (id: string): SessionRecord => {
-    const s = d.sessions.getSession(id)
-    if (!s) throw new HostError('not_found', `No session ${id}. It may have been deleted; reload the session list.`)
-    return s
-  }
-  const runnerCall = <T>(fn: () => T): T => {
-    try {
-      return fn()
-    } catch (err) {
-      if (err instanceof RunnerError) throw new HostError(err.code, err.message)
-      throw err
-    }
-  }
   const queued = (r: { entry: { id: string }; duplicate: boolean; queued: boolean }) => ({ queueId: r.entry.id, duplicate: r.duplicate, queued: r.queued })
 
   return {
     'sessions.setModel': async ({ sessionId, model }) => {
-      const session = requireSession(sessionId)
+      const session = requireSession(d.sessions, sessionId)
       let ref
       try {
         ref = parseModelRef(model.trim())
@@ -44,7 +31,7 @@ export function chatCalls(d: CallDeps): Pick<HostCalls, ChatCallNames> {
     'sessions.search': async ({ workspaceRoot, query, includeArchived, limit }) => ({
       hits: d.search.searchMessages({ query, workspaceRoot, includeArchived, limit }),
     }),
-    'messages.retry': async (input) => queued(runnerCall(() => d.runner.retry(input))),
-    'messages.edit': async (input) => queued(runnerCall(() => d.runner.edit(input))),
+    'messages.retry': async (input) => queued(d.runner.retry(input)),
+    'messages.edit': async (input) => queued(d.runner.edit(input)),
   }
 }

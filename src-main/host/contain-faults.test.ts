@@ -5,7 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { HostError } from '../../src-shared'
 import { dispatchCall } from '../bridge'
 import { createMemoryHostApi } from '../bridge/testing'
+import { AgentFileError } from '../agents'
+import { ApprovalError } from '../approvals'
+import { RunnerError } from '../sessions'
 import { StoreError } from '../store'
+import { TrustError } from '../trust'
 import { createHarness, waitFor, type Harness } from '../testing/harness'
 import { containCallFaults } from './contain-faults'
 import { openHostLog } from './host-log'
@@ -52,6 +56,38 @@ describe('a fault in one call is contained', () => {
     const gone = await dispatchCall(api, 'sessions.rename', { sessionId: 'ses_y', title: 't' })
     expect(gone).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringMatching(/^no session with id "ses_y"\. It may have been deleted/) } })
     expect(log.faults).toBe(1)
+  })
+})
+
+describe("the layers' expected failures", () => {
+  it('are answered with their own code and message, and are not logged as faults', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-fence-'))
+    dirs.push(dir)
+    const log = openHostLog(dir, { echo: () => {} })
+    const cases = {
+      'messages.prompt': new RunnerError('conflict', 'This session is being deleted or archived right now.'),
+      'approvals.answer': new ApprovalError('not_found', 'No approval apr_1 (it may have been answered already).'),
+      'agents.create': new AgentFileError('invalid_request', 'name: use letters, digits and dashes.'),
+      'trust.set': new TrustError('AGENTS.md changed since it was shown.'),
+    } as const
+    const calls = Object.fromEntries(
+      Object.entries(cases).map(([name, err]) => [
+        name,
+        async () => {
+          throw err
+        },
+      ]),
+    )
+    const api = containCallFaults(createMemoryHostApi({ calls }), log)
+    for (const [name, err] of Object.entries(cases)) {
+      const answer = await api.calls[name as keyof typeof cases]({} as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(HostError.isInstance(answer), name).toBe(true)
+      expect(answer).toMatchObject({ code: err.code, message: err.message })
+    }
+    expect(log.faults).toBe(0)
   })
 })
 

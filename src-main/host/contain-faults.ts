@@ -1,11 +1,19 @@
 import { HostError, type HostApi, type HostCalls } from '../../src-shared'
+import { AgentFileError } from '../agents'
+import { ApprovalError } from '../approvals'
+import { RunnerError } from '../sessions'
 import { StoreError } from '../store'
+import { TrustError } from '../trust'
 import type { HostLog } from './host-log'
 
 type AnyCall = (input: unknown) => Promise<unknown>
 
+/** The layers' expected failures: each carries the code and the message the caller is answered with, unchanged. */
+const EXPECTED = [RunnerError, ApprovalError, AgentFileError, TrustError]
+
 /**
- * Every bridge call behind a fence: an expected failure is already a `HostError` and passes through; a row that went
+ * Every bridge call behind a fence: an expected failure is a `HostError` or one of the layers' own (`EXPECTED`) and
+ * is answered with its code and message; a row that went
  * away between a call's check and its write (a concurrent delete) is `not_found`; anything else is a fault of this
  * call alone — logged with an id, answered `internal` with that id, and the host goes on serving everyone else.
  */
@@ -34,6 +42,7 @@ export function containCallFaults(api: HostApi, log: HostLog): HostApi {
 
 function toHostError(name: string, err: unknown, log: HostLog): HostError {
   if (HostError.isInstance(err)) return err
+  for (const Expected of EXPECTED) if (err instanceof Expected) return new HostError(err.code, err.message)
   if (StoreError.isInstance(err) && err.code === 'not_found') {
     return new HostError('not_found', `${err.message.replace(/^\w+: /, '')}. It may have been deleted meanwhile; reload and try again.`)
   }

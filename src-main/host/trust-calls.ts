@@ -1,5 +1,5 @@
-import { describeWorkspace, TrustError } from '../trust'
-import { HostError, type HostCalls } from '../../src-shared'
+import { describeWorkspace } from '../trust'
+import type { HostCalls } from '../../src-shared'
 import type { CallDeps } from './calls'
 
 /** The person's trust in a workspace: what its files change, trust (pinned to the files shown) and revoke. */
@@ -11,14 +11,7 @@ export function trustCalls(d: CallDeps): Pick<HostCalls, 'trust.get' | 'trust.se
     'trust.set': async ({ workspaceRoot, trusted, files }) => {
       const root = rootOf(workspaceRoot)
       if (!trusted) d.trust.revoke(root)
-      else {
-        try {
-          d.trust.trust(root, files)
-        } catch (err) {
-          if (err instanceof TrustError) throw new HostError('conflict', err.message)
-          throw err
-        }
-      }
+      else d.trust.trust(root, files)
       return { trust: describe(root) }
     },
   }

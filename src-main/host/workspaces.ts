@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { HostError } from '../../src-shared'
+import { readTextIfPresent } from '../files'
 
 const Recent = z.array(z.object({ root: z.string(), lastOpenedAt: z.number() }))
 const MAX_RECENT = 20
@@ -18,13 +19,8 @@ export class Workspaces {
   }
 
   recent(): z.infer<typeof Recent> {
-    let text: string
-    try {
-      text = fs.readFileSync(this.file, 'utf8')
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
-      throw err
-    }
+    const text = readTextIfPresent(this.file)
+    if (text === undefined) return []
     const parsed = Recent.safeParse(safeJson(text))
     if (!parsed.success) {
       console.error(`[agentry] ${this.file} is not a valid recent-workspaces list; starting a new one.`)

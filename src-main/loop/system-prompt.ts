@@ -1,6 +1,6 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import type { AgentInfo, ModelRef } from '../../src-shared'
+import { readText } from '../files'
 
 export const CALLER_AGENT_LINE = 'Your caller is another agent; return structured output.'
 
@@ -54,14 +54,11 @@ function worktreeLine(branch: string): string {
 
 function readInstructions(workdir: string): { file: string; text: string } | undefined {
   for (const file of INSTRUCTION_FILES) {
-    let text: string
-    try {
-      text = fs.readFileSync(path.join(workdir, file), 'utf8')
-    } catch (err) {
-      // Only a missing file is expected here; anything else (permissions, a directory) is worth surfacing.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue
-      return { file, text: `(could not read ${file}: ${(err as Error).message})` }
-    }
+    const read = readText(path.join(workdir, file))
+    // Only a missing file is expected here; anything else (permissions, a directory) is worth surfacing.
+    if (read.kind === 'missing') continue
+    if (read.kind === 'unreadable') return { file, text: `(could not read ${file}: ${read.reason})` }
+    const { text } = read
     return { file, text: text.length > MAX_INSTRUCTIONS ? `${text.slice(0, MAX_INSTRUCTIONS)}\n… [truncated]` : text }
   }
   return undefined

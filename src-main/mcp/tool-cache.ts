@@ -4,6 +4,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import type { McpServerConfig } from '../../src-shared'
 import type { ToolListing } from './list-tools'
+import { readTextIfPresent } from '../files'
 
 const CacheFile = z.object({
   version: z.literal(1),
@@ -59,11 +60,12 @@ export class ToolCache {
   private load(): CacheFile {
     if (this.data) return this.data
     let parsed: CacheFile | undefined
+    // No cache yet, or a damaged one: servers are simply listed again when they start.
+    const text = readTextIfPresent(this.file)
     try {
-      parsed = CacheFile.safeParse(JSON.parse(fs.readFileSync(this.file, 'utf8'))).data
+      if (text !== undefined) parsed = CacheFile.safeParse(JSON.parse(text)).data
     } catch (err) {
-      // No cache yet, or a damaged one: servers are simply listed again when they start.
-      if (!(err instanceof SyntaxError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      if (!(err instanceof SyntaxError)) throw err
     }
     this.data = parsed ?? { version: 1, servers: {} }
     return this.data

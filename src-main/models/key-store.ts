@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { readTextIfPresent } from '../files'
 
 /** Where API keys entered in Settings → Providers live. Keys are never logged or put in errors. */
 export interface KeyStore {
@@ -26,14 +27,9 @@ export function keyFile(file: string, o: { versioned?: boolean; fixIt?: string }
   const expected = o.versioned ? '{ "version": 1, "keys": { provider: encrypted key } }' : 'an object of provider name → key string'
   return {
     read() {
-      let text: string
-      try {
-        text = fs.readFileSync(file, 'utf8')
-      } catch (e) {
-        // No file yet simply means no keys were saved.
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {}
-        throw e
-      }
+      const text = readTextIfPresent(file)
+      // No file yet simply means no keys were saved.
+      if (text === undefined) return {}
       let json: unknown
       try {
         json = JSON.parse(text)

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import picomatch from 'picomatch/posix'
+import { isMissing } from '../files'
 
 /**
  * Files and folders whose contents decide what agents may do: Agentry's own rules, agents and config, the
@@ -207,6 +208,3 @@ function realpathIfExists(p: string): string | null {
   }
 }
 
-function isMissing(err: unknown): boolean {
-  return err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')
-}

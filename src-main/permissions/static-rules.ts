@@ -4,6 +4,7 @@ import { createScanner, findNodeAtLocation, parse, parseTree, printParseErrorCod
 import { CompactPermission, describeZodIssues } from '../../src-shared'
 import { DEFAULT_PERMISSIONS_JSONC } from './defaults'
 import { fromCompact, type RuleSource, type Ruleset } from './ruleset'
+import { errnoCode, readText } from '../files'
 
 export interface StaticRulesError {
   file: string
@@ -47,14 +48,11 @@ export function loadStaticRules(files: (string | { file: string; label: string }
 type LoadResult = { kind: 'missing' } | { kind: 'error'; reason: string } | { kind: 'ok'; rules: Ruleset }
 
 function loadOne(file: string): LoadResult {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    // Only a file that does not exist is "no rules"; anything else (EACCES, EISDIR) is an error.
-    if (isErrno(err) && err.code === 'ENOENT') return { kind: 'missing' }
-    return { kind: 'error', reason: `cannot read the file: ${err instanceof Error ? err.message : String(err)}` }
-  }
+  // Only a file that does not exist is "no rules"; anything else (EACCES, EISDIR) is an error.
+  const read = readText(file)
+  if (read.kind === 'missing') return { kind: 'missing' }
+  if (read.kind === 'unreadable') return { kind: 'error', reason: `cannot read the file (${read.reason})` }
+  let text = read.text
   // Editors on Windows save a UTF-8 byte order mark; it is not part of the JSON.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
   if (text.length > MAX_RULES_BYTES) {
@@ -110,7 +108,7 @@ export function ensureDefaultPermissionsFile(dataDir: string): string {
     // `wx` so two processes starting at once cannot clobber each other or a user's file.
     fs.writeFileSync(file, DEFAULT_PERMISSIONS_JSONC, { encoding: 'utf8', flag: 'wx' })
   } catch (err) {
-    if (!(isErrno(err) && err.code === 'EEXIST')) throw err
+    if (errnoCode(err) !== 'EEXIST') throw err
   }
   return file
 }
@@ -143,6 +141,3 @@ function emptyNode(): NonNullable<ReturnType<typeof parseTree>> {
   return { type: 'null', offset: 0, length: 0 }
 }
 
-function isErrno(err: unknown): err is NodeJS.ErrnoException {
-  return err instanceof Error && 'code' in err
-}

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
+import { isMissing } from '../files'
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -82,8 +83,7 @@ function existingFile(p: string): string | undefined {
     return fs.statSync(p).isFile() ? p : undefined
   } catch (err) {
     // Only "no such file" means "try the next candidate"; anything else (EACCES, EIO) is a real problem.
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    if (isMissing(err)) return undefined
     throw err
   }
 }

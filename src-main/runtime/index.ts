@@ -6,6 +6,6 @@ export { authorizeCall, decideAll, decideFor, denialMessage, requestsFor } from 
 export type { RuleSources } from './authorize'
 export { networkAllowed, sandboxPolicy } from './sandbox-policy'
 export { toolsForRun, agentRules, subagentRules, deniesOutright, nativeToolNames, offeredNativeTools, SESSION_TOOLS, callableSubagents, isHelperAgent } from './tool-set'
-export { agentOwnServers, visibleMcpServers, serverDeniedOutright, withClientMcpServers, type McpToolSource } from './mcp-servers'
+export { agentOwnServers, visibleMcpServers, serverDeniedOutright, withClientMcpServers, type McpToolSource } from './mcp-visibility'
 export { Scratchpads, scratchpadRules } from './scratchpad'
 export { RunRegistry, RunRefused, addStep, type RunRecord, type RunTotals, type RunKind } from './runs'

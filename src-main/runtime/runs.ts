@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../../src-shared'
+import { addUsage, emptyUsage } from '../loop'
 
 /**
  * Every run in flight, in one tree: turns of stored sessions (the runner's), children running as tasks (blocking and
@@ -89,7 +90,7 @@ export class RunRegistry {
       startedAt: Date.now(),
       controller,
       abort: (reason, self) => abort(controller, reason, self),
-      totals: { usage: { prompt: 0, completion: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, costUsd: 0, steps: 0 },
+      totals: { usage: emptyUsage(), costUsd: 0, steps: 0 },
       done: Promise.resolve(),
     }
     if (o.kind === 'helper') this.helpers.add(record)
@@ -188,13 +189,7 @@ export class RunRegistry {
 
 /** Adds one model step to a run's totals (cost null once a step's price is unknown). */
 export function addStep(totals: RunTotals, usage: TokenUsage, cost: number | null): void {
-  const u = totals.usage
-  u.prompt += usage.prompt
-  u.completion += usage.completion
-  u.reasoning += usage.reasoning
-  u.cacheRead += usage.cacheRead
-  u.cacheWrite += usage.cacheWrite
-  u.total += usage.total
+  addUsage(totals.usage, usage)
   totals.costUsd = totals.costUsd === null || cost === null ? null : totals.costUsd + cost
   totals.steps++
 }

@@ -11,7 +11,7 @@ import type { EditorFiles, ToolContext, ToolDef } from '../tools'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel } from './level'
-import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type McpToolSource } from './mcp-servers'
+import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type McpToolSource } from './mcp-visibility'
 import { offeredNativeTools, toolsForRun } from './tool-set'
 
 export interface RuntimeDeps {

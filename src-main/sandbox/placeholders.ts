@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { isMissing } from '../files'
 
 /**
  * A protected name that does not exist yet (`.agents`, `.mcp.json`) would otherwise be creatable inside the
@@ -60,7 +61,3 @@ function exists(p: string): boolean {
   }
 }
 
-function isMissing(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException).code
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}

@@ -8,6 +8,7 @@ import { claimPlaceholder, releasePlaceholder, type PlaceholderKind } from './pl
 import type { SandboxPolicy } from './policy'
 import { seatbeltProfile } from './seatbelt'
 import { watchdogCommand } from './watchdog'
+import { isMissing } from '../files'
 
 /** How to start one bash command, confined as far as this machine allows. */
 export interface PreparedCommand {
@@ -73,8 +74,7 @@ function placeholderEligible(p: string, workdir: string): boolean {
   try {
     return fs.statSync(parent).isDirectory()
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return false
+    if (isMissing(err)) return false
     throw err
   }
 }

@@ -1,4 +1,5 @@
-export { SessionRunner, RunnerError } from './runner'
+export { SessionRunner } from './runner'
 export type { RunnerDeps } from './runner'
+export { requireSession, RunnerError } from './session-error'
 export { ancestorsOf, emitterFor } from './emitter'
 export { cleanTitle } from './title'

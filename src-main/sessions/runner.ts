@@ -6,6 +6,7 @@ import type { ModelInfo } from '../models'
 import { RunRefused, type BackgroundSink, type RunLevel, type RunRegistry, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { USER_STOP_REASON, type Subagents } from '../subagents'
+import { requireSession, RunnerError } from './session-error'
 import { Emitters, type Emitter } from './emitter'
 import { grantRules, rootLevel, type RunOptions } from './root-level'
 import { summarize } from './summarize'
@@ -38,16 +39,6 @@ export interface RunnerDeps {
 }
 
 const HELPER_GRACE_MS = 2000
-
-export class RunnerError extends Error {
-  override readonly name = 'RunnerError'
-  constructor(
-    readonly code: 'not_found' | 'conflict' | 'invalid_request',
-    message: string,
-  ) {
-    super(message)
-  }
-}
 
 /**
  * One run per session at a time. Prompts go through a persistent queue (idempotent by request id) and start
@@ -389,8 +380,6 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   private requireSession(sessionId: string): SessionRecord {
-    const session = this.deps.sessions.getSession(sessionId)
-    if (!session) throw new RunnerError('not_found', `No session ${sessionId}. It may have been deleted; reload the session list.`)
-    return session
+    return requireSession(this.deps.sessions, sessionId)
   }
 }

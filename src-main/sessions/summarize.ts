@@ -3,7 +3,8 @@ import { RunRefused, type RunLevel } from '../runtime'
 import { clipMiddle } from './clip-middle'
 import type { Emitter } from './emitter'
 import { helperModel } from './helper-model'
-import { RunnerError, type RunnerDeps } from './runner'
+import type { RunnerDeps } from './runner'
+import { RunnerError } from './session-error'
 
 /**
  * The hidden `summary` agent over the whole visible conversation (its start and its end when it is long), stored in

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import fsp, { type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
-import { errorCode } from './text-file'
+import { errnoCode } from '../files'
 import { ToolError } from './tool'
 
 /**
@@ -50,7 +50,7 @@ async function openAt(openPath: string, abs: string, flags: number, shown: strin
   } catch (e) {
     // The last component of a real path is never a link: if it is one now (ELOOP; ENOTDIR when a folder was
     // expected), it was swapped in.
-    const code = errorCode(e)
+    const code = errnoCode(e)
     if (code === 'ELOOP' || (code === 'ENOTDIR' && flags & O_DIRECTORY)) throw changedDuringCall(shown)
     throw e
   }
@@ -93,7 +93,7 @@ async function splitExisting(dir: string): Promise<{ existing: string; missing: 
       await fsp.lstat(existing)
       return { existing, missing }
     } catch (e) {
-      const code = errorCode(e)
+      const code = errnoCode(e)
       if (code !== 'ENOENT') throw e
       const parent = path.dirname(existing)
       if (parent === existing) throw e
@@ -125,7 +125,7 @@ async function writeThroughFolderFd(abs: string, content: string, shown: string)
     for (const name of missing) {
       // Created and opened through the folder's descriptor: the path above it no longer matters.
       await fsp.mkdir(path.join(fdLink(dir.fd), name)).catch((e: unknown) => {
-        if (errorCode(e) !== 'EEXIST') throw e
+        if (errnoCode(e) !== 'EEXIST') throw e
       })
       dirPath = path.join(dirPath, name)
       const child = await openAt(path.join(fdLink(dir.fd), name), dirPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, shown)
@@ -142,7 +142,7 @@ async function writeThroughFolderFd(abs: string, content: string, shown: string)
 async function replaceIn(dir: string, name: string, content: string, shown: string, verify?: (tmp: FileHandle, tmpPath: string) => Promise<void>): Promise<ConfinedWrite> {
   const finalPath = path.join(dir, name)
   const old = await fsp.lstat(finalPath).catch((e: unknown) => {
-    if (errorCode(e) === 'ENOENT') return null
+    if (errnoCode(e) === 'ENOENT') return null
     throw e
   })
   if (old?.isDirectory()) throw new ToolError(`${shown} is a directory; give a file path to write.`)

@@ -2,7 +2,8 @@ import type { Dirent } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
-import { errorCode, statIfExists } from './text-file'
+import { errnoCode } from '../files'
+import { statIfExists } from './text-file'
 import { defineTool, ToolError } from './tool'
 import { listNames } from './walk'
 import { fileReadAsk, pathAsk, pathSubject, resolveForCall, resolveWorkspacePath, type WorkspacePath } from './workspace-path'
@@ -28,7 +29,7 @@ async function classify(dir: string, entry: Dirent, area: string, denied: (abs: 
   try {
     real = await fs.realpath(abs)
   } catch (e) {
-    const code = errorCode(e)
+    const code = errnoCode(e)
     // A dangling (or looping) link points at nothing: shown as a plain entry, reading it will say so.
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return 'file'
     throw e

@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import { errorCode } from './text-file'
+import { errnoCode } from '../files'
 
 /** Sends `sig` to every process in the group led by `pgid`. */
 export function signalGroup(pgid: number, sig: NodeJS.Signals): void {
@@ -7,7 +7,7 @@ export function signalGroup(pgid: number, sig: NodeJS.Signals): void {
     process.kill(-pgid, sig)
   } catch (e) {
     // ESRCH: the whole group is already gone, which is what we wanted.
-    if (errorCode(e) !== 'ESRCH') throw e
+    if (errnoCode(e) !== 'ESRCH') throw e
   }
 }
 
@@ -16,7 +16,7 @@ function readProcStat(pid: string): string | null {
     return fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
   } catch (e) {
     // The process exited between listing /proc and reading its stat.
-    if (errorCode(e) === 'ENOENT' || errorCode(e) === 'ESRCH') return null
+    if (errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ESRCH') return null
     throw e
   }
 }
@@ -30,7 +30,7 @@ export function groupAlive(pgid: number): boolean {
     process.kill(-pgid, 0)
   } catch (e) {
     // EPERM means a member exists that we may not signal; count it as alive.
-    return errorCode(e) === 'EPERM'
+    return errnoCode(e) === 'EPERM'
   }
   if (process.platform !== 'linux') return true
   for (const name of fs.readdirSync('/proc')) {

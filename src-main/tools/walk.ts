@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import ignore, { type Ignore } from 'ignore'
-import { errorCode } from './text-file'
+import { errnoCode } from '../files'
 import { shownPath } from './workspace-path'
 
 /** Folders no search should descend into: huge, generated, and never what the model wants — unless asked for. */
@@ -67,7 +67,7 @@ async function readGitignore(dir: string): Promise<IgnoreLevel | null> {
   try {
     text = await fs.readFile(path.join(dir, '.gitignore'), 'utf8')
   } catch (e) {
-    const code = errorCode(e)
+    const code = errnoCode(e)
     // No .gitignore here (or a folder named so, or one we may not read): nothing to apply.
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES' || code === 'ENOTDIR') return null
     throw e
@@ -123,7 +123,7 @@ export async function walkFiles(base: string, opts: WalkOptions): Promise<WalkSu
     try {
       entries = await fs.readdir(dirAbs, { withFileTypes: true })
     } catch (e) {
-      const code = errorCode(e)
+      const code = errnoCode(e)
       // A folder we may not read, or one deleted mid-walk, is reported, not fatal.
       if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ENOTDIR') {
         summary.unreadable.push(dirShown)
@@ -190,7 +190,7 @@ async function linkTarget(abs: string): Promise<{ real: string; isFile: boolean 
     const real = await fs.realpath(abs)
     return { real, isFile: (await fs.stat(real)).isFile() }
   } catch (e) {
-    const code = errorCode(e)
+    const code = errnoCode(e)
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return null
     throw e
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { PermissionAsk } from './tool'
+import { isMissing } from '../files'
 
 export interface WorkspacePath {
   /** absolute real path (symlinks resolved as far as the path exists) */
@@ -12,10 +13,6 @@ export interface WorkspacePath {
 
 const MAX_LINK_DEPTH = 40
 
-function isMissing(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException).code
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}
 
 /**
  * realpath for paths that may not exist yet: resolves the longest existing prefix and

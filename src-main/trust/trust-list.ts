@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { errnoCode, isMissing, readText } from '../files'
 
 /**
  * The workspace files trust is about: the ones that may loosen the person's rules, route keys or start programs (MCP
@@ -81,16 +82,12 @@ export class TrustList {
   }
 
   private read(): { entries: TrustEntry[]; problem?: string } {
-    let text: string
-    try {
-      text = fs.readFileSync(this.file, 'utf8')
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] }
-      return { entries: [], problem: `${this.file}: cannot read the trust list (${(err as NodeJS.ErrnoException).code ?? String(err)}); no workspace is trusted until it can be read` }
-    }
+    const read = readText(this.file)
+    if (read.kind === 'missing') return { entries: [] }
+    if (read.kind === 'unreadable') return { entries: [], problem: `${this.file}: cannot read the trust list (${read.reason}); no workspace is trusted until it can be read` }
     let json: unknown
     try {
-      json = JSON.parse(text)
+      json = JSON.parse(read.text)
     } catch (err) {
       return { entries: [], problem: `${this.file}: not valid JSON (${(err as Error).message}); no workspace is trusted. Delete the file and trust workspaces again` }
     }
@@ -109,8 +106,10 @@ export class TrustList {
   }
 }
 
+/** The files changed since they were shown: the person must look again before trusting. */
 export class TrustError extends Error {
   override readonly name = 'TrustError'
+  readonly code = 'conflict' as const
 }
 
 /** The trusted files of a workspace with their sha256 now (null = absent). */
@@ -123,10 +122,9 @@ function hashIfExists(file: string): string | null {
   try {
     data = fs.readFileSync(file)
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null
+    if (isMissing(err)) return null
     // Unreadable (EACCES, EISDIR): a distinct stamp, so trust never covers content nobody could see.
-    return `unreadable:${code ?? 'error'}`
+    return `unreadable:${errnoCode(err) ?? 'error'}`
   }
   return crypto.createHash('sha256').update(data).digest('hex')
 }

@@ -1,7 +1,7 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser'
 import { describeZodIssues, formatPath, isPlainObject, isStdioServer, MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpHttpServer, McpStdioServer, type McpServerConfig, type McpServerSource } from '../../src-shared'
+import { readText } from '../files'
 
 /** A problem in one server definition: dotted path and reason. */
 export interface DefinitionProblem {
@@ -102,14 +102,10 @@ export function parseServerDefinition(name: string, value: unknown, where: strin
  */
 export function readMcpJson(workdir: string, needsTrust: boolean): McpLayer {
   const file = path.join(workdir, MCP_JSON_FILE)
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { entries: [], problems: [] }
-    return { entries: [], problems: [{ file, path: '', reason: `cannot read the file (${code ?? String(err)}); its servers are not used` }] }
-  }
+  const read = readText(file)
+  if (read.kind === 'missing') return { entries: [], problems: [] }
+  if (read.kind === 'unreadable') return { entries: [], problems: [{ file, path: '', reason: `cannot read the file (${read.reason}); its servers are not used` }] }
+  const text = read.text
   const errors: ParseError[] = []
   const json: unknown = parse(text.replace(/^\uFEFF/, ''), errors, { disallowComments: true, allowTrailingComma: false })
   if (errors.length) {

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { ClientMcpServer } from '../../src-shared'
 import { loadConfig } from '../config'
-import { withClientMcpServers } from './mcp-servers'
+import { withClientMcpServers } from './mcp-visibility'
 import type { RunSettings } from './level'
 
 /** The servers an editor passes join a run's configured ones as the person's own (scope `client`). */
