@@ -20,4 +20,4 @@ if (!existsSync(fileURLToPath(entry))) {
 // Node ≥ 22.1 can cache compiled code between runs, which roughly halves start-up; older Node just skips it.
 module.enableCompileCache?.()
 const { main } = await import(entry.href)
-process.exitCode = await main(process.argv.slice(2))
+process.exitCode = await main(process.argv.slice(2), { ownProcess: true })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { lazy } from './lazy'
 import { AlwaysSuggestion } from './permission'
 
 /**
@@ -6,49 +7,53 @@ import { AlwaysSuggestion } from './permission'
  * `tool_approval_required` event carries, what the app and editors (ACP) render. Its `kind` and its `arguments`
  * are typed here, so no client guesses them again from the tool's name or parses an open object.
  */
-export const ApprovalKind = z.enum(['tool', 'plan', 'question'])
+export const ApprovalKind = lazy(() => z.enum(['tool', 'plan', 'question']))
 export type ApprovalKind = z.infer<typeof ApprovalKind>
-export const ApprovalStatus = z.enum(['pending', 'approved', 'denied', 'cancelled', 'expired'])
+export const ApprovalStatus = lazy(() => z.enum(['pending', 'approved', 'denied', 'cancelled', 'expired']))
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>
 
 /** What the person decides on: a tool call (its input and what it would do), a question, or a plan. */
-export const ApprovalArguments = z.object({
-  /** tool: the call's input as the model sent it */
-  input: z.record(z.string(), z.unknown()).optional(),
-  /** tool: in words (`Write src/a.ts`), and the change as a diff for edits */
-  summary: z.string().optional(),
-  diff: z.string().optional(),
-  /** tool: why the rules ask (the deciding rule, or why a bash line cannot be checked before it runs) */
-  reason: z.string().optional(),
-  /** tool: the call writes protected configuration — it can be allowed once, never always */
-  protected: z.object({ path: z.string(), reason: z.string() }).optional(),
-  /** question: the question and the answers it suggests */
-  question: z.string().optional(),
-  options: z.array(z.string()).optional(),
-  /** plan: the plan to approve */
-  plan: z.string().optional(),
-})
+export const ApprovalArguments = lazy(() =>
+  z.object({
+    /** tool: the call's input as the model sent it */
+    input: z.record(z.string(), z.unknown()).optional(),
+    /** tool: in words (`Write src/a.ts`), and the change as a diff for edits */
+    summary: z.string().optional(),
+    diff: z.string().optional(),
+    /** tool: why the rules ask (the deciding rule, or why a bash line cannot be checked before it runs) */
+    reason: z.string().optional(),
+    /** tool: the call writes protected configuration — it can be allowed once, never always */
+    protected: z.object({ path: z.string(), reason: z.string() }).optional(),
+    /** question: the question and the answers it suggests */
+    question: z.string().optional(),
+    options: z.array(z.string()).optional(),
+    /** plan: the plan to approve */
+    plan: z.string().optional(),
+  })
+)
 export type ApprovalArguments = z.infer<typeof ApprovalArguments>
 
-export const ApprovalRecord = z.object({
-  id: z.string(),
-  sessionId: z.string(),
-  rootSessionId: z.string(),
-  messageId: z.string().nullable(),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  kind: ApprovalKind,
-  agentPath: z.array(z.string()),
-  arguments: ApprovalArguments,
-  /** what the rules were asked about (the path, the sub-commands, the host) */
-  patterns: z.array(z.string()),
-  /** what "Always allow" offers: one pattern per sub-command, each marked risky or not */
-  alwaysSuggestions: z.array(AlwaysSuggestion),
-  status: ApprovalStatus,
-  answer: z.unknown().nullable(),
-  createdAt: z.number(),
-  resolvedAt: z.number().nullable(),
-})
+export const ApprovalRecord = lazy(() =>
+  z.object({
+    id: z.string(),
+    sessionId: z.string(),
+    rootSessionId: z.string(),
+    messageId: z.string().nullable(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    kind: ApprovalKind,
+    agentPath: z.array(z.string()),
+    arguments: ApprovalArguments,
+    /** what the rules were asked about (the path, the sub-commands, the host) */
+    patterns: z.array(z.string()),
+    /** what "Always allow" offers: one pattern per sub-command, each marked risky or not */
+    alwaysSuggestions: z.array(AlwaysSuggestion),
+    status: ApprovalStatus,
+    answer: z.unknown().nullable(),
+    createdAt: z.number(),
+    resolvedAt: z.number().nullable(),
+  })
+)
 export type ApprovalRecord = z.infer<typeof ApprovalRecord>
 
 /**

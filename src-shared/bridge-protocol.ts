@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { lazy } from './lazy'
 import type { CallResult, SubscriptionMessage } from './bridge'
 
 /**
@@ -6,15 +7,17 @@ import type { CallResult, SubscriptionMessage } from './bridge'
  * Ids are chosen by the client: a call id pairs a request with its result; a subscription id names a stream of `sub`
  * messages until the client unsubscribes or the connection closes.
  */
-export const WireId = z.union([z.string().min(1).max(100), z.number().int().nonnegative()])
+export const WireId = lazy(() => z.union([z.string().min(1).max(100), z.number().int().nonnegative()]))
 export type WireId = z.infer<typeof WireId>
 
 /** Client → host. The host parses every message with this schema: a client is not trusted. */
-export const ClientMessage = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('call'), id: WireId, name: z.string().max(200), input: z.unknown() }).strict(),
-  z.object({ t: z.literal('subscribe'), id: WireId, input: z.unknown() }).strict(),
-  z.object({ t: z.literal('unsubscribe'), id: WireId }).strict(),
-])
+export const ClientMessage = lazy(() =>
+  z.discriminatedUnion('t', [
+    z.object({ t: z.literal('call'), id: WireId, name: z.string().max(200), input: z.unknown() }).strict(),
+    z.object({ t: z.literal('subscribe'), id: WireId, input: z.unknown() }).strict(),
+    z.object({ t: z.literal('unsubscribe'), id: WireId }).strict(),
+  ])
+)
 export type ClientMessage = z.infer<typeof ClientMessage>
 
 /**

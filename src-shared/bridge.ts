@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { lazy } from './lazy'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { ModelPricing, SubagentLimits } from './config'
 import { ProviderDraft } from './settings-fields'
@@ -14,105 +15,117 @@ import type { SequencedEvent } from './events'
  * The host parses every input; a bad one is answered `{ ok: false, error: { code: 'invalid_request' } }`.
  */
 
-const id = z.string().min(1).max(200)
+const id = lazy(() => z.string().min(1).max(200))
 const text = (max: number) => z.string().max(max)
 
-export const QueueEntry = z.object({
-  id: z.string(),
-  sessionId: z.string(),
-  requestId: z.string().nullable(),
-  text: z.string(),
-  agent: z.string().nullable(),
-  /** `prompt`: the text becomes a new user message; `retry`: the last user message runs again (retry, regenerate) */
-  kind: z.enum(['prompt', 'retry']).default('prompt'),
-  status: z.enum(['queued', 'started', 'cancelled']),
-  createdAt: z.number(),
-})
+export const QueueEntry = lazy(() =>
+  z.object({
+    id: z.string(),
+    sessionId: z.string(),
+    requestId: z.string().nullable(),
+    text: z.string(),
+    agent: z.string().nullable(),
+    /** `prompt`: the text becomes a new user message; `retry`: the last user message runs again (retry, regenerate) */
+    kind: z.enum(['prompt', 'retry']).default('prompt'),
+    status: z.enum(['queued', 'started', 'cancelled']),
+    createdAt: z.number(),
+  })
+)
 export type QueueEntry = z.infer<typeof QueueEntry>
 
-export const SessionSummary = SessionRecord.extend({
-  pendingApprovals: z.number().int(),
-  queued: z.number().int(),
-  childCount: z.number().int(),
-})
+export const SessionSummary = lazy(() =>
+  SessionRecord.extend({
+    pendingApprovals: z.number().int(),
+    queued: z.number().int(),
+    childCount: z.number().int(),
+  })
+)
 export type SessionSummary = z.infer<typeof SessionSummary>
 
-export const ProviderSummary = z.object({
-  name: z.string(),
-  type: z.string(),
-  baseURL: z.string().nullable(),
-  hasKey: z.boolean(),
-  keySource: z.enum(['config', 'env', 'store', 'none', 'not_needed']),
-  /** set when the workspace's `.agents/config.yaml` defined or redefined this provider */
-  workspace: z
-    .object({
-      file: z.string(),
-      /** the person's config has a provider of this name too */
-      redefined: z.boolean(),
-      /** why the person's keys are not sent to it (null: they are, e.g. same endpoint or trusted workspace) */
-      keysWithheld: z.string().nullable(),
-    })
-    .nullable()
-    .optional(),
-  /** the entry in the person's own config.yaml (what Settings edits); null: only a workspace defines it */
-  personal: z.object({ type: z.string(), baseURL: z.string().nullable() }).nullable().optional(),
-})
+export const ProviderSummary = lazy(() =>
+  z.object({
+    name: z.string(),
+    type: z.string(),
+    baseURL: z.string().nullable(),
+    hasKey: z.boolean(),
+    keySource: z.enum(['config', 'env', 'store', 'none', 'not_needed']),
+    /** set when the workspace's `.agents/config.yaml` defined or redefined this provider */
+    workspace: z
+      .object({
+        file: z.string(),
+        /** the person's config has a provider of this name too */
+        redefined: z.boolean(),
+        /** why the person's keys are not sent to it (null: they are, e.g. same endpoint or trusted workspace) */
+        keysWithheld: z.string().nullable(),
+      })
+      .nullable()
+      .optional(),
+    /** the entry in the person's own config.yaml (what Settings edits); null: only a workspace defines it */
+    personal: z.object({ type: z.string(), baseURL: z.string().nullable() }).nullable().optional(),
+  })
+)
 
 /** A model a provider offers (its own list), for the model picker. */
-export const ListedModel = z.object({ id: z.string(), name: z.string().nullable() })
+export const ListedModel = lazy(() => z.object({ id: z.string(), name: z.string().nullable() }))
 export type ListedModel = z.infer<typeof ListedModel>
 
 /** What the host knows about one model: context window and price, and where each came from. */
-export const ModelDetails = z.object({
-  model: z.string(),
-  contextWindow: z.number().int().positive(),
-  /** false: not in config.yaml nor the price table; a default is assumed */
-  contextWindowKnown: z.boolean(),
-  /** USD per million tokens */
-  pricing: ModelPricing.nullable(),
-  pricingSource: z.enum(['config', 'table', 'free']).nullable(),
-})
+export const ModelDetails = lazy(() =>
+  z.object({
+    model: z.string(),
+    contextWindow: z.number().int().positive(),
+    /** false: not in config.yaml nor the price table; a default is assumed */
+    contextWindowKnown: z.boolean(),
+    /** USD per million tokens */
+    pricing: ModelPricing.nullable(),
+    pricingSource: z.enum(['config', 'table', 'free']).nullable(),
+  })
+)
 export type ModelDetails = z.infer<typeof ModelDetails>
 
 /** A session whose messages contain the searched words; `snippet` marks each matched word with \u0002…\u0003. */
-export const SearchHit = z.object({ sessionId: z.string(), messageId: z.string(), snippet: z.string() })
+export const SearchHit = lazy(() => z.object({ sessionId: z.string(), messageId: z.string(), snippet: z.string() }))
 export type SearchHit = z.infer<typeof SearchHit>
 
-const PromptOutput = z.object({ queueId: z.string(), duplicate: z.boolean(), queued: z.boolean() })
+const PromptOutput = lazy(() => z.object({ queueId: z.string(), duplicate: z.boolean(), queued: z.boolean() }))
 
 /** One thing a workspace file changes; `needsTrust`: it takes effect only if the person trusts the workspace. */
-export const TrustChange = z.object({
-  kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'mcp_server', 'problem']),
-  text: z.string(),
-  needsTrust: z.boolean(),
-})
+export const TrustChange = lazy(() =>
+  z.object({
+    kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'mcp_server', 'problem']),
+    text: z.string(),
+    needsTrust: z.boolean(),
+  })
+)
 export type TrustChange = z.infer<typeof TrustChange>
 
-const FileHash = z.object({ path: text(200).min(1), sha256: text(200).nullable() }).strict()
+const FileHash = lazy(() => z.object({ path: text(200).min(1), sha256: text(200).nullable() }).strict())
 
 /** A workspace's trust state and exactly which files trust covers, with what each changes. */
-export const WorkspaceTrust = z.object({
-  root: z.string(),
-  status: z.enum(['trusted', 'untrusted', 'changed']),
-  trustedAt: z.number().nullable(),
-  /** the trust list itself could not be read (then nothing is trusted) */
-  problem: z.string().nullable(),
-  files: z.array(
-    z.object({
-      /** workspace-relative, e.g. `.agents/permissions.jsonc` */
-      path: z.string(),
-      file: z.string(),
-      sha256: z.string().nullable(),
-      changedSinceTrust: z.boolean(),
-      changes: z.array(TrustChange),
-    }),
-  ),
-  /** the workspace's agent files: informational, bounded by the person's rules whether trusted or not */
-  agents: z.array(z.object({ name: z.string(), file: z.string() })),
-})
+export const WorkspaceTrust = lazy(() =>
+  z.object({
+    root: z.string(),
+    status: z.enum(['trusted', 'untrusted', 'changed']),
+    trustedAt: z.number().nullable(),
+    /** the trust list itself could not be read (then nothing is trusted) */
+    problem: z.string().nullable(),
+    files: z.array(
+      z.object({
+        /** workspace-relative, e.g. `.agents/permissions.jsonc` */
+        path: z.string(),
+        file: z.string(),
+        sha256: z.string().nullable(),
+        changedSinceTrust: z.boolean(),
+        changes: z.array(TrustChange),
+      }),
+    ),
+    /** the workspace's agent files: informational, bounded by the person's rules whether trusted or not */
+    agents: z.array(z.object({ name: z.string(), file: z.string() })),
+  })
+)
 export type WorkspaceTrust = z.infer<typeof WorkspaceTrust>
 
-const Ok = z.object({ ok: z.literal(true) })
+const Ok = lazy(() => z.object({ ok: z.literal(true) }))
 
 /**
  * A prompt whose run no one can answer (`agentry run`): `ask` means deny, except what the grants allow — `yes`
@@ -123,35 +136,55 @@ const Ok = z.object({ ok: z.literal(true) })
  * An MCP server the front end passes with a prompt (an editor's servers over ACP): used by that conversation's runs
  * with `source.scope: 'client'`, like a server of the person's own config.yaml.
  */
-export const ClientMcpServer = z
-  .object({
-    name: z.string().regex(MCP_SERVER_NAME_RE, `an MCP server name: ${MCP_SERVER_NAME_HINT}`),
-    config: McpServerConfig,
-    /** who passed it, as Settings shows it (`Zed over ACP`) */
-    from: z.string().min(1).max(200),
-  })
-  .strict()
+export const ClientMcpServer = lazy(() =>
+  z
+    .object({
+      name: z.string().regex(MCP_SERVER_NAME_RE, `an MCP server name: ${MCP_SERVER_NAME_HINT}`),
+      config: McpServerConfig,
+      /** who passed it, as Settings shows it (`Zed over ACP`) */
+      from: z.string().min(1).max(200),
+    })
+    .strict()
+)
 export type ClientMcpServer = z.infer<typeof ClientMcpServer>
 
-export const HeadlessRun = z
-  .object({
-    yes: z.boolean(),
-    allow: z.array(z.object({ tool: id, pattern: text(1000).min(1) }).strict()).max(100),
-  })
-  .strict()
+export const HeadlessRun = lazy(() =>
+  z
+    .object({
+      yes: z.boolean(),
+      allow: z.array(z.object({ tool: id, pattern: text(1000).min(1) }).strict()).max(100),
+    })
+    .strict()
+)
 export type HeadlessRun = z.infer<typeof HeadlessRun>
+
+/**
+ * One call's schemas, built the first time the call is used: a process builds only the calls it makes (an
+ * `agentry run` makes five of ~90), which is most of what loading this contract costs (≈ 40 ms of CPU at start).
+ */
+function call<I extends z.ZodType, O extends z.ZodType>(build: () => { input: I; output: O }): { readonly input: I; readonly output: O } {
+  let built: { input: I; output: O } | undefined
+  return {
+    get input() {
+      return (built ??= build()).input
+    },
+    get output() {
+      return (built ??= build()).output
+    },
+  }
+}
 
 /** name → { input, output } */
 export const BridgeCalls = {
-  'workspaces.list': {
+  'workspaces.list': call(() => ({
     input: z.object({}).strict(),
     output: z.object({ recent: z.array(z.object({ root: z.string(), lastOpenedAt: z.number() })), defaultRoot: z.string() }),
-  },
-  'workspaces.open': {
+  })),
+  'workspaces.open': call(() => ({
     input: z.object({ root: text(4096).min(1) }).strict(),
     output: z.object({ root: z.string() }),
-  },
-  'agents.list': {
+  })),
+  'agents.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
     output: z.object({
       agents: z.array(AgentListEntry),
@@ -161,9 +194,9 @@ export const BridgeCalls = {
       /** agents a file removes on purpose (`disable: true`) */
       disabled: z.array(z.object({ name: z.string(), file: z.string() })),
     }),
-  },
+  })),
   /** Writes a new agent file (never over an existing one) into the workspace's or the user's agents folder. */
-  'agents.create': {
+  'agents.create': call(() => ({
     input: z
       .object({
         workspaceRoot: text(4096).min(1),
@@ -180,8 +213,8 @@ export const BridgeCalls = {
       })
       .strict(),
     output: z.object({ file: z.string(), name: z.string() }),
-  },
-  'sessions.list': {
+  })),
+  'sessions.list': call(() => ({
     input: z
       .object({
         workspaceRoot: text(4096).optional(),
@@ -197,8 +230,8 @@ export const BridgeCalls = {
       })
       .strict(),
     output: z.object({ sessions: z.array(SessionSummary) }),
-  },
-  'sessions.get': {
+  })),
+  'sessions.get': call(() => ({
     input: z.object({ sessionId: id }).strict(),
     output: z.object({
       session: SessionRecord,
@@ -210,42 +243,42 @@ export const BridgeCalls = {
       ancestors: z.array(z.object({ id: z.string(), title: z.string(), agent: z.string() })),
       lastSeq: z.number().int(),
     }),
-  },
-  'sessions.create': {
+  })),
+  'sessions.create': call(() => ({
     input: z
       .object({ workspaceRoot: text(4096).min(1), agent: id.optional(), model: text(200).optional(), title: text(500).optional() })
       .strict(),
     output: z.object({ session: SessionRecord }),
-  },
+  })),
   /** The model the session's next turns run on (a turn already running keeps its model). */
-  'sessions.setModel': {
+  'sessions.setModel': call(() => ({
     input: z.object({ sessionId: id, model: text(300) }).strict(),
     output: z.object({ session: SessionRecord }),
-  },
+  })),
   /** Full-text search over the messages of a workspace's sessions, newest match first, one hit per session. */
-  'sessions.search': {
+  'sessions.search': call(() => ({
     input: z
       .object({ workspaceRoot: text(4096).optional(), query: text(500), includeArchived: z.boolean().optional(), limit: z.number().int().min(1).max(500).optional() })
       .strict(),
     output: z.object({ hits: z.array(SearchHit) }),
-  },
-  'sessions.rename': {
+  })),
+  'sessions.rename': call(() => ({
     input: z.object({ sessionId: id, title: text(500).min(1) }).strict(),
     output: z.object({ session: SessionRecord }),
-  },
-  'sessions.archive': {
+  })),
+  'sessions.archive': call(() => ({
     input: z.object({ sessionId: id, archived: z.boolean() }).strict(),
     output: z.object({ session: SessionRecord }),
-  },
-  'sessions.summarize': {
+  })),
+  'sessions.summarize': call(() => ({
     input: z.object({ sessionId: id }).strict(),
     output: z.object({ summary: z.string() }),
-  },
-  'sessions.delete': {
+  })),
+  'sessions.delete': call(() => ({
     input: z.object({ sessionId: id }).strict(),
     output: Ok,
-  },
-  'messages.prompt': {
+  })),
+  'messages.prompt': call(() => ({
     input: z
       .object({
         sessionId: id,
@@ -258,41 +291,41 @@ export const BridgeCalls = {
       })
       .strict(),
     output: PromptOutput,
-  },
+  })),
   /**
    * Runs the session's last user message again: Retry after a failed turn, Regenerate the last answer. What followed
    * that message is hidden (kept in the store, out of the transcript and the model's prompt). Idempotent by requestId.
    */
-  'messages.retry': {
+  'messages.retry': call(() => ({
     input: z.object({ sessionId: id, requestId: id, agent: id.optional() }).strict(),
     output: PromptOutput,
-  },
+  })),
   /** Edits a sent user message: it and everything after it are hidden, and the new text is sent in its place. */
-  'messages.edit': {
+  'messages.edit': call(() => ({
     input: z.object({ sessionId: id, requestId: id, messageId: id, text: text(200_000).min(1), agent: id.optional() }).strict(),
     output: PromptOutput,
-  },
-  'messages.abort': {
+  })),
+  'messages.abort': call(() => ({
     /**
      * `interrupted`: the client that ran the turn is going away (Ctrl-C or SIGTERM of `agentry run`): the session is
      * left idle, the turn recorded as interrupted (default: the person's Stop)
      */
     input: z.object({ sessionId: id, reason: z.enum(['stop', 'interrupted']).optional() }).strict(),
     output: z.object({ aborted: z.boolean() }),
-  },
-  'queue.list': {
+  })),
+  'queue.list': call(() => ({
     input: z.object({ sessionId: id }).strict(),
     output: z.object({ entries: z.array(QueueEntry) }),
-  },
-  'queue.cancel': {
+  })),
+  'queue.cancel': call(() => ({
     input: z.object({ queueId: id }).strict(),
     output: z.object({ cancelled: z.boolean() }),
-  },
-  'approvals.list': {
+  })),
+  'approvals.list': call(() => ({
     input: z.object({ rootSessionId: id.optional() }).strict(),
     output: z.object({ approvals: z.array(ApprovalRecord) }),
-  },
-  'approvals.answer': {
+  })),
+  'approvals.answer': call(() => ({
     input: z
       .object({
         approvalId: id,
@@ -303,8 +336,8 @@ export const BridgeCalls = {
       })
       .strict(),
     output: z.object({ approval: ApprovalRecord, alsoResolved: z.array(z.string()) }),
-  },
-  'tasks.list': {
+  })),
+  'tasks.list': call(() => ({
     input: z.object({ rootSessionId: id }).strict(),
     output: z.object({
       tasks: z.array(
@@ -319,17 +352,17 @@ export const BridgeCalls = {
         }),
       ),
     }),
-  },
-  'tasks.abort': {
+  })),
+  'tasks.abort': call(() => ({
     input: z.object({ taskId: id }).strict(),
     output: z.object({ aborted: z.boolean() }),
-  },
+  })),
   /** A task card's worktree (isolation: worktree), found in `sessionId`'s conversation: its diff, remove it, open its folder. */
-  'tasks.worktree': {
+  'tasks.worktree': call(() => ({
     input: z.object({ sessionId: id, taskId: id, action: z.enum(['diff', 'remove', 'open']) }).strict(),
     output: z.object({ worktree: TaskWorktree, diff: z.string().optional() }),
-  },
-  'settings.get': {
+  })),
+  'settings.get': call(() => ({
     input: z.object({ workspaceRoot: text(4096).optional() }).strict(),
     output: z.object({
       dataDir: z.string(),
@@ -345,9 +378,9 @@ export const BridgeCalls = {
       /** the person's sandbox settings, and how bash runs with them on this machine (for the workspace given) */
       sandbox: SandboxSettings.extend({ state: SandboxState }),
     }),
-  },
+  })),
   /** Problems are `config_error` with `data.fields` (field → reason), e.g. a default model whose provider does not exist. */
-  'settings.update': {
+  'settings.update': call(() => ({
     input: z
       .object({
         model: text(200).regex(/^[^/\s]+\/\S+$/).optional(),
@@ -358,59 +391,59 @@ export const BridgeCalls = {
       })
       .strict(),
     output: Ok,
-  },
-  'providers.setKey': {
+  })),
+  'providers.setKey': call(() => ({
     input: z.object({ provider: id, key: text(4096).min(1) }).strict(),
     output: Ok,
-  },
-  'providers.removeKey': {
+  })),
+  'providers.removeKey': call(() => ({
     input: z.object({ provider: id }).strict(),
     output: Ok,
-  },
+  })),
   /**
    * Tests a provider with an authenticated request for its model list. `draft`: the form's values, not saved yet (its
    * key, or else the saved key only if type and URL are unchanged).
    */
-  'providers.test': {
+  'providers.test': call(() => ({
     input: z.object({ provider: id, draft: ProviderDraft.optional() }).strict(),
     output: z.object({ ok: z.boolean(), message: z.string() }),
-  },
+  })),
   /**
    * Adds or edits a provider in the person's config.yaml (comments and layout kept); a key goes to the key store.
    * Problems come back as `config_error` with `data.fields` (field → reason), the same checks the form runs.
    */
-  'providers.save': {
+  'providers.save': call(() => ({
     input: z.object({ draft: ProviderDraft, adding: z.boolean() }).strict(),
     output: Ok,
-  },
+  })),
   /** Removes a provider from the person's config.yaml, and its saved key. */
-  'providers.remove': {
+  'providers.remove': call(() => ({
     input: z.object({ provider: id }).strict(),
     output: Ok,
-  },
+  })),
   /** The models a provider lists (its own API), for the model picker. */
-  'models.list': {
+  'models.list': call(() => ({
     input: z.object({ provider: id, workspaceRoot: text(4096).optional() }).strict(),
     output: z.object({ models: z.array(ListedModel), note: z.string().nullable() }),
-  },
+  })),
   /** Context window and price of a model (config.yaml overrides, then the price table). */
-  'models.info': {
+  'models.info': call(() => ({
     input: z.object({ model: text(300), workspaceRoot: text(4096).optional() }).strict(),
     output: ModelDetails,
-  },
-  'rules.list': {
+  })),
+  'rules.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).optional(), sessionId: id.optional() }).strict(),
     output: z.object({ rules: z.array(RuntimeRule) }),
-  },
-  'rules.revoke': {
+  })),
+  'rules.revoke': call(() => ({
     input: z.object({ ruleId: id }).strict(),
     output: z.object({ revoked: z.boolean() }),
-  },
-  'trust.get': {
+  })),
+  'trust.get': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
     output: z.object({ trust: WorkspaceTrust }),
-  },
-  'trust.set': {
+  })),
+  'trust.set': call(() => ({
     input: z
       .object({
         workspaceRoot: text(4096).min(1),
@@ -420,8 +453,8 @@ export const BridgeCalls = {
       })
       .strict(),
     output: z.object({ trust: WorkspaceTrust }),
-  },
-  'mcp.list': {
+  })),
+  'mcp.list': call(() => ({
     /** default: the host's default workspace */
     input: z
       .object({
@@ -436,24 +469,28 @@ export const BridgeCalls = {
       /** MCP files that could not be used at all (a .mcp.json that is not JSON): file, path, reason */
       problems: z.array(z.object({ file: z.string(), path: z.string(), reason: z.string() })),
     }),
-  },
-  'mcp.control': {
+  })),
+  'mcp.control': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1), name: id, action: McpAction }).strict(),
     output: z.object({ server: McpServerInfo }),
-  },
+  })),
 } as const
 
 export type BridgeCallName = keyof typeof BridgeCalls
 export type CallInput<N extends BridgeCallName> = z.infer<(typeof BridgeCalls)[N]['input']>
 export type CallOutput<N extends BridgeCallName> = z.infer<(typeof BridgeCalls)[N]['output']>
 
-export const BridgeErrorCode = z.enum(['invalid_request', 'not_found', 'conflict', 'config_error', 'internal', 'unavailable'])
+export const BridgeErrorCode = lazy(() =>
+  z.enum(['invalid_request', 'not_found', 'conflict', 'config_error', 'internal', 'unavailable'])
+)
 export type BridgeError = { code: z.infer<typeof BridgeErrorCode>; message: string; data?: unknown }
 export type CallResult<T> = { ok: true; data: T } | { ok: false; error: BridgeError }
 
-export const SubscribeInput = z
-  .object({ sessionId: z.union([id, z.literal('all')]), afterSeq: z.number().int().min(0).default(0) })
-  .strict()
+export const SubscribeInput = lazy(() =>
+  z
+    .object({ sessionId: z.union([id, z.literal('all')]), afterSeq: z.number().int().min(0).default(0) })
+    .strict()
+)
 export type SubscribeInput = z.infer<typeof SubscribeInput>
 
 /** What a subscription delivers, in order: one snapshot, then replayed and live events; or resync. */

@@ -1,75 +1,88 @@
 import { z } from 'zod'
+import { lazy } from './lazy'
 import { McpServerConfig } from './mcp'
 import { SandboxSettings } from './sandbox'
 
-export const ProviderType = z.enum(['anthropic', 'openai', 'openai-compatible', 'ollama', 'script', 'demo'])
+export const ProviderType = lazy(() =>
+  z.enum(['anthropic', 'openai', 'openai-compatible', 'ollama', 'script', 'demo'])
+)
 export type ProviderType = z.infer<typeof ProviderType>
 
-export const ModelPricing = z
-  .object({
-    /** USD per million input tokens */
-    input: z.number().nonnegative(),
-    /** USD per million output tokens */
-    output: z.number().nonnegative(),
-    /** USD per million input tokens read from the provider's prompt cache (default: 10% of input, Anthropic's rate) */
-    cacheRead: z.number().nonnegative().optional(),
-    /** USD per million input tokens written to the prompt cache (default: 125% of input, Anthropic's rate) */
-    cacheWrite: z.number().nonnegative().optional(),
-  })
-  .strict()
+export const ModelPricing = lazy(() =>
+  z
+    .object({
+      /** USD per million input tokens */
+      input: z.number().nonnegative(),
+      /** USD per million output tokens */
+      output: z.number().nonnegative(),
+      /** USD per million input tokens read from the provider's prompt cache (default: 10% of input, Anthropic's rate) */
+      cacheRead: z.number().nonnegative().optional(),
+      /** USD per million input tokens written to the prompt cache (default: 125% of input, Anthropic's rate) */
+      cacheWrite: z.number().nonnegative().optional(),
+    })
+    .strict()
+)
 export type ModelPricing = z.infer<typeof ModelPricing>
 
-export const ProviderConfig = z
-  .object({
-    type: ProviderType,
-    baseURL: z.string().url().optional(),
-    apiKey: z.string().optional(),
-    /** env var to read the key from (default per type, e.g. ANTHROPIC_API_KEY) */
-    apiKeyEnv: z.string().optional(),
-    /** script provider: path of the YAML script (relative to the config file) */
-    script: z.string().optional(),
-    /** per-model context window and pricing */
-    models: z
-      .record(
-        z.string(),
-        z.object({ contextWindow: z.number().int().positive().optional(), pricing: ModelPricing.optional() }).strict(),
-      )
-      .optional(),
-  })
-  .strict()
+export const ProviderConfig = lazy(() =>
+  z
+    .object({
+      type: ProviderType,
+      baseURL: z.string().url().optional(),
+      apiKey: z.string().optional(),
+      /** env var to read the key from (default per type, e.g. ANTHROPIC_API_KEY) */
+      apiKeyEnv: z.string().optional(),
+      /** script provider: path of the YAML script (relative to the config file) */
+      script: z.string().optional(),
+      /** per-model context window and pricing */
+      models: z
+        .record(
+          z.string(),
+          z.object({ contextWindow: z.number().int().positive().optional(), pricing: ModelPricing.optional() }).strict(),
+        )
+        .optional(),
+    })
+    .strict()
+)
 export type ProviderConfig = z.infer<typeof ProviderConfig>
 
 /** `subagents.tools`: a policy over every child's tools, on top of the parent ∩ child intersection. */
-export const SubagentToolPolicy = z
-  .object({
-    /** when set, children may use only these tools (and only as far as their rules allow) */
-    allow: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a tool name such as "read_file"')).optional(),
-    /** never these tools, whatever `allow` says (deny wins) */
-    deny: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a tool name such as "bash"')).optional(),
-  })
-  .strict()
+export const SubagentToolPolicy = lazy(() =>
+  z
+    .object({
+      /** when set, children may use only these tools (and only as far as their rules allow) */
+      allow: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a tool name such as "read_file"')).optional(),
+      /** never these tools, whatever `allow` says (deny wins) */
+      deny: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a tool name such as "bash"')).optional(),
+    })
+    .strict()
+)
 export type SubagentToolPolicy = z.infer<typeof SubagentToolPolicy>
 
-export const SubagentLimits = z
-  .object({
-    maxDepth: z.number().int().min(1).max(50).default(5),
-    maxConcurrent: z.number().int().min(1).max(64).default(4),
-    timeoutSeconds: z.number().positive().max(86_400).default(300),
-    archiveAfterMinutes: z.number().nonnegative().default(60),
-    tools: SubagentToolPolicy.optional(),
-  })
-  .strict()
+export const SubagentLimits = lazy(() =>
+  z
+    .object({
+      maxDepth: z.number().int().min(1).max(50).default(5),
+      maxConcurrent: z.number().int().min(1).max(64).default(4),
+      timeoutSeconds: z.number().positive().max(86_400).default(300),
+      archiveAfterMinutes: z.number().nonnegative().default(60),
+      tools: SubagentToolPolicy.optional(),
+    })
+    .strict()
+)
 export type SubagentLimits = z.infer<typeof SubagentLimits>
 
 /** How long a model request may stay silent before it fails (and is retried like a network error). */
-export const ModelTimeouts = z
-  .object({
-    /** from sending a request to the first content of the answer */
-    firstByteSeconds: z.number().positive().max(3_600).default(60),
-    /** between two parts of an answer that has started */
-    idleSeconds: z.number().positive().max(3_600).default(120),
-  })
-  .strict()
+export const ModelTimeouts = lazy(() =>
+  z
+    .object({
+      /** from sending a request to the first content of the answer */
+      firstByteSeconds: z.number().positive().max(3_600).default(60),
+      /** between two parts of an answer that has started */
+      idleSeconds: z.number().positive().max(3_600).default(120),
+    })
+    .strict()
+)
 export type ModelTimeouts = z.infer<typeof ModelTimeouts>
 /**
  * Model aliases agent files use instead of `provider/model` (Claude Code writes `model: sonnet`). These defaults
@@ -86,34 +99,38 @@ export const DEFAULT_MODEL_ALIASES: Readonly<Record<string, string>> = Object.fr
 /** `sonnet`, `claude-sonnet-4-20250514`, or a `provider/model` an agent file names (`opencode/grok-code`) */
 export const MODEL_ALIAS_RE = /^[A-Za-z0-9][A-Za-z0-9._:/[\]-]*$/
 
-export const ModelsConfig = z
-  .object({
-    /** alias → "provider/model"; merged over DEFAULT_MODEL_ALIASES */
-    aliases: z
-      .record(z.string().regex(MODEL_ALIAS_RE, 'must be a word such as "sonnet"'), z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"'))
-      .default({}),
-  })
-  .strict()
+export const ModelsConfig = lazy(() =>
+  z
+    .object({
+      /** alias → "provider/model"; merged over DEFAULT_MODEL_ALIASES */
+      aliases: z
+        .record(z.string().regex(MODEL_ALIAS_RE, 'must be a word such as "sonnet"'), z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"'))
+        .default({}),
+    })
+    .strict()
+)
 export type ModelsConfig = z.infer<typeof ModelsConfig>
 
 /** `config.yaml` (data dir), overlaid by `{workdir}/.agents/config.yaml`. */
-export const Config = z
-  .object({
-    model: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
-    /** the model of the helper agents (title, summary, compaction); without it they use the session's model */
-    smallModel: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
-    providers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/), ProviderConfig).default({}),
-    subagents: SubagentLimits.default(SubagentLimits.parse({})),
-    timeouts: ModelTimeouts.default(ModelTimeouts.parse({})),
-    /** absent means the defaults only (DEFAULT_MODEL_ALIASES) */
-    models: ModelsConfig.optional(),
-    /** the OS sandbox for bash; only the person's own config.yaml sets it */
-    sandbox: SandboxSettings.default(SandboxSettings.parse({})),
-    /**
-     * MCP servers by name. Each entry is checked on its own (src-main/config/mcp-servers.ts): a malformed one disables
-     * only that server. Here: the usable definitions of every layer, trusted or not (see LoadedConfig.mcp).
-     */
-    mcp: z.record(z.string(), McpServerConfig).optional(),
-  })
-  .strict()
+export const Config = lazy(() =>
+  z
+    .object({
+      model: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
+      /** the model of the helper agents (title, summary, compaction); without it they use the session's model */
+      smallModel: z.string().regex(/^[^/\s]+\/\S+$/, 'must be "provider/model"').optional(),
+      providers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/), ProviderConfig).default({}),
+      subagents: SubagentLimits.default(SubagentLimits.parse({})),
+      timeouts: ModelTimeouts.default(ModelTimeouts.parse({})),
+      /** absent means the defaults only (DEFAULT_MODEL_ALIASES) */
+      models: ModelsConfig.optional(),
+      /** the OS sandbox for bash; only the person's own config.yaml sets it */
+      sandbox: SandboxSettings.default(SandboxSettings.parse({})),
+      /**
+       * MCP servers by name. Each entry is checked on its own (src-main/config/mcp-servers.ts): a malformed one disables
+       * only that server. Here: the usable definitions of every layer, trusted or not (see LoadedConfig.mcp).
+       */
+      mcp: z.record(z.string(), McpServerConfig).optional(),
+    })
+    .strict()
+)
 export type Config = z.infer<typeof Config>

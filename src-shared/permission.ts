@@ -1,50 +1,59 @@
 import { z } from 'zod'
+import { lazy } from './lazy'
 
 /** What a permission rule decides for a call. */
-export const PermissionAction = z.enum(['allow', 'deny', 'ask'])
+export const PermissionAction = lazy(() => z.enum(['allow', 'deny', 'ask']))
 export type PermissionAction = z.infer<typeof PermissionAction>
 
 /**
  * CompactPermission: tool name (glob) → action, or tool name → { pattern glob → action }.
  * Order matters: within a ruleset the last matching rule wins.
  */
-export const CompactPermission = z.record(
-  z.string().min(1),
-  z.union([PermissionAction, z.record(z.string().min(1), PermissionAction)]),
+export const CompactPermission = lazy(() =>
+  z.record(
+    z.string().min(1),
+    z.union([PermissionAction, z.record(z.string().min(1), PermissionAction)]),
+  )
 )
 export type CompactPermission = z.infer<typeof CompactPermission>
 
 /** One flattened rule. `tool` and `pattern` are picomatch globs (dot: true). */
-export const PermissionRule = z.object({
-  tool: z.string(),
-  pattern: z.string(),
-  action: PermissionAction,
-})
+export const PermissionRule = lazy(() =>
+  z.object({
+    tool: z.string(),
+    pattern: z.string(),
+    action: PermissionAction,
+  })
+)
 export type PermissionRule = z.infer<typeof PermissionRule>
 
-export const RuleScope = z.enum(['session', 'workspace'])
+export const RuleScope = lazy(() => z.enum(['session', 'workspace']))
 export type RuleScope = z.infer<typeof RuleScope>
 
 /** A runtime "Always allow" rule as stored and listed. */
-export const RuntimeRule = z.object({
-  id: z.string(),
-  scope: RuleScope,
-  /** session id for scope=session, workspace root for scope=workspace */
-  scopeKey: z.string(),
-  tool: z.string(),
-  pattern: z.string(),
-  action: PermissionAction,
-  createdAt: z.number(),
-})
+export const RuntimeRule = lazy(() =>
+  z.object({
+    id: z.string(),
+    scope: RuleScope,
+    /** session id for scope=session, workspace root for scope=workspace */
+    scopeKey: z.string(),
+    tool: z.string(),
+    pattern: z.string(),
+    action: PermissionAction,
+    createdAt: z.number(),
+  })
+)
 export type RuntimeRule = z.infer<typeof RuntimeRule>
 
 /**
  * A pattern offered for "Always allow", with a mark for the ones worth a second look (network, deleting files,
  * privileges, inline code, package runners) and why.
  */
-export const AlwaysSuggestion = z.object({
-  pattern: z.string(),
-  risky: z.boolean(),
-  reason: z.string().optional(),
-})
+export const AlwaysSuggestion = lazy(() =>
+  z.object({
+    pattern: z.string(),
+    risky: z.boolean(),
+    reason: z.string().optional(),
+  })
+)
 export type AlwaysSuggestion = z.infer<typeof AlwaysSuggestion>

@@ -1,14 +1,17 @@
 import { z } from 'zod'
+import { lazy } from './lazy'
 
 /** `sandbox:` in the person's config.yaml (a workspace's config.yaml cannot change it). */
-export const SandboxSettings = z
-  .object({
-    /** run bash commands in the OS sandbox where one exists (bubblewrap on Linux, Seatbelt on macOS) */
-    enabled: z.boolean().default(true),
-    /** absolute folders bash may write to besides the workspace and its temp dir (e.g. a build cache) */
-    writable: z.array(z.string().regex(/^(\/|~\/)/, 'must be an absolute path (or start with ~/)')).default([]),
-  })
-  .strict()
+export const SandboxSettings = lazy(() =>
+  z
+    .object({
+      /** run bash commands in the OS sandbox where one exists (bubblewrap on Linux, Seatbelt on macOS) */
+      enabled: z.boolean().default(true),
+      /** absolute folders bash may write to besides the workspace and its temp dir (e.g. a build cache) */
+      writable: z.array(z.string().regex(/^(\/|~\/)/, 'must be an absolute path (or start with ~/)')).default([]),
+    })
+    .strict()
+)
 export type SandboxSettings = z.infer<typeof SandboxSettings>
 
 /**
@@ -16,9 +19,11 @@ export type SandboxSettings = z.infer<typeof SandboxSettings>
  * `bwrap`/`seatbelt` = confined (writes only to the workspace and a temp dir, protected paths read-only);
  * `off` = the person turned the sandbox off; `unavailable` = this machine has none (`reason` says why).
  */
-export const SandboxState = z.object({
-  mode: z.enum(['bwrap', 'seatbelt', 'off', 'unavailable']),
-  network: z.boolean(),
-  reason: z.string().optional(),
-})
+export const SandboxState = lazy(() =>
+  z.object({
+    mode: z.enum(['bwrap', 'seatbelt', 'off', 'unavailable']),
+    network: z.boolean(),
+    reason: z.string().optional(),
+  })
+)
 export type SandboxState = z.infer<typeof SandboxState>

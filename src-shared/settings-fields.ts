@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { lazy } from './lazy'
 import { SubagentLimits } from './config'
 import { describeZodIssues } from './zod-issues'
 
@@ -10,7 +11,7 @@ export type FieldErrors = Record<string, string>
 
 /** Provider types a person adds in Settings (`script` and `demo` are for tests and the built-in demo). */
 export const EDITABLE_PROVIDER_TYPES = ['anthropic', 'openai', 'openai-compatible', 'ollama'] as const
-export const EditableProviderType = z.enum(EDITABLE_PROVIDER_TYPES)
+export const EditableProviderType = lazy(() => z.enum(EDITABLE_PROVIDER_TYPES))
 export type EditableProviderType = z.infer<typeof EditableProviderType>
 
 /** Names that already mean a built-in model source: a provider of that name would shadow it. */
@@ -19,16 +20,18 @@ export const PROVIDER_NAME_RE = /^[a-zA-Z0-9_-]+$/
 export const MODEL_REF_RE = /^[^/\s]+\/\S+$/
 
 /** A provider as the Settings form edits it: every field a string, as typed. */
-export const ProviderDraft = z
-  .object({
-    name: z.string().max(100),
-    type: z.string().max(40),
-    /** empty: the type's default endpoint */
-    baseURL: z.string().max(2000),
-    /** empty: keep the key as it is (a new provider then has none) */
-    key: z.string().max(4096),
-  })
-  .strict()
+export const ProviderDraft = lazy(() =>
+  z
+    .object({
+      name: z.string().max(100),
+      type: z.string().max(40),
+      /** empty: the type's default endpoint */
+      baseURL: z.string().max(2000),
+      /** empty: keep the key as it is (a new provider then has none) */
+      key: z.string().max(4096),
+    })
+    .strict()
+)
 export type ProviderDraft = z.infer<typeof ProviderDraft>
 
 export function providerDraftErrors(d: ProviderDraft, o: { existing: readonly string[]; adding: boolean }): FieldErrors {

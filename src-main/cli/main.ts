@@ -13,7 +13,7 @@ import { mcpCommand } from './mcp'
 export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
   const env = io.env ?? process.env
   if (!io.stdout) ignoreClosedPipe(process.stdout)
-  const full: CliIO = { stdout: io.stdout ?? process.stdout, stderr: io.stderr ?? process.stderr, env, dataDir: io.dataDir ?? resolveDataDir(env) }
+  const full: CliIO = { stdout: io.stdout ?? process.stdout, stderr: io.stderr ?? process.stderr, env, dataDir: io.dataDir ?? resolveDataDir(env), ownProcess: io.ownProcess }
   let args: ParsedArgs | undefined
   try {
     args = parseCli(argv)

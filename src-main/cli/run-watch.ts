@@ -1,4 +1,5 @@
-import { foldEvent, type AgentEvent, type SequencedEvent, type SessionStatus } from '../../src-shared'
+import type { AgentEvent, SequencedEvent, SessionStatus } from '../../src-shared'
+import { foldEvent } from '../../src-shared/event-fold'
 import type { BridgeClient } from '../../src-shared/bridge-client'
 
 export interface RunEnd {

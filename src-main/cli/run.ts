@@ -5,6 +5,7 @@ import type { BridgeClient } from '../../src-shared/bridge-client'
 import { formatConfigIssues } from '../config/format-issues'
 import { debugEnabled, parseAllow, UsageError, type ParsedArgs } from './args'
 import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
+import { keepWasmAtBaseline } from './one-shot-wasm'
 import { ProgressView } from './progress'
 import { describeSandbox } from './sandbox-note'
 import { watchRun } from './run-watch'
@@ -14,6 +15,8 @@ export interface CliIO {
   stderr: NodeJS.WritableStream & { isTTY?: boolean }
   env: NodeJS.ProcessEnv
   dataDir: string
+  /** this process is the command itself (bin/agentry.js), so process-wide tuning is its own business */
+  ownProcess?: boolean
 }
 
 /** Exit codes after a signal stopped the run (128 + the signal's number, as shells report it). */
@@ -33,6 +36,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (yes && allow.length) throw new UsageError('use either --yes or --allow, not both')
   for (let attempt = 1; ; attempt++) {
     const host = await connectHost(io, { workdir, debug: debugEnabled(args, io) })
+    if (!host.attached && io.ownProcess) keepWasmAtBaseline()
     const state = { prompted: false }
     try {
       return await runOn(host.api, args, io, { workdir, prompt, headless: { yes, allow: allow.map(({ tool, pattern }) => ({ tool, pattern })) } }, state)

@@ -9,7 +9,7 @@ import { McpPool } from '../mcp'
 import { createFileKeyStore, modelInfo, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissions'
 import { networkAllowed, RunRegistry, Runtime, Scratchpads, type RuleSources } from '../runtime'
-import { detectSandbox, sandboxState } from '../sandbox'
+import { detectSandbox, SANDBOX_PROBE_FILE, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { openStore, type Store } from '../store'
 import { HOST_STOP_REASON, Subagents } from '../subagents'
@@ -186,7 +186,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const sandboxStatus = async (workdir: string) => {
       const layers = staticRules(workdir)
       const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: rules.runtimeRules(undefined, workdir) }])
-      return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env))
+      return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env, { memoFile: path.join(dataDir, SANDBOX_PROBE_FILE) }))
     }
     const calls = createCalls({
       sessions,

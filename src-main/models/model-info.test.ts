@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Config, type TokenUsage } from '../../src-shared'
 import { DEFAULT_CONTEXT_WINDOW, modelInfo } from './index'
+import { onLocalNetwork } from './model-info'
 
 const config = Config.parse({
   providers: {
@@ -44,6 +45,24 @@ describe('modelInfo: context window and price', () => {
     expect(info.cost(usage(100_000, 0))).toBeCloseTo(0.3, 6)
     // Above 200k input tokens Anthropic bills a higher rate for the whole request.
     expect(info.cost(usage(300_000, 0))).toBeGreaterThan(0.9)
+  })
+})
+
+describe('a server on this machine or the local network is not looked up in the public price table', () => {
+  it.each([
+    ['http://127.0.0.1:8080/v1', true],
+    ['http://localhost:11434', true],
+    ['http://[::1]:8000/v1', true],
+    ['http://192.168.1.20:8000/v1', true],
+    ['http://10.0.0.5/v1', true],
+    ['http://vllm:8000/v1', true],
+    ['http://gpu-box.local:8000/v1', true],
+    ['http://[::ffff:127.0.0.1]:8000', true],
+    ['https://openrouter.ai/api/v1', false],
+    ['https://api.groq.com/openai/v1', false],
+    ['http://8.8.8.8/v1', false],
+  ])('%s: local %s', (url, local) => {
+    expect(onLocalNetwork(url)).toBe(local)
   })
 })
 

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js'
 import type { Config, ModelPricing, ModelRef, TokenUsage } from '../../src-shared'
 
 /** Assumed when neither config.yaml nor the price table knows the model's context window. */
@@ -41,8 +42,24 @@ function tableQuery(ref: ModelRef, config: Config): { providerId?: string; provi
   const entry = config.providers[ref.provider]
   if (!entry) return undefined
   if (entry.type === 'anthropic' || entry.type === 'openai') return { providerId: entry.type }
-  if (entry.type === 'openai-compatible' && entry.baseURL) return { providerApiUrl: entry.baseURL }
+  // A server on this machine or the local network is never a public provider's endpoint: the table (half a megabyte
+  // of data, a noticeable share of a one-shot command's start) is not loaded to learn that.
+  if (entry.type === 'openai-compatible' && entry.baseURL && !onLocalNetwork(entry.baseURL)) return { providerApiUrl: entry.baseURL }
   return undefined
+}
+
+/** Whether a base URL names this machine or a private network: an IP outside the public ranges, or a local name. */
+export function onLocalNetwork(baseURL: string): boolean {
+  let host: string
+  try {
+    host = new URL(baseURL).hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  } catch (err) {
+    // Not a URL at all: resolve-model reports it when the model is used; no price either way.
+    if (err instanceof TypeError) return true
+    throw err
+  }
+  if (ipaddr.isValid(host)) return ipaddr.process(host).range() !== 'unicast'
+  return !host.includes('.') || /\.(localhost|local|internal|lan|home\.arpa)$/.test(host)
 }
 
 const perMillion = (p: unknown): number | undefined => {

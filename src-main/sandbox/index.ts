@@ -1,7 +1,7 @@
 export type { SandboxPolicy } from './policy'
 export { DEFAULT_SANDBOX_POLICY } from './policy'
 export type { SandboxSupport } from './detect'
-export { detectSandbox } from './detect'
+export { detectSandbox, SANDBOX_PROBE_FILE } from './detect'
 export type { PreparedCommand } from './prepare'
 export { prepareCommand, sandboxState } from './prepare'
 export { seatbeltProfile } from './seatbelt'

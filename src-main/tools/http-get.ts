@@ -5,24 +5,13 @@ import type { LookupFunction } from 'node:net'
 import { pipeline, type Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import ipaddr from 'ipaddr.js'
+import { isOwnPort, RefusedDestination } from './destination'
 
 /**
  * One HTTP GET whose destination is checked on the address it actually connects to: the host name is resolved here,
  * every address it resolves to is checked, and the connection goes to exactly those addresses — a DNS answer that
  * changes between a check and the connect (rebinding) cannot slip through.
  */
-
-/** Ports this process serves on loopback (the daemon's): never reachable by a tool, whatever the rules say. */
-const ownPorts = new Set<number>()
-
-/** Called by whatever listens on loopback in this process (the daemon), so no fetch can reach it. */
-export function protectLocalPort(port: number): void {
-  ownPorts.add(port)
-}
-
-export class RefusedDestination extends Error {
-  override readonly name = 'RefusedDestination'
-}
 
 /** 'public' for an ordinary internet address, else its special range (loopback, private, linkLocal, uniqueLocal, …). */
 export function addressRange(address: string): string {
@@ -50,7 +39,7 @@ export interface Destination {
 export function refusal(host: string, address: string, d: Destination): string | null {
   const range = addressRange(address)
   const local = range === 'loopback' || range === 'unspecified'
-  if (local && ownPorts.has(d.port)) return `${host} (${address}) port ${d.port} is Agentry's own server; web_fetch never connects to it.`
+  if (local && isOwnPort(d.port)) return `${host} (${address}) port ${d.port} is Agentry's own server; web_fetch never connects to it.`
   if (range === 'public' || d.allowPrivate) return null
   const what = RANGE_WORDS[range] ?? `a special-purpose address (${range})`
   return `${host} resolves to ${address}, ${what}. web_fetch reaches loopback, private and link-local addresses only when a web_fetch rule in permissions.jsonc names the host, e.g. "web_fetch": { "${host}": "allow" }.`

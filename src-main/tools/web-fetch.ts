@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { htmlToMarkdown } from './html-to-markdown'
-import { httpGet, readCapped, RefusedDestination, type GetResponse } from './http-get'
+import { RefusedDestination } from './destination'
+import type { GetResponse } from './http-get'
 import { defineTool, ToolError, type ToolContext } from './tool'
 
 export const WEB_FETCH_TIMEOUT_MS = 30_000
@@ -73,6 +74,7 @@ export const webFetchTool = defineTool({
     const timeout = AbortSignal.timeout(WEB_FETCH_TIMEOUT_MS)
     const signal = AbortSignal.any([ctx.signal, timeout])
     const headers = { 'user-agent': 'Agentry web_fetch', accept: 'text/html, text/*;q=0.9, */*;q=0.5', 'accept-encoding': 'gzip, deflate, br' }
+    const { httpGet, readCapped } = await import('./http-get')
     let res: GetResponse
     try {
       // Redirects are followed by hand, so every hop is checked: its scheme, its host's rules, its address.
