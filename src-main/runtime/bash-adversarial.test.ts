@@ -1,6 +1,5 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { performance } from 'node:perf_hooks'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Decision } from '../permissions'
 import { decideRequests, fromCompact, loadShellGrammar, type LayeredRules } from '../permissions'
@@ -35,9 +34,11 @@ describe.each(Object.keys(RULE_SETS) as RuleSetName[])('under %s', (set) => {
       for (const v of VICTIMS) fs.writeFileSync(path.join(ctx.workdir, v), 'victim')
       let decision: Decision | undefined
       ctx.authorize = async (asks) => {
-        const started = performance.now()
+        // This thread's CPU, not wall time: on a loaded machine the thread also waits for a core, which is not judging.
+        const started = process.threadCpuUsage()
         decision = decideRequests(chain, requestsFor('bash', asks))
-        slowestJudgingMs = Math.max(slowestJudgingMs, performance.now() - started)
+        const used = process.threadCpuUsage(started)
+        slowestJudgingMs = Math.max(slowestJudgingMs, (used.user + used.system) / 1000)
         return decision.action === 'allow' ? { ok: true } : { ok: false, message: decision.reason }
       }
       const r = await runTool(bash, { command: l.line, timeoutMs: 15_000 }, ctx)
@@ -51,7 +52,8 @@ describe.each(Object.keys(RULE_SETS) as RuleSetName[])('under %s', (set) => {
   })
 })
 
-// The host's own synchronous work per call is the judging; it must stay far below the 50 ms stall budget. The
+// The host's own synchronous work per call is the judging; it must stay far below the 50 ms stall budget (measured in
+// the thread's CPU time, so a busy machine does not fail it and a slow judge still does). The
 // event-loop delay itself (monitorEventLoopDelay) is reported by bench/shell.bench.ts: inside the full test run
 // the loop also waits whenever the shared CPUs are busy with other test files, which says nothing about Agentry.
 it('judging stays far below the event-loop budget: every decision < 50 ms', () => {

@@ -30,7 +30,9 @@ describe('patterns', () => {
     const ctx = setup({ 'evil.txt': `${'a'.repeat(29)}!\n${'a'.repeat(30)}\n` })
     const r = await grep({ pattern: '(a+)+$' }, ctx)
     expect(r).toMatchObject({ ok: true, output: `1 match in 1 file:\nevil.txt:2: ${'a'.repeat(30)}` })
-    expect(r.durationMs).toBeLessThan(200)
+    // A backtracking engine needs ~2^30 steps here (minutes); RE2's linear time is milliseconds. The bound leaves room
+    // for a machine busy with other work (331 ms was seen at load 4.7 on 2 cores) and still fails the backtracker.
+    expect(r.durationMs).toBeLessThan(2_000)
   })
 
   it.each([
