@@ -26,8 +26,7 @@ describe('kept snapshots: keep, kept, keys, forget, prune, sizeBytes', () => {
     // Everything kept survives a prune.
     await store.prune()
     expect((await store.changes(t0, t1)).map((c) => c.path)).toEqual(['big.txt'])
-    const sizeBefore = await store.sizeBytes()
-    expect(sizeBefore).toBeGreaterThan(100_000)
+    expect(await store.sizeBytes()).toBeGreaterThan(100_000)
 
     // "ses_1" is not a prefix of "ses_10".
     expect(await store.forget('ses_1')).toBe(2)
@@ -38,7 +37,6 @@ describe('kept snapshots: keep, kept, keys, forget, prune, sizeBytes', () => {
     await store.snapshot()
     await store.forget('ses_10')
     const { beforeBytes, afterBytes } = await store.prune()
-    expect(beforeBytes).toBeGreaterThanOrEqual(sizeBefore)
     expect(afterBytes).toBeLessThan(beforeBytes / 2)
     expect(await store.sizeBytes()).toBe(afterBytes)
     await expect(store.changes(t0, t1)).rejects.toThrow(/checkpoints: git diff-tree failed/)

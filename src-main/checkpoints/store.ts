@@ -15,11 +15,11 @@ import { restore, type RestoreOptions, type RestoreResult } from './restore'
 const ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n'
 
 /** A key names a kept snapshot: ref-safe parts joined by '/', e.g. "ses_123/turn-4/after". */
-const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/
+const KEY = /^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*$/
 
 function checkKey(key: string): void {
   if (typeof key !== 'string' || !KEY.test(key) || /\.\.|\.lock(\/|$)|\.$/.test(key)) {
-    throw new Error(`checkpoints: ${JSON.stringify(key)} is not a usable key; use letters, digits, '.', '_', '-' in parts joined by '/' (e.g. "ses_1/turn-2")`)
+    throw new Error(`checkpoints: ${JSON.stringify(key)} is not a usable key; use letters, digits, '.', '_', '-' in parts joined by '/', each starting with a letter, digit or '_' (e.g. "ses_1/turn-2")`)
   }
 }
 
