@@ -6,6 +6,7 @@ import { changes, checkTreeId, type FileChange } from './changes'
 import { GitError, runGit, type ShadowPlace } from './git'
 import { personExcludeFile } from './paths'
 import { restore, type RestoreOptions, type RestoreResult } from './restore'
+import { snapshotWorkspace, type SnapshotMemo } from './snapshot'
 
 /**
  * `.gitattributes` of the workspace may ask for line-ending conversion (`text`, `eol`), clean/smudge filters (`filter`,
@@ -55,6 +56,8 @@ export class Checkpoints {
     readonly dir: string,
   ) {}
 
+  private readonly memo: SnapshotMemo = {}
+
   /** Opens (creating on first use) the store of `workspace` under `dataDir`. Needs git on PATH. */
   static async open(options: { dataDir: string; workspace: string }): Promise<Checkpoints> {
     let workspace: string
@@ -100,26 +103,8 @@ export class Checkpoints {
     return serialized(this.dir, () => this.snapshotNow())
   }
 
-  private async snapshotNow(): Promise<string> {
-    const place = this.place()
-    // A file recorded before it was ignored stays in an index (git's rule for tracked files); a snapshot follows the
-    // ignores as they are now instead, so a node_modules/ ignored late is not recorded again and again.
-    const ignored = await runGit(place, ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'])
-    if (ignored.stdout.length) {
-      await runGit(place, ['--literal-pathspecs', 'rm', '--cached', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: ignored.stdout })
-    }
-    // --ignore-errors: a nested repository without a commit is an error for `add` ("does not have a commit checked
-    // out") that would fail every snapshot; it is left out instead. Any other error still fails the snapshot below.
-    const added = await runGit(place, ['add', '-A', '--ignore-errors'], { okCodes: [1] })
-    if (added.code !== 0) {
-      const errors = added.stderr.split('\n').filter((l) => /^(error|fatal):/.test(l) && !/does not have a commit checked out/.test(l))
-      const fatal = errors.find((l) => !/^error: adding files failed/.test(l))
-      if (fatal) {
-        throw new Error(`checkpoints: could not record ${this.workspace} (${fatal.trim()}); make the file readable or list it in .gitignore`)
-      }
-    }
-    const { stdout } = await runGit(place, ['write-tree'])
-    return stdout.toString('utf8').trim()
+  private snapshotNow(): Promise<string> {
+    return snapshotWorkspace(this.place(), this.memo)
   }
 
   /** Keeps a snapshot under `key` (replacing what the key held): kept snapshots survive `prune()`. */
