@@ -49,6 +49,25 @@ describe('snapshot()', () => {
     expect(pathsIn(dataDir, ws, await store.snapshot())).toEqual(['.gitignore', 'a.txt'])
   })
 
+  it('two stores open on one workspace (a host and a CLI) never hand out a stale id', async () => {
+    const { ws, dataDir, store } = await workspaceWithStore({ 'a.txt': 'a0\n' })
+    const other = await openCheckpoints({ dataDir, workspace: ws })
+    const t0 = await store.snapshot()
+    writeFiles(ws, { 'a.txt': 'a1\n' })
+    const t1 = await other.snapshot()
+    expect(t1).not.toBe(t0)
+    // `store` finds nothing to add (the other one added it), yet its last id is stale.
+    expect(await store.snapshot()).toBe(t1)
+  })
+
+  it('info/exclude changed later: the next snapshot follows it', async () => {
+    const { ws, dataDir, store } = await workspaceWithStore({ 'a.txt': 'a\n', 'b.log': 'b\n' })
+    personGit(ws, 'init', '-q')
+    expect(pathsIn(dataDir, ws, await store.snapshot())).toEqual(['a.txt', 'b.log'])
+    fs.appendFileSync(path.join(ws, '.git', 'info', 'exclude'), '*.log\n')
+    expect(pathsIn(dataDir, ws, await store.snapshot())).toEqual(['a.txt'])
+  })
+
   it('a workspace inside a repository (a sub-folder) uses that repository\'s info/exclude', async () => {
     const repo = tempDir('repo')
     personGit(repo, 'init', '-q')

@@ -4,20 +4,25 @@ import { isMissing } from '../files'
 import { runGit, type ShadowPlace } from './git'
 
 /** What a store remembers between snapshots in this process, to skip work on an unchanged workspace. */
-export type SnapshotMemo = { lastTree?: string; excludeStamp?: string }
+export type SnapshotMemo = { lastTree?: string; indexStamp?: string; excludeStamp?: string }
 
 /** Packs a store may have before a snapshot folds them into one (each snapshot that adds files makes one). */
 const MAX_PACKS = 50
 
 /**
- * Records the workspace in the shadow index and returns its tree id. Two git calls when nothing changed: `add -A`
- * (stat-cached: an unchanged file costs a stat) and `write-tree` (its cache-tree makes an unchanged one cheap).
+ * Records the workspace in the shadow index and returns its tree id. `add -A` is stat-cached (an unchanged file costs
+ * a stat); when it changed nothing — no verbose line and the index file as we left it — the tree is the last one and
+ * `write-tree` is skipped, so an unchanged workspace costs one git call. The index stamp also catches another process
+ * that snapshotted the same store meanwhile.
  */
 export async function snapshotWorkspace(place: ShadowPlace, memo: SnapshotMemo): Promise<string> {
   const changed = await addAll(place)
+  const ignoresChanged = ignoresMayHaveChanged(place, memo, changed)
+  if (!changed.length && !ignoresChanged && memo.lastTree && fileStamp(place.indexFile) === memo.indexStamp) return memo.lastTree
   let tree = await writeTree(place)
-  if (ignoresMayHaveChanged(place, memo, changed) && (await dropIgnored(place))) tree = await writeTree(place)
+  if (ignoresChanged && (await dropIgnored(place))) tree = await writeTree(place)
   memo.lastTree = tree
+  memo.indexStamp = fileStamp(place.indexFile)
   await foldPacks(place)
   return tree
 }
@@ -49,16 +54,18 @@ async function writeTree(place: ShadowPlace): Promise<string> {
  * on disk. Skipping the check otherwise keeps a snapshot at two git calls.
  */
 function ignoresMayHaveChanged(place: ShadowPlace, memo: SnapshotMemo, changed: string[]): boolean {
-  const stamp = excludeStamp(place.excludesFile)
+  // /dev/null's times move with every write to it anywhere: not a change of rules
+  const stamp = place.excludesFile === '/dev/null' ? 'none' : fileStamp(place.excludesFile)
   const excludeChanged = stamp !== memo.excludeStamp
   memo.excludeStamp = stamp
   return !memo.lastTree || excludeChanged || changed.some((l) => /[/'"]\.gitignore['"]?$/.test(l))
 }
 
-function excludeStamp(file: string): string {
+/** Size, mtime and inode of a file (git replaces its index by renaming a new one over it), or "missing". */
+function fileStamp(file: string): string {
   try {
     const st = fs.statSync(file)
-    return `${file} ${st.size} ${st.mtimeMs}`
+    return `${file} ${st.size} ${st.mtimeMs} ${st.ino}`
   } catch (err) {
     if (isMissing(err)) return `${file} missing`
     throw err
