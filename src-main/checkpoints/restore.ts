@@ -94,12 +94,16 @@ const DRIFT: Record<RawEntry['status'], RestoreConflict['reason']> = { A: 'creat
 
 /** A planned path whose current state is not `expected`'s — itself, a file under it, or a file where its folder goes. */
 function driftConflicts(plans: Plan[], drift: RawEntry[]): RestoreConflict[] {
+  // Lookups by path and by folder, so thousands of planned paths against thousands of changes stay linear.
+  const byPath = new Map(drift.map((d) => [d.path, d]))
+  const firstUnder = new Map<string, RawEntry>()
+  for (const d of drift) for (const dir of ancestors(d.path)) if (!firstUnder.has(dir)) firstUnder.set(dir, d)
   const out: RestoreConflict[] = []
   for (const p of plans) {
-    const d = drift.find((e) => isWithin(e.path, p.path) || isWithin(p.path, e.path))
+    const d = byPath.get(p.path) ?? firstUnder.get(p.path) ?? ancestors(p.path).map((a) => byPath.get(a)).find(Boolean)
     if (!d) continue
     const reason = DRIFT[d.status]
-    out.push({ path: p.path, reason, detail: d.path === p.path ? `${p.path} was ${reason} the snapshot` : `${d.path} was ${reason} the snapshot` })
+    out.push({ path: p.path, reason, detail: `${d.path} was ${reason} the snapshot` })
   }
   return out
 }
