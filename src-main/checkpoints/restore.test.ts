@@ -148,6 +148,21 @@ describe('restore(target, { expected, paths })', () => {
     expect(fs.readdirSync(outside)).toEqual([])
   })
 
+  it('a symlink the run put where a folder was is replaced by the folder again; nothing lands where it pointed', async () => {
+    const outside = tempDir('outside')
+    const { ws, store } = await workspaceWithStore({ 'd/f.txt': 'f0\n' })
+    const before = await store.snapshot()
+    fs.rmSync(path.join(ws, 'd'), { recursive: true })
+    fs.symlinkSync(outside, path.join(ws, 'd'))
+    const after = await store.snapshot()
+    const r = await store.restore(before, { expected: after })
+    expect(r).toMatchObject({ ok: true, conflicts: [] })
+    expect(r.written.map((w) => `${w.action} ${w.path}`)).toEqual(['deleted d', 'wrote d/f.txt'])
+    expect(fs.lstatSync(path.join(ws, 'd')).isDirectory()).toBe(true)
+    expect(read(ws, 'd/f.txt')).toBe('f0\n')
+    expect(fs.readdirSync(outside)).toEqual([])
+  })
+
   it('nothing to do: an empty result; ids that are not snapshots are refused', async () => {
     const { store } = await workspaceWithStore({ 'a.txt': 'a\n' })
     const t = await store.snapshot()

@@ -116,8 +116,10 @@ function diskConflicts(workspace: string, plans: Plan[], drift: RawEntry[]): Res
   for (const p of plans) {
     const conflict = (reason: RestoreConflict['reason'], detail: string) => out.push({ path: p.path, reason, detail })
     let parentOk = true
+    let lastDir = workspace
     for (const dir of ancestors(p.path)) {
       const st = lstatOrUndefined(path.join(workspace, dir))
+      // Missing, or removed by this restore before anything is written: created as a folder then.
       if (!st || deleted.has(dir)) break
       if (st.isSymbolicLink()) {
         conflict('unsafe', `${dir} is a symlink; restoring through it could write outside the workspace`)
@@ -129,11 +131,12 @@ function diskConflicts(workspace: string, plans: Plan[], drift: RawEntry[]): Res
         parentOk = false
         break
       }
+      lastDir = path.join(workspace, dir)
     }
     if (!parentOk) continue
-    const existing = deepestExisting(workspace, path.dirname(p.path))
-    if (!isInside(fs.realpathSync(existing), workspace)) {
-      conflict('unsafe', `${path.relative(workspace, existing)} leads outside the workspace`)
+    // No parent is a symlink, so this holds unless something moved meanwhile: checked anyway, it is cheap.
+    if (!isInside(fs.realpathSync(lastDir), workspace)) {
+      conflict('unsafe', `${path.relative(workspace, lastDir)} leads outside the workspace`)
       continue
     }
     const st = lstatOrUndefined(path.join(workspace, p.path))
@@ -155,13 +158,6 @@ function lstatOrUndefined(p: string): fs.Stats | undefined {
   } catch (err) {
     if (isMissing(err)) return undefined
     throw err
-  }
-}
-
-function deepestExisting(workspace: string, rel: string): string {
-  for (let dir = rel; ; dir = path.dirname(dir)) {
-    const abs = path.join(workspace, dir)
-    if (dir === '.' || lstatOrUndefined(abs)) return abs
   }
 }
 
