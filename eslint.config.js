@@ -24,6 +24,8 @@ export const LAYERS = {
   'renderer-files': [],
   // the OS sandbox bash commands run in (bubblewrap, Seatbelt)
   sandbox: [],
+  // workspace snapshots in a shadow git store, their changes and restoring files (issue 24): a leaf, git and files only
+  checkpoints: [],
   agents: ['config', 'permissions'],
   // trust decides how a workspace's files layer over the person's: beside permissions and config
   trust: ['config', 'permissions'],

@@ -31,6 +31,7 @@ describe('npm run lint enforces the layers', () => {
     ['Electron outside the shell', 'src-main/store/fixture.ts', "import { app as x } from 'electron'", /Only src-main\/electron/],
     ['Node in the contract', 'src-shared/fixture.ts', "import x from 'node:fs'", /node:fs/],
     ['the contract importing main', 'src-shared/fixture.ts', "import { createHost as x } from '../src-main/host'", /imports nothing but itself/],
+    ['the checkpoints leaf reaching up to the host', 'src-main/checkpoints/fixture.ts', "import { createHost as x } from '../host'", /checkpoints may import only files \(and src-shared\)/],
     ['the files leaf importing a layer', 'src-main/files/fixture.ts', "import { loadConfig as x } from '../config'", /files may import only src-shared/],
     ['the renderer importing main', 'src-renderer/fixture.ts', "import { createHost as x } from '../src-main/host'", /src-main/],
     ['the renderer importing preload code (not just its type)', 'src-renderer/fixture.ts', "import { createPreloadApi as x } from '../src-preload/api'", /src-preload/],
@@ -50,6 +51,7 @@ describe('npm run lint enforces the layers', () => {
   it.each([
     ['the host assembling the runtime', 'src-main/host/fixture.ts', "import { Runtime as x } from '../runtime'"],
     ['any layer reading a file through files', 'src-main/store/fixture.ts', "import { readText as x } from '../files'"],
+    ['the checkpoints leaf naming errors through files', 'src-main/checkpoints/fixture.ts', "import { isMissing as x } from '../files'"],
     ['the MCP leaf defining tools', 'src-main/mcp/fixture.ts', "import { defineTool as x } from '../tools'"],
     ['the CLI starting a host of its own', 'src-main/cli/fixture.ts', "import { createHost as x } from '../host'"],
     ['a transport using the bridge', 'src-main/local-socket/fixture.ts', "import { serveConnection as x } from '../bridge'"],
