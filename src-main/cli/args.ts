@@ -14,6 +14,7 @@ export const USAGE = `Usage:
   agentry rules [--json]
   agentry acp [--workdir D]
   agentry mcp list [--workdir D] [--json] [--cached]
+  agentry --version
 
 Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
 serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open tabs reconnect.
@@ -69,6 +70,7 @@ export function parseCli(argv: string[]): ParsedArgs {
   const [command, ...rest] = argv
   if (!command) throw new UsageError(USAGE)
   if (command === '--help' || command === '-h' || command === 'help') return { command: 'help', values: { help: true }, positionals: [] }
+  if (command === '--version' || command === '-v' || command === 'version') return { command: 'version', values: {}, positionals: [] }
   const options = COMMANDS[command]
   if (!options) throw new UsageError(`Unknown command "${command}". ${SEE_HELP}`)
   try {

@@ -113,6 +113,8 @@ const CASES: Case[] = [
     says: /AGENTRY_HOME.*not-a-folder.*not a folder/,
   },
   { name: 'agentry --help', run: () => run(scene(), ['--help']), code: 0, prints: /Usage:\n {2}agentry run/ },
+  { name: 'agentry --version', run: () => run(scene(), ['--version']), code: 0, prints: /^agentry \d+\.\d+\.\d+\n$/ },
+  { name: 'agentry -v', run: () => run(scene(), ['-v']), code: 0, prints: /^agentry \d+\.\d+\.\d+\n$/ },
   { name: 'agentry run --help', run: () => run(scene(), ['run', '--help']), code: 0, prints: /Usage:/ },
   { name: 'an unknown option', run: () => run(scene(), ['run', '--bogus', 'hi']), code: 2, says: /--bogus.*agentry --help/ },
   { name: 'an unknown command', run: () => run(scene(), ['frobnicate']), code: 2, says: /Unknown command "frobnicate".*agentry --help/ },

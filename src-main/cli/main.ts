@@ -8,6 +8,7 @@ import { showCommand } from './show'
 import { serveCommand } from './serve'
 import { trustCommand } from './trust'
 import { mcpCommand } from './mcp'
+import { agentryVersion } from './version'
 
 /** Entry point shared by `bin/agentry.js` and tests: returns the exit code (0 ok, 1 run failed, 2 usage/config). */
 export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
@@ -19,6 +20,10 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
     args = parseCli(argv)
     if (args.values.help) {
       full.stdout.write(`${USAGE}\n`)
+      return 0
+    }
+    if (args.command === 'version') {
+      full.stdout.write(`agentry ${agentryVersion()}\n`)
       return 0
     }
     checkDataDir(full.dataDir, env)
