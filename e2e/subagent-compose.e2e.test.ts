@@ -139,8 +139,12 @@ describe('Settings: the small model', () => {
     await page.click('[data-testid=close-settings]')
     await page.click('[data-testid=open-settings]')
     await expect.poll(() => page.locator('[data-testid=small-model]').inputValue()).toBe('script/mini')
+    // Reopened Settings start without the earlier save's message, so the wait below is for the second save.
+    expect(await page.locator('[data-testid=settings-model]').innerText()).not.toContain('Small model saved.')
     await page.locator('[data-testid=small-model]').fill('')
     await page.click('[data-testid=small-model-save]')
+    // As after the first save: closing before the write lands reopens on the old value (seen on a loaded machine).
+    await expect.poll(() => page.locator('[data-testid=settings-model]').innerText()).toContain('Small model saved.')
     await page.click('[data-testid=close-settings]')
     await page.click('[data-testid=open-settings]')
     await expect.poll(() => page.locator('[data-testid=small-model]').inputValue()).toBe('')
