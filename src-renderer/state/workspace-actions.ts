@@ -77,15 +77,23 @@ export async function refreshSessions(): Promise<void> {
 }
 
 /**
- * Settings from the host. `reseed`: the Settings forms start again from what was loaded (opening Settings, Refresh);
- * otherwise (after a save) the forms keep what the person typed and the notes they show.
+ * Settings from the host. `reseed: 'always'` (Refresh): the Settings forms start again from what was loaded, whatever
+ * was typed. `reseed: 'if-changed'` (opening Settings): only when the host's answer differs from what the forms were
+ * seeded with — the answer may arrive after the person started typing, and remounting then would drop what they
+ * typed (and a save would send the old value: seen on a loaded machine). Without `reseed` (after a save) the forms
+ * keep what the person typed and the notes they show.
  */
-export async function loadSettings(o: { reseed?: boolean } = {}): Promise<void> {
+export async function loadSettings(o: { reseed?: 'always' | 'if-changed' } = {}): Promise<void> {
   const root = useWorkspace.getState().root ?? undefined
   const [s, r] = await Promise.all([call('settings.get', { workspaceRoot: root }), call('rules.list', { workspaceRoot: root })])
   if (!s.ok) return useSettings.setState({ loadError: toUiError('Loading settings', s.error) })
   if (!r.ok) return useSettings.setState({ settings: s.data, loadError: toUiError('Loading permission rules', r.error) })
-  useSettings.setState((st) => ({ settings: s.data, rules: r.data.rules, loadError: null, version: o.reseed ? st.version + 1 : st.version }))
+  useSettings.setState((st) => ({
+    settings: s.data,
+    rules: r.data.rules,
+    loadError: null,
+    version: o.reseed === 'always' || (o.reseed === 'if-changed' && JSON.stringify(st.settings) !== JSON.stringify(s.data)) ? st.version + 1 : st.version,
+  }))
 }
 
 export async function refreshApprovals(): Promise<void> {

@@ -18,14 +18,14 @@ export function SettingsView() {
   const version = useSettings((s) => s.version)
   // Rules, keys and agent files change behind the screen's back (answers, file edits): refresh on every visit.
   useEffect(() => {
-    void Promise.all([loadSettings({ reseed: true }), loadAgents()])
+    void Promise.all([loadSettings({ reseed: 'if-changed' }), loadAgents()])
   }, [])
   return (
     <section className="settings" data-testid="settings" aria-labelledby="settings-title">
       <div className="settings-head">
         <h1 id="settings-title">Settings</h1>
         <span className="spacer" />
-        <button className="btn ghost" data-testid="settings-refresh" onClick={() => void Promise.all([loadSettings({ reseed: true }), loadAgents()])}>
+        <button className="btn ghost" data-testid="settings-refresh" onClick={() => void Promise.all([loadSettings({ reseed: 'always' }), loadAgents()])}>
           Refresh
         </button>
         <button className="btn" data-testid="close-settings" onClick={() => useUi.setState({ screen: 'chat' })}>
