@@ -60,18 +60,6 @@ function measure(cmd: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Sa
   })
 }
 
-async function series(cmd: string[], env: NodeJS.ProcessEnv, cwd: string, expect?: string): Promise<{ cpuMs: number | null; wallMs: number }> {
-  const cpu: number[] = []
-  const wall: number[] = []
-  for (let i = 0; i < RUNS; i++) {
-    const s = await measure(cmd, env, cwd)
-    if (expect !== undefined && (s.code !== 0 || s.stdout !== expect)) throw new Error(`${cmd.slice(1).join(' ')} failed (exit ${s.code}): ${s.stdout}`)
-    if (s.cpuMs !== null) cpu.push(s.cpuMs)
-    wall.push(s.wallMs)
-  }
-  return { cpuMs: cpu.length ? round(median(cpu)) : null, wallMs: round(median(wall)) }
-}
-
 type Figure = { cpuMs: number | null; wallMs: number }
 
 /**
@@ -188,7 +176,7 @@ export async function run(): Promise<Record<string, unknown>> {
     try {
       await daemon.waitFor(/running at http/)
       await measure(commands.openaiCompatible, env, work)
-      attached = { script: await series(commands.script, env, work, 'hello\n'), openaiCompatible: await series(commands.openaiCompatible, env, work, 'hello\n') }
+      attached = await rounds({ script: { cmd: commands.script, expect: 'hello\n' }, openaiCompatible: { cmd: commands.openaiCompatible, expect: 'hello\n' } }, env, work)
     } finally {
       daemon.child.kill('SIGINT')
       await daemon.exited

@@ -11,9 +11,11 @@ const old = `${target}.old-${process.pid}`
 rmSync(fresh, { recursive: true, force: true })
 await build({ ...cliBuildOptions, outdir: fresh })
 // Another build may swap its bundle in between our two renames: then move that one aside too and try again.
+const aside = []
 for (let attempt = 0; ; attempt++) {
   try {
-    renameSync(target, `${old}-${attempt}`)
+    renameSync(target, `${old}-${aside.length}`)
+    aside.push(`${old}-${aside.length}`)
   } catch (err) {
     if (err.code !== 'ENOENT') throw err
   }
@@ -24,4 +26,4 @@ for (let attempt = 0; ; attempt++) {
     if ((err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') || attempt > 20) throw err
   }
 }
-for (let attempt = 0; attempt <= 21; attempt++) rmSync(`${old}-${attempt}`, { recursive: true, force: true })
+for (const dir of aside) rmSync(dir, { recursive: true, force: true })
