@@ -39,8 +39,10 @@ export const LAYERS = {
   loop: ['models', 'store', 'tools'],
   runtime: ['loop', 'tools', 'mcp', 'permissions', 'trust', 'agents', 'sandbox', 'approvals', 'models', 'config', 'store'],
   subagents: ['runtime', 'loop', 'tools', 'permissions', 'store'],
-  sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store'],
-  host: ['sessions', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
+  // undo, redo and the review of changes: checkpoints around turns, attributed through the runtime's write port
+  undo: ['checkpoints', 'runtime', 'permissions', 'store', 'tools'],
+  sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store', 'undo'],
+  host: ['sessions', 'undo', 'checkpoints', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
   // the contract's transport-independent core: never the host itself
   bridge: [],
   // transports and entry points

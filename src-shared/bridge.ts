@@ -5,6 +5,7 @@ import { ModelPricing, SubagentLimits } from './config'
 import { ProviderDraft } from './settings-fields'
 import { RuleScope, RuntimeRule } from './permission'
 import { ApprovalRecord } from './approval'
+import { RestoreOutcome, TurnChanges } from './changes'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
 import { MessageWithParts, SessionRecord, SessionStatus, TaskWorktree } from './session'
@@ -361,6 +362,48 @@ export const BridgeCalls = {
   'tasks.worktree': call(() => ({
     input: z.object({ sessionId: id, taskId: id, action: z.enum(['diff', 'remove', 'open']) }).strict(),
     output: z.object({ worktree: TaskWorktree, diff: z.string().optional() }),
+  })),
+  /** Every recorded turn of a session with the files it changed and who changed them; and what Redo would bring back. */
+  'changes.list': call(() => ({
+    input: z.object({ sessionId: id }).strict(),
+    output: z.object({ turns: z.array(TurnChanges), redo: z.object({ messageIds: z.array(z.string()), turns: z.number().int() }).nullable() }),
+  })),
+  /**
+   * Takes back the turns from the one that worked on `toMessageId` (default: the last message) to the end, and hides
+   * that message and what followed (Redo shows them again). `dryRun`: only the plan. All or nothing.
+   */
+  'changes.undo': call(() => ({
+    input: z.object({ sessionId: id, toMessageId: id.optional(), dryRun: z.boolean().optional(), includeProtected: z.boolean().optional() }).strict(),
+    output: RestoreOutcome,
+  })),
+  /** Puts back what the undos since the last turn took back, and shows their messages again. */
+  'changes.redo': call(() => ({
+    input: z.object({ sessionId: id, dryRun: z.boolean().optional(), includeProtected: z.boolean().optional() }).strict(),
+    output: RestoreOutcome,
+  })),
+  /**
+   * Takes back some recorded changes — files or folders, one turn, one agent and those below it, or one change (hunk)
+   * of one file of one turn — keeping the transcript.
+   */
+  'changes.revert': call(() => ({
+    input: z
+      .object({
+        sessionId: id,
+        checkpointId: id.optional(),
+        paths: z.array(text(4096).min(1)).max(1000).optional(),
+        agentSessionId: id.optional(),
+        /** one change of one file: its index in the turn's diff of that file (with `checkpointId` and one path) */
+        hunk: z.number().int().min(0).max(100_000).optional(),
+        dryRun: z.boolean().optional(),
+        includeProtected: z.boolean().optional(),
+      })
+      .strict(),
+    output: RestoreOutcome,
+  })),
+  /** Space the checkpoints take in the data dir; `prune`: drop what no session keeps, and let git pack the rest. */
+  'checkpoints.space': call(() => ({
+    input: z.object({ prune: z.boolean().optional() }).strict(),
+    output: z.object({ bytes: z.number(), workspaces: z.number().int(), enabled: z.boolean(), freedBytes: z.number().optional() }),
   })),
   'settings.get': call(() => ({
     input: z.object({ workspaceRoot: text(4096).optional() }).strict(),

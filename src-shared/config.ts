@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
+import { CheckpointSettings } from './changes'
 import { McpServerConfig } from './mcp'
 import { SandboxSettings } from './sandbox'
 
@@ -125,6 +126,8 @@ export const Config = lazy(() =>
       models: ModelsConfig.optional(),
       /** the OS sandbox for bash; only the person's own config.yaml sets it */
       sandbox: SandboxSettings.default(SandboxSettings.parse({})),
+      /** checkpoints of the workspace around each turn (undo); only the person's own config.yaml sets it */
+      checkpoints: CheckpointSettings.default(CheckpointSettings.parse({})),
       /**
        * MCP servers by name. Each entry is checked on its own (src-main/config/mcp-servers.ts): a malformed one disables
        * only that server. Here: the usable definitions of every layer, trusted or not (see LoadedConfig.mcp).

@@ -118,7 +118,7 @@ export const MessagesHiddenEvent = lazy(() =>
     type: z.literal('messages_hidden'),
     ...base,
     messageIds: z.array(z.string()),
-    reason: z.enum(['retried', 'edited']),
+    reason: z.enum(['retried', 'edited', 'undone']),
   })
 )
 export const SessionCreatedEvent = lazy(() =>

@@ -1,3 +1,4 @@
+import type { DiffLine, FileChange, Hunk } from '../../src-shared'
 import { runGit, splitZ, type ShadowPlace } from './git'
 
 /** Git's mode strings as recorded: '100644' file, '100755' executable, '120000' symlink, '160000' nested repository. */
@@ -15,29 +16,7 @@ export type RawEntry = {
   similarity?: number
 }
 
-export type DiffLine = { kind: 'context' | 'add' | 'delete'; text: string; oldLine?: number; newLine?: number; noNewlineAtEnd?: true }
-export type Hunk = { header: string; oldStart: number; oldLines: number; newStart: number; newLines: number; lines: DiffLine[] }
-
-/** What happened to one path between two snapshots. */
-export type FileChange = {
-  path: string
-  status: 'added' | 'modified' | 'deleted' | 'renamed'
-  /** The path before a rename. */
-  oldPath?: string
-  /** Rename similarity in percent (100 = same content). */
-  similarity?: number
-  oldMode?: string
-  newMode?: string
-  /** Git said "Binary files differ": no hunks. */
-  binary: boolean
-  /** A nested git repository (mode 160000): recorded as its HEAD commit only, never its files (see README.md). */
-  nested: boolean
-  additions: number
-  deletions: number
-  /** The unified diff as git printed it (headers included). */
-  patch: string
-  hunks: Hunk[]
-}
+export type { DiffLine, FileChange, Hunk }
 
 const STATUS = { A: 'added', D: 'deleted', M: 'modified', T: 'modified', R: 'renamed' } as const
 const ZERO_MODE = '000000'

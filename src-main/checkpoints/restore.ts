@@ -11,6 +11,8 @@ export type RestoreOptions = {
   expected: string
   /** Paths (files, or folders meaning everything under them) to put back; default: all that differ. */
   paths?: string[]
+  /** Check everything (the snapshot and the disk) and report conflicts, but write nothing. */
+  dryRun?: boolean
 }
 
 export type RestoreConflict = {
@@ -67,6 +69,7 @@ export async function restore(place: ShadowPlace, target: string, options: Resto
   result.conflicts = [...seen, ...diskConflicts(place.workspace, plans.filter((p) => !conflicted.has(p.path)), drift)]
   result.conflicts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   if (result.conflicts.length) return { ...result, ok: false }
+  if (options.dryRun) return result
 
   const blobs = await readBlobs(place, plans.flatMap((p) => (p.entry ? [p.entry.blob] : [])))
   const done = (p: string, action: 'wrote' | 'deleted') => result.written.push({ path: p, action })

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { errnoText, isMissing } from '../files'
-import { changes, checkTreeId, type FileChange } from './changes'
+import { changes, checkTreeId, rawDiff, type FileChange, type RawEntry } from './changes'
+import { compose, entriesOf, type Entry, type Override } from './compose'
 import { GitError, runGit, type ShadowPlace } from './git'
 import { personExcludeFile } from './paths'
 import { restore, type RestoreOptions, type RestoreResult } from './restore'
@@ -22,6 +23,21 @@ function checkKey(key: string): void {
   if (typeof key !== 'string' || !KEY.test(key) || /\.\.|\.lock(\/|$)|\.$/.test(key)) {
     throw new Error(`checkpoints: ${JSON.stringify(key)} is not a usable key; use letters, digits, '.', '_', '-' in parts joined by '/', each starting with a letter, digit or '_' (e.g. "ses_1/turn-2")`)
   }
+}
+
+/**
+ * Folders no checkpoint records, even where no `.gitignore` names them (a workspace that is not a repository has
+ * none): installed packages and caches, rebuilt from their sources, often 100,000 files — recording them would make
+ * the first checkpoint take minutes and the store gigabytes. And the data dir itself when it lies in the workspace
+ * (a person who opens their home folder), or every checkpoint would record the previous one.
+ */
+const ALWAYS_EXCLUDED = ['node_modules/', '.venv/', '__pycache__/', '.pytest_cache/', '.mypy_cache/', '.tox/', '.next/', '.turbo/', '.gradle/', '.DS_Store']
+
+function excludes(workspace: string, dataDir: string): string {
+  const lines = [...ALWAYS_EXCLUDED]
+  const rel = path.relative(workspace, fs.existsSync(dataDir) ? fs.realpathSync(dataDir) : dataDir)
+  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) lines.push(`/${rel.split(path.sep).join('/')}/`)
+  return `${lines.join('\n')}\n`
 }
 
 /** The folder of a workspace's shadow store: `<dataDir>/checkpoints/<first 16 hex of sha256(realpath)>`. */
@@ -90,6 +106,7 @@ export class Checkpoints {
     }
     fs.mkdirSync(path.join(place.gitDir, 'info'), { recursive: true })
     fs.writeFileSync(path.join(place.gitDir, 'info', 'attributes'), ATTRIBUTES)
+    fs.writeFileSync(path.join(place.gitDir, 'info', 'exclude'), excludes(this.workspace, path.dirname(path.dirname(this.dir))))
     // For a person looking into the data dir: which folder this store records.
     fs.writeFileSync(path.join(this.dir, 'workspace'), `${this.workspace}\n`)
   }
@@ -190,10 +207,73 @@ export class Checkpoints {
   async restore(target: string, options: RestoreOptions): Promise<RestoreResult> {
     return serialized(this.dir, () => restore(this.place(), target, options, () => this.snapshotNow()))
   }
+
+  /** Each path's entry before and after, between two snapshots (no rename detection: a rename is a delete and an add). */
+  async rawChanges(fromTree: string, toTree: string): Promise<RawEntry[]> {
+    return serialized(this.dir, () => rawDiff(this.place(), fromTree, toTree, false))
+  }
+
+  /** The entries of `paths` in a snapshot (absent: the snapshot does not hold that file). */
+  async entries(tree: string, paths: string[]): Promise<Map<string, Entry>> {
+    return serialized(this.dir, () => entriesOf(this.place(), tree, paths))
+  }
+
+  /**
+   * Puts each path back to its own `target` entry (null: remove it), unless it is not as `expected` says now — then
+   * nothing is written (all or nothing, as `restore`). What undo across turns and revert of one agent need: every
+   * file has its own before and after.
+   */
+  async restorePaths(plans: { path: string; expected: Entry | null; target: Entry | null }[], options: { dryRun?: boolean } = {}): Promise<RestoreResult> {
+    return serialized(this.dir, async () => {
+      const place = this.place()
+      const current = await this.snapshotNow()
+      const expected = await compose(place, current, plans.map((p) => ({ path: p.path, entry: p.expected })))
+      const target = await compose(place, current, plans.map((p) => ({ path: p.path, entry: p.target })))
+      return restore(place, target, { expected, paths: plans.map((p) => p.path), dryRun: options.dryRun }, () => this.snapshotNow())
+    })
+  }
+
+  /** The bytes of a recorded file. */
+  async readEntry(entry: Entry): Promise<Buffer> {
+    checkTreeId(entry.blob, 'blob')
+    return serialized(this.dir, async () => (await runGit(this.place(), ['cat-file', 'blob', entry.blob])).stdout)
+  }
+
+  /** Stores bytes as a file of the store (for a restore to write): its entry, with `mode`. */
+  async writeEntry(bytes: Buffer, mode: string): Promise<Entry> {
+    return serialized(this.dir, async () => ({ mode, blob: (await runGit(this.place(), ['hash-object', '-w', '--no-filters', '--stdin'], { input: bytes })).stdout.toString('utf8').trim() }))
+  }
+
+  /** A snapshot that is `base` with some paths set to other entries or removed (see compose.ts). */
+  async compose(base: string, overrides: Override[]): Promise<string> {
+    return serialized(this.dir, () => compose(this.place(), base, overrides))
+  }
 }
 
 /** Opens (creating on first use) the checkpoint store of `workspace` under `dataDir`. */
 export const openCheckpoints = (options: { dataDir: string; workspace: string }): Promise<Checkpoints> => Checkpoints.open(options)
+
+/** Every workspace's store under `dataDir`: its folder and the workspace it records (from its `workspace` file). */
+export function listStores(dataDir: string): { dir: string; workspace: string | undefined; bytes: number }[] {
+  const root = path.join(dataDir, 'checkpoints')
+  let names: string[]
+  try {
+    names = fs.readdirSync(root)
+  } catch (err) {
+    if (isMissing(err)) return []
+    throw err
+  }
+  return names.map((name) => {
+    const dir = path.join(root, name)
+    let workspace: string | undefined
+    try {
+      workspace = fs.readFileSync(path.join(dir, 'workspace'), 'utf8').trim() || undefined
+    } catch (err) {
+      if (!isMissing(err)) throw err
+    }
+    return { dir, workspace, bytes: folderBytes(dir) }
+  })
+}
 
 function folderBytes(dir: string): number {
   let total = 0

@@ -9,6 +9,9 @@ export const USAGE = `Usage:
   agentry agents [--workdir D] [--json]
   agentry sessions [--all] [--json]
   agentry show SESSION [--json]
+  agentry changes SESSION [--json]
+  agentry undo SESSION [--to MESSAGE_ID] [--yes] [--include-protected] [--json]
+  agentry redo SESSION [--yes] [--include-protected] [--json]
   agentry serve [--port N] [--workdir D] [--token T]
   agentry trust [--workdir D] [--show | --revoke] [--json]
   agentry rules [--json]
@@ -23,6 +26,8 @@ serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open t
 trust shows what a workspace's .agents/permissions.jsonc and config.yaml change, then trusts them as they are
 (untrusted, a workspace may only tighten your rules, its providers get none of your keys and its MCP servers do not start).
 mcp list connects to each MCP server that may start and shows its status and tools (--cached: only what is known).
+changes lists what each turn of a session changed in the workspace, by which agent; undo takes back the last turn
+(or every turn from MESSAGE_ID on) and redo puts it back — both print the plan, and write only with --yes.
 acp speaks the Agent Client Protocol on stdin/stdout for editors (Zed, JetBrains, Neovim, Emacs); see the README.`
 
 const SEE_HELP = 'Run agentry --help for the commands and their options.'
@@ -34,6 +39,7 @@ const EMPTY_HINT: Record<string, string> = {
   port: 'Give a port number, or leave --port out for a random free port.',
   token: 'Give a token, or leave --token out for a fresh one.',
   allow: 'Give TOOL or TOOL:PATTERN, e.g. --allow read_file.',
+  to: 'Give the id of one of your messages (see agentry show SESSION --json), or leave --to out to undo the last turn.',
 }
 
 type Spec = NonNullable<ParseArgsConfig['options']>
@@ -50,6 +56,9 @@ const COMMANDS: Record<string, Spec> = {
   agents: { workdir: { type: 'string' }, json: { type: 'boolean' } },
   sessions: { all: { type: 'boolean' }, json: { type: 'boolean' } },
   show: { json: { type: 'boolean' } },
+  changes: { json: { type: 'boolean' } },
+  undo: { to: { type: 'string' }, yes: { type: 'boolean', short: 'y' }, 'include-protected': { type: 'boolean' }, json: { type: 'boolean' } },
+  redo: { yes: { type: 'boolean', short: 'y' }, 'include-protected': { type: 'boolean' }, json: { type: 'boolean' } },
   serve: { port: { type: 'string' }, workdir: { type: 'string' }, token: { type: 'string' } },
   trust: { workdir: { type: 'string' }, revoke: { type: 'boolean' }, show: { type: 'boolean' }, json: { type: 'boolean' } },
   rules: { json: { type: 'boolean' } },

@@ -5,6 +5,7 @@ import { agentsCommand, rulesCommand, sessionsCommand } from './list-commands'
 import { debugEnabled, parseCli, USAGE, UsageError, type ParsedArgs } from './args'
 import { runCommand, type CliIO } from './run'
 import { showCommand } from './show'
+import { changesCommand, undoCommand } from './changes'
 import { serveCommand } from './serve'
 import { trustCommand } from './trust'
 import { mcpCommand } from './mcp'
@@ -36,6 +37,11 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         return await sessionsCommand(args, full)
       case 'show':
         return await showCommand(args, full)
+      case 'changes':
+        return await changesCommand(args, full)
+      case 'undo':
+      case 'redo':
+        return await undoCommand(args, full, args.command)
       case 'serve':
         return await serveCommand(args, full)
       case 'trust':

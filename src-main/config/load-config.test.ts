@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       subagents: { maxDepth: 5, maxConcurrent: 4, timeoutSeconds: 300, archiveAfterMinutes: 60 },
       timeouts: { firstByteSeconds: 60, idleSeconds: 120 },
       sandbox: { enabled: true, writable: [] },
+      checkpoints: { enabled: true },
     })
   })
 
@@ -121,7 +122,7 @@ subagents:
     expect(r.issues.every((i) => i.file === userFile)).toBe(true)
     expect(byPath).toEqual({
       model: 'must be "provider/model" (got "justamodel")',
-      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox, mcp',
+      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox, checkpoints, mcp',
       'providers.bad.type': expect.stringMatching(/^must be one of "anthropic", .* or "demo" \(got "gemini"\)$/),
       'providers.loose.baseURL': 'must be a URL such as http://127.0.0.1:11434 (got "not-a-url")',
       'providers.loose.extra': expect.stringMatching(/^unknown key; known keys: type, baseURL, apiKey/),
@@ -158,6 +159,15 @@ subagents:
     expect(r.config.sandbox).toEqual({ enabled: true, writable: ['/tmp/mine'] })
     expect(r.config.model).toBe('x/y')
     expect(r.issues).toEqual([{ file: projectFile, path: 'sandbox', reason: expect.stringMatching(/^only your own .*config\.yaml sets the sandbox; a workspace file cannot change it/) }])
+  })
+
+  it('refuses a checkpoints setting in a workspace file: a cloned workspace cannot turn off undo', () => {
+    write(projectFile, 'checkpoints:\n  enabled: false\n')
+    const r = loadConfig(dataDir, workdir, { trusted: true })
+    expect(r.config.checkpoints).toEqual({ enabled: true })
+    expect(r.issues).toEqual([{ file: projectFile, path: 'checkpoints', reason: expect.stringMatching(/^only your own .*config\.yaml sets checkpoints; a workspace file cannot change it/) }])
+    write(userFile, 'checkpoints:\n  enabled: false\n')
+    expect(loadConfig(dataDir, workdir, { trusted: true }).config.checkpoints).toEqual({ enabled: false })
   })
 
   it('reports a file that is not a mapping', () => {

@@ -65,10 +65,12 @@ export function loadConfig(dataDir: string, workdir?: string, o: { trusted?: boo
   if (file && project?.read) {
     files.push(file)
     issues.push(...project.issues)
-    if (Object.hasOwn(project.clean, 'sandbox')) {
-      // The sandbox is read from the person's own file only; saying nothing would let a project believe it set it.
-      delete project.clean.sandbox
-      issues.push({ file, path: 'sandbox', reason: `only your own ${userConfigPath(dataDir)} sets the sandbox; a workspace file cannot change it. Move the setting there, or remove it from this file` })
+    // The sandbox and checkpoints (undo) are read from the person's own file only: a cloned workspace must not be able
+    // to turn off what protects the person. Saying nothing would let a project believe it set them.
+    for (const key of ['sandbox', 'checkpoints'] as const) {
+      if (!Object.hasOwn(project.clean, key)) continue
+      delete project.clean[key]
+      issues.push({ file, path: key, reason: `only your own ${userConfigPath(dataDir)} sets ${key === 'sandbox' ? 'the sandbox' : 'checkpoints'}; a workspace file cannot change it. Move the setting there, or remove it from this file` })
     }
     const limited = limitWorkspaceProviders(person.clean, project.clean, { file, trusted: o.trusted === true })
     issues.push(...limited.problems.map((p) => ({ file, ...p })))

@@ -8,9 +8,11 @@ import type { RunRegistry, Scratchpads } from '../runtime'
 import type { EventHub } from '../events'
 import { defaultModelRef, parseModelRef, type KeyStore } from '../models'
 import { ancestorsOf, emitterFor, requireSession as requireStored, type SessionRunner } from '../sessions'
-import type { ApprovalsRepository, QueueRepository, SearchRepository, SessionsRepository, TranscriptRepository } from '../store'
+import type { ApprovalsRepository, CheckpointsRepository, QueueRepository, SearchRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { INTERRUPTED_REASON, type Subagents } from '../subagents'
 import type { StaticLayers, TrustList } from '../trust'
+import { forgetSessions, type TurnRecorder, type Undo } from '../undo'
+import { changeCalls } from './change-calls'
 import { chatCalls } from './chat-calls'
 import { mcpCalls } from './mcp-calls'
 import { providerCalls } from './provider-calls'
@@ -51,6 +53,13 @@ export interface CallDeps {
   runs: Pick<RunRegistry, 'get' | 'list'>
   /** the conversations' scratchpads: removed when a conversation is archived or deleted */
   scratchpads: Pick<Scratchpads, 'remove'>
+  /** undo, redo, revert and the Changes view */
+  undo: Undo
+  /** the checkpoint stores (space, prune, a deleted session's snapshots) */
+  recorder: TurnRecorder
+  checkpoints: CheckpointsRepository
+  /** an unexpected failure outside any call's answer: logged; returns the id the person is shown */
+  fault(where: string, err: unknown): string
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
@@ -163,8 +172,11 @@ export function createCalls(d: CallDeps): HostApi {
       await d.runner.whileStopped(sessionId, 'session deleted', () => {
         // Deleted meanwhile by an overlapping call: done either way.
         if (!rows.getSession(sessionId)) return
+        const session = rows.getSession(sessionId)!
         const removed = rows.deleteSession(sessionId)
         for (const id of removed) d.scratchpads.remove(id)
+        // Their snapshots go too (in the background: git's gc takes a moment); a failure is logged, the rows are gone.
+        void forgetSessions({ recorder: d.recorder, workspaceRoot: session.workspaceRoot, sessionIds: removed }).catch((err: unknown) => d.fault('forgetting a deleted session\'s checkpoints', err))
         d.runner.forget(removed)
         for (const id of removed) d.forgetStream(id)
       })
@@ -206,6 +218,7 @@ export function createCalls(d: CallDeps): HostApi {
     ...chatCalls(d),
     ...trustCalls(d),
     ...worktreeCalls(d),
+    ...changeCalls(d),
     ...mcpCalls(d),
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)

@@ -2,6 +2,7 @@ import { HostError, type HostApi, type HostCalls } from '../../src-shared'
 import { AgentFileError } from '../agents'
 import { ApprovalError } from '../approvals'
 import { RunnerError } from '../sessions'
+import { UndoError } from '../undo'
 import { StoreError } from '../store'
 import { TrustError } from '../trust'
 import type { HostLog } from './host-log'
@@ -9,7 +10,7 @@ import type { HostLog } from './host-log'
 type AnyCall = (input: unknown) => Promise<unknown>
 
 /** The layers' expected failures: each carries the code and the message the caller is answered with, unchanged. */
-const EXPECTED = [RunnerError, ApprovalError, AgentFileError, TrustError]
+const EXPECTED = [RunnerError, ApprovalError, AgentFileError, TrustError, UndoError]
 
 /**
  * Every bridge call behind a fence: an expected failure is a `HostError` or one of the layers' own (`EXPECTED`) and

@@ -11,6 +11,7 @@ import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissio
 import { networkAllowed, RunRegistry, Runtime, Scratchpads, type RuleSources } from '../runtime'
 import { detectSandbox, SANDBOX_PROBE_FILE, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
+import { TurnRecorder, Undo } from '../undo'
 import { openStore, type Store } from '../store'
 import { HOST_STOP_REASON, Subagents } from '../subagents'
 import { protectLocalPort, type EditorFiles } from '../tools'
@@ -126,7 +127,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const approvals = new Approvals(store.approvals)
     const modelFor = (ref: ModelRef, agentName: string, loaded: LoadedConfig) =>
       resolveModel(ref, { config: loaded.config, configDir: dataDir, keys, env, agentName, keyLimits: loaded.keyLimits })
+    // Checkpoints around turns (undo, the Changes view): the runtime tells the recorder who was allowed to write what.
+    const recorder = new TurnRecorder({ dataDir, rows: store.checkpoints, fault })
+    // Turns a previous host died in get the workspace as found now as their after-snapshot, before any new turn starts.
+    const recovered = readOnly ? Promise.resolve(0) : recorder.recoverInterrupted().catch((err: unknown) => (fault('recovering checkpoints', err), 0))
     const runtime = new Runtime({
+      writes: recorder.log,
       approvals,
       dataDir,
       rules,
@@ -181,6 +187,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
       headless: options.headless ?? false,
       fault,
       scratchpad,
+      // After the recovery below: a turn's before-snapshot must not be taken as the after of a turn the last host died in.
+      checkpoints: { begin: async (o) => (config().config.checkpoints.enabled ? (await recovered, recorder.begin(o)) : undefined) },
+    })
+    const undo = new Undo({
+      recorder,
+      rows: store.checkpoints,
+      sessions,
+      transcript: store.transcript,
+      dataDir,
+      busy: (id) => runner.isRunning(id) || store.queue.listQueue(id, 'queued').length > 0,
+      emit: (session, event) => publish(session, event),
+      recovered,
     })
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     const sandboxStatus = async (workdir: string) => {
@@ -214,6 +232,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       forgetStream: (stream) => hub.forget(stream),
       mcp,
       scratchpads,
+      undo,
+      recorder,
+      checkpoints: store.checkpoints,
+      fault,
     })
     // A fault in one call is contained: it answers `internal` with an id to find in the log; the host goes on.
     const api = containCallFaults(calls, log)

@@ -1,6 +1,6 @@
 export { Runtime, isRunToolContext } from './runtime'
 export type { PrepareOptions, RuntimeDeps, RunToolContext } from './runtime'
-export type { BackgroundSink, SessionsPort, RunLevel, RunSettings } from './level'
+export type { BackgroundSink, SessionsPort, RunLevel, RunSettings, WriteSink } from './level'
 export type { GateDecision, ProtectedWrite } from './protected-writes'
 export { authorizeCall, decideAll, decideFor, denialMessage, requestsFor } from './authorize'
 export type { RuleSources } from './authorize'

@@ -2,6 +2,7 @@ import type { AgentEvent, AgentInfo, ModelRef, TaskWorktree } from '../../src-sh
 import type { LoadedConfig } from '../config'
 import type { Transcript } from '../loop'
 import type { Ruleset } from '../permissions'
+import type { PermissionAsk } from '../tools'
 import type { StaticLayers } from '../trust'
 
 /**
@@ -31,6 +32,15 @@ export interface BackgroundSink {
 export interface SessionsPort {
   prompt(sessionId: string, text: string): { queued: boolean }
   isRunning(sessionId: string): boolean
+}
+
+/**
+ * A port of the checkpoint layer: told of every tool call allowed to run that may write — who asked (the level) and
+ * what its permission asks named — so a turn's changes can be attributed to the agent that made them. Declared here
+ * (the lower layer); implemented by undo/.
+ */
+export interface WriteSink {
+  allowed(level: RunLevel, toolName: string, asks: PermissionAsk[]): void
 }
 
 /**

@@ -10,7 +10,7 @@ import type { SessionsRepository } from '../store'
 import type { EditorFiles, ToolContext, ToolDef } from '../tools'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
-import type { RunLevel } from './level'
+import type { RunLevel, WriteSink } from './level'
 import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type McpToolSource } from './mcp-visibility'
 import { offeredNativeTools, toolsForRun } from './tool-set'
 
@@ -29,6 +29,8 @@ export interface RuntimeDeps {
   /** MCP servers' tools (the host's pool); absent → none */
   mcp?: McpToolSource
   retryDelayMs?: number
+  /** told of every allowed tool call (checkpoints attribute a turn's changes with it); absent → nobody listens */
+  writes?: WriteSink
 }
 
 /** The context every tool gets, plus — for tools of higher layers such as `task` — the run level and the tool's own part. */
@@ -132,7 +134,11 @@ export class Runtime {
           }
         : {}),
       editorFiles: this.deps.editorFiles?.(level.rootSessionId),
-      authorize: (permissionAsk, display) => authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle }),
+      authorize: async (permissionAsk, display) => {
+        const verdict = await authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle })
+        if (verdict.ok) this.deps.writes?.allowed(level, toolName, Array.isArray(permissionAsk) ? permissionAsk : [permissionAsk])
+        return verdict
+      },
       checkRules: (permissionAsk, opts) =>
         rulesSay({ level, rules: (ownChecks ??= snapshotRules(level, rules)), toolName, ask: permissionAsk, named: opts?.named }),
       setTodos: (todos) => this.patchMetadata(level, { todos }),

@@ -6,6 +6,7 @@ import type { ModelInfo } from '../models'
 import { RunRefused, type BackgroundSink, type RunLevel, type RunRegistry, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
 import { USER_STOP_REASON, type Subagents } from '../subagents'
+import type { TurnRecorder, TurnRecording } from '../undo'
 import { requireSession, RunnerError } from './session-error'
 import { Emitters, type Emitter } from './emitter'
 import { grantRules, rootLevel, type RunOptions } from './root-level'
@@ -36,6 +37,8 @@ export interface RunnerDeps {
   fault(where: string, err: unknown): string
   /** the conversation's scratchpad folder, made if needed; undefined when it cannot be (the run goes on without it) */
   scratchpad?(rootSessionId: string): string | undefined
+  /** checkpoints of the workspace around each turn (undo, the review of changes); absent → none are kept */
+  checkpoints?: { begin(o: Parameters<TurnRecorder['begin']>[0]): Promise<TurnRecording | undefined> }
 }
 
 const HELPER_GRACE_MS = 2000

@@ -71,9 +71,16 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
     emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: 'error', usage: emptyUsage(), text: '' })
     return
   }
-  await settleWaitingCalls(deps, level, run, o.resuming)
-  await maybeCompact(deps, level, info.contextWindow)
-  const result = await runTurn(run)
+  // Everything the turn may change — resumed calls included — lies between the two checkpoints.
+  const recording = await deps.checkpoints?.begin({ sessionId, messageId: userMessageId, workspaceRoot: session.workspaceRoot })
+  let result
+  try {
+    await settleWaitingCalls(deps, level, run, o.resuming)
+    await maybeCompact(deps, level, info.contextWindow)
+    result = await runTurn(run)
+  } finally {
+    await recording?.end()
+  }
   countUsage(host, level, record)
   // Interrupted (the client running the turn went away) is not a failure of the session: it is left idle.
   const interrupted = result.finishReason === 'aborted' && record.controller.signal.reason === INTERRUPTED_REASON

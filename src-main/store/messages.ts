@@ -81,6 +81,11 @@ export function createMessageRepo(db: Database.Database) {
      WHERE session_id = @sessionId AND id >= @fromId AND json_extract(metadata_json, '$.hiddenAt') IS NULL
      RETURNING id`,
   )
+  const unhide = db.prepare<[{ now: number; sessionId: string; id: string }], { id: string }>(
+    `UPDATE chat_messages SET metadata_json = json_remove(metadata_json, '$.hiddenAt', '$.hiddenReason'), updated_at = @now
+     WHERE session_id = @sessionId AND id = @id AND json_extract(metadata_json, '$.hiddenAt') IS NOT NULL
+     RETURNING id`,
+  )
   const openTools = db.prepare<[], PartRow>(
     `SELECT ${PART_COLUMNS} FROM chat_parts
      WHERE tool_state IN ('input-streaming', 'input-available', 'approval-requested')
@@ -138,6 +143,12 @@ export function createMessageRepo(db: Database.Database) {
         .all({ now: Date.now(), reason, sessionId, fromId })
         .map((r) => r.id)
         .sort()
+    },
+
+    /** Shows hidden messages of the session again (redo after an undo); returns the ids that were hidden. */
+    unhide(sessionId: string, ids: string[]): string[] {
+      const now = Date.now()
+      return db.transaction(() => ids.flatMap((id) => unhide.all({ now, sessionId, id }).map((r) => r.id)))().sort()
     },
 
     getPart(id: string): PartRecord | undefined {

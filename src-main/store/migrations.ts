@@ -166,6 +166,29 @@ export const MIGRATIONS: readonly string[] = [
   END;
   INSERT INTO message_search_pending (part_id) SELECT id FROM chat_parts WHERE type = 'text';
   `,
+  // v3: checkpoints of the workspace around each turn (undo, redo, the review of a run's changes)
+  `
+  CREATE TABLE turn_checkpoints (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES chat_sessions(id) ON DELETE CASCADE,
+    -- the person's message the turn worked on
+    message_id TEXT,
+    workspace_root TEXT NOT NULL,
+    -- snapshot ids in the workspace's shadow store (kept there under refs/checkpoints/<session>/<id>/…)
+    before_tree TEXT,
+    -- null while the turn runs, or when the host died in it (filled in on the next start)
+    after_tree TEXT,
+    -- who wrote which file during the turn: [{ agentPath, sessionPath, files, shell }]
+    writes_json TEXT NOT NULL DEFAULT '[]',
+    state TEXT NOT NULL DEFAULT 'running',
+    -- why the turn has no snapshot (git missing, the store unreadable): shown instead of its changes
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    ended_at INTEGER
+  );
+  CREATE INDEX turn_checkpoints_session ON turn_checkpoints(session_id, id);
+  CREATE INDEX turn_checkpoints_running ON turn_checkpoints(state) WHERE state = 'running';
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

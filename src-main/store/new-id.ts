@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 
-export type IdPrefix = 'ses' | 'msg' | 'prt' | 'apr' | 'rul' | 'job' | 'que'
+export type IdPrefix = 'ses' | 'msg' | 'prt' | 'apr' | 'rul' | 'job' | 'que' | 'cpt'
 
 // ASCII order, so that string comparison of ids equals numeric comparison of their parts.
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'

@@ -50,6 +50,7 @@ describe('openStore', () => {
       'message_search_rows',
       'permission_rules',
       'prompt_queue',
+      'turn_checkpoints',
     ])
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION)
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')

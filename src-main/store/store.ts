@@ -13,6 +13,7 @@ import { createApprovalRepo } from './approvals'
 import { createEventLogRepo } from './event-log'
 import type { CreateJobInput, JobFilter } from './jobs'
 import { createJobRepo } from './jobs'
+import { createTurnCheckpointRepo, type CreateTurnCheckpointInput, type TurnCheckpointRecord, type TurnCheckpointState, type TurnWrites } from './turn-checkpoints'
 import type { CreateMessageInput } from './messages'
 import { createMessageRepo } from './messages'
 import { openDatabase } from './open-database'
@@ -85,6 +86,8 @@ export interface TranscriptRepository {
    * with `hiddenAt` and `hiddenReason`, and leave the transcript, the model's prompt and search. Returns their ids.
    */
   hideMessagesFrom(sessionId: string, fromMessageId: string, reason: string): string[]
+  /** Shows hidden messages again (redo after an undo); returns the ids that were hidden. */
+  unhideMessages(sessionId: string, messageIds: string[]): string[]
   /** Tool parts left in input-streaming, input-available or approval-requested. */
   listOpenToolParts(): PartRecord[]
   /**
@@ -122,6 +125,23 @@ export interface QueueRepository {
   listJobs(filter?: JobFilter): JobRecord[]
 }
 
+/** Each turn's checkpoints: the workspace's snapshots before and after it and who wrote what (issue 24). */
+export interface CheckpointsRepository {
+  createTurnCheckpoint(input: CreateTurnCheckpointInput): TurnCheckpointRecord
+  /** The turn ended: its after-snapshot (null when it failed: then `error` says why) and its writes. State becomes applied. */
+  finishTurnCheckpoint(id: string, afterTree: string | null, writes: TurnWrites[], error?: string): TurnCheckpointRecord
+  setTurnCheckpointState(ids: string[], state: TurnCheckpointState): void
+  /** What the turn's agents wrote so far (kept while it runs, so a host that dies in it loses no attribution). */
+  updateTurnWrites(id: string, writes: TurnWrites[]): void
+  getTurnCheckpoint(id: string): TurnCheckpointRecord | undefined
+  /** A session's turns, oldest first. */
+  listTurnCheckpoints(sessionId: string): TurnCheckpointRecord[]
+  /** Turns still marked running: after a host restart, turns the previous host died in. */
+  runningTurnCheckpoints(): TurnCheckpointRecord[]
+  /** Every workspace with a recorded turn. */
+  checkpointWorkspaces(): string[]
+}
+
 /** Full-text search over the text of messages (sessions' own, not opaque children nested in task parts). */
 export interface SearchRepository {
   /** The sessions whose visible messages contain every word (the last as a prefix), newest match first. */
@@ -156,6 +176,7 @@ export interface Store {
   readonly queue: QueueRepository
   readonly eventLog: EventLogRepository
   readonly search: SearchRepository
+  readonly checkpoints: CheckpointsRepository
   /** Writes every buffered row in one transaction. */
   flush(): void
   /**
@@ -181,6 +202,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   const buffer = createWriteBuffer(db, { maxBuffered: options.maxBuffered ?? 1000, log: options.log ?? ((line) => console.error(line)) })
   const summaries = createSummaryRepo(db)
   const searchRows = createSearchRepo(db)
+  const turnRows = createTurnCheckpointRepo(db)
   // Streaming rewrites text parts many times a second: index them once the writing has paused, not per chunk.
   let indexTimer: NodeJS.Timeout | undefined
   const indexWhenIdle = () => {
@@ -224,6 +246,10 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     hideMessagesFrom(sessionId, fromMessageId, reason) {
       buffer.flush()
       return messages.hideFrom(sessionId, fromMessageId, reason)
+    },
+    unhideMessages(sessionId, messageIds) {
+      buffer.flush()
+      return messages.unhide(sessionId, messageIds)
     },
     getPart: (id) => buffer.getBufferedPart(id) ?? messages.getPart(id),
     listOpenToolParts() {
@@ -284,9 +310,21 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     },
   }
 
+  const checkpoints: CheckpointsRepository = {
+    createTurnCheckpoint: (input) => turnRows.create(input),
+    finishTurnCheckpoint: (id, afterTree, writes, error) => turnRows.finish(id, afterTree, writes, error),
+    setTurnCheckpointState: (ids, state) => turnRows.setState(ids, state),
+    updateTurnWrites: (id, writes) => turnRows.setWrites(id, writes),
+    getTurnCheckpoint: (id) => turnRows.get(id),
+    listTurnCheckpoints: (sessionId) => turnRows.list(sessionId),
+    runningTurnCheckpoints: () => turnRows.running(),
+    checkpointWorkspaces: () => turnRows.workspaces(),
+  }
+
   return {
     sessions,
     transcript,
+    checkpoints,
     approvals,
     queue,
     eventLog,

@@ -130,6 +130,12 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'tasks.abort': () => ({ taskId: some(s.tasks, 'ses') }),
     // No task of the fuzz runs in a worktree: asked about one anyway (and about ids nobody had), the call answers.
     'tasks.worktree': () => ({ sessionId: session(), taskId: some(s.tasks, 'ses'), action: pick(['diff', 'remove'] as const)! }),
+    // Undo and revert on whatever the fuzz's turns changed (write-free prompts: nothing, or a conflict), from any state.
+    'changes.list': () => ({ sessionId: session() }),
+    'changes.undo': () => ({ sessionId: session(), dryRun: r() < 0.5, ...(r() < 0.3 ? { toMessageId: some(s.messages, 'msg') } : {}) }),
+    'changes.redo': () => ({ sessionId: session(), dryRun: r() < 0.5 }),
+    'changes.revert': () => ({ sessionId: session(), dryRun: r() < 0.5, ...(r() < 0.5 ? { paths: ['a.txt'] } : {}) }),
+    'checkpoints.space': () => ({ prune: r() < 0.2 }),
     'settings.get': () => ({ workspaceRoot: s.workdir }),
     'settings.update': () => pick([{ subagents: { maxConcurrent: 1 + Math.floor(r() * 4) } }, { subagents: { timeoutSeconds: 300 } }, {}])!,
     'providers.setKey': () => ({ provider: 'script', key: 'not-a-real-key' }),

@@ -1,0 +1,149 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createHarness, type Harness } from '../testing/harness'
+
+/**
+ * Issue 24 on a real host: checkpoints around turns of the script model, real files, real git (the shadow store),
+ * real bash. What each file tool and bash changed, who changed it, undo, redo, revert of one agent, conflicts.
+ */
+const tool = (name: string, input: Record<string, unknown>) => ({ name, input })
+const write = (p: string, content: string) => tool('write_file', { path: p, content })
+const bash = (command: string) => tool('bash', { command, description: command })
+const task = (subagent_type: string, prompt: string) => tool('task', { subagent_type, description: prompt, prompt })
+
+const script = {
+  agents: {
+    build: [
+      { match: 'first', step: 1, tools: [write('a.txt', 'a1\n'), bash('echo made > made.txt')] },
+      { match: 'second', step: 1, tools: [tool('edit_file', { path: 'b.txt', old_string: 'b0', new_string: 'b1' }), bash('rm keep.txt && sed -i s/s0/s1/ sed.txt')] },
+      { match: 'two places', step: 1, tools: [write('long.txt', 'L1\nCHANGED 2\nL3\nL4\nL5\nL6\nL7\nL8\nL9\nL10\nCHANGED 11\nL12\n')] },
+      { match: 'delegate', step: 1, tools: [write('own.txt', 'own\n'), task('worker', 'write c')] },
+      { text: 'done', repeat: true },
+    ],
+    worker: [{ step: 1, tools: [write('c.txt', 'c by worker\n')] }, { text: 'worker done', repeat: true }],
+    '*': [{ text: 'title', repeat: true }],
+  },
+}
+
+let h: Harness | undefined
+afterEach(async () => {
+  await h?.close()
+  h = undefined
+})
+
+const long = 'L1\nL2\nL3\nL4\nL5\nL6\nL7\nL8\nL9\nL10\nL11\nL12\n'
+const files = { 'long.txt': long, 'a.txt': 'a0\n', 'b.txt': 'b0\n', 'keep.txt': 'keep\n', 'sed.txt': 's0\n', 'mine.txt': 'm0\n', '.gitignore': 'ignored/\n' }
+const read = (rel: string) => (fs.existsSync(path.join(h!.workdir, rel)) ? fs.readFileSync(path.join(h!.workdir, rel), 'utf8') : null)
+const userIds = (sessionId: string) => h!.host.store.transcript.listMessages(sessionId).filter((m) => m.role === 'user').map((m) => m.id)
+
+async function start() {
+  h = await createHarness({ script, files, headlessRun: { yes: true, allow: [] }, agents: { worker: { mode: 'subagent', inspectable: true } } })
+  return h
+}
+
+describe('checkpoints around turns: the review of changes, undo, redo, revert', () => {
+  it('records what each turn changed through file tools and bash, attributed; undo and redo restore files and messages', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('first')
+    expect(read('a.txt')).toBe('a1\n')
+    fs.writeFileSync(path.join(h.workdir, 'mine.txt'), 'm1 by the person\n') // between turns
+    fs.mkdirSync(path.join(h.workdir, 'ignored'))
+    fs.writeFileSync(path.join(h.workdir, 'ignored/x.txt'), 'not recorded\n')
+    await h.run('second', { sessionId })
+    expect([read('b.txt'), read('keep.txt'), read('sed.txt')]).toEqual(['b1\n', null, 's1\n'])
+
+    const { turns, redo } = await h.host.api.calls['changes.list']({ sessionId })
+    expect(redo).toBeNull()
+    expect(turns.map((t) => [t.messagePreview, t.state])).toEqual([['first', 'applied'], ['second', 'applied']])
+    const who = (i: number) => Object.fromEntries(turns[i].files.map((f) => [`${f.status} ${f.path}`, f.authors.map((a) => `${a.agentPath.join(' › ')} (${a.via})`)]))
+    expect(who(0)).toEqual({ 'modified a.txt': ['build (file tool)'], 'added made.txt': ['build (shell)'] })
+    expect(who(1)).toEqual({ 'modified b.txt': ['build (file tool)'], 'deleted keep.txt': ['build (shell)'], 'modified sed.txt': ['build (shell)'] })
+    const b = turns[1].files.find((f) => f.path === 'b.txt')!
+    expect(b.hunks[0].lines).toEqual([
+      { kind: 'delete', text: 'b0', oldLine: 1 },
+      { kind: 'add', text: 'b1', newLine: 1 },
+    ])
+
+    // Undo the last turn: a dry run first changes nothing.
+    const plan = await h.host.api.calls['changes.undo']({ sessionId, dryRun: true })
+    expect(plan.applied).toBe(false)
+    expect(plan.steps.map((s) => `${s.action} ${s.path}`)).toEqual(['restore b.txt', 'recreate keep.txt', 'restore sed.txt'])
+    expect(read('b.txt')).toBe('b1\n')
+    const [firstMsg, secondMsg] = userIds(sessionId)
+    const undone = await h.host.api.calls['changes.undo']({ sessionId })
+    expect(undone).toMatchObject({ applied: true, conflicts: [] })
+    expect([read('b.txt'), read('keep.txt'), read('sed.txt'), read('a.txt'), read('mine.txt')]).toEqual(['b0\n', 'keep\n', 's0\n', 'a1\n', 'm1 by the person\n'])
+    expect(undone.messageIds[0]).toBe(secondMsg)
+    expect(userIds(sessionId)).toEqual([firstMsg])
+    expect(h.events.some((e) => e.event.type === 'messages_hidden' && e.event.reason === 'undone')).toBe(true)
+    expect((await h.host.api.calls['changes.list']({ sessionId })).redo).toEqual({ messageIds: undone.messageIds, turns: 1 })
+
+    // Redo puts the files and the messages back.
+    const redone = await h.host.api.calls['changes.redo']({ sessionId })
+    expect(redone.applied).toBe(true)
+    expect([read('b.txt'), read('keep.txt'), read('sed.txt')]).toEqual(['b1\n', null, 's1\n'])
+    expect(userIds(sessionId)).toEqual([firstMsg, secondMsg])
+
+    // Undo back to the first message: both turns; the person's own edit and the ignored folder stay.
+    const all = await h.host.api.calls['changes.undo']({ sessionId, toMessageId: firstMsg })
+    expect(all.applied).toBe(true)
+    expect([read('a.txt'), read('made.txt'), read('b.txt'), read('keep.txt'), read('sed.txt')]).toEqual(['a0\n', null, 'b0\n', 'keep\n', 's0\n'])
+    expect(read('mine.txt')).toBe('m1 by the person\n')
+    expect(read('ignored/x.txt')).toBe('not recorded\n')
+    expect(userIds(sessionId)).toEqual([])
+  })
+
+  it('refuses an undo that would lose a change the person made since, and writes nothing', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('first')
+    fs.writeFileSync(path.join(h.workdir, 'a.txt'), 'a2 by the person\n')
+    // The plan (a dry run) already names the conflict: the disk is checked, nothing written.
+    const plan = await h.host.api.calls['changes.undo']({ sessionId, dryRun: true })
+    expect(plan.conflicts).toEqual([expect.objectContaining({ path: 'a.txt', reason: 'changed since' })])
+    const r = await h.host.api.calls['changes.undo']({ sessionId })
+    expect(r.applied).toBe(false)
+    expect(r.conflicts).toEqual([expect.objectContaining({ path: 'a.txt', reason: 'changed since' })])
+    expect([read('a.txt'), read('made.txt')]).toEqual(['a2 by the person\n', 'made\n'])
+    expect(userIds(sessionId)).toHaveLength(1)
+  })
+
+  it('reverts one change (hunk) of a file, keeping later edits elsewhere in it; refuses when its lines changed since', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('change two places')
+    const { turns } = await h.host.api.calls['changes.list']({ sessionId })
+    const file = turns[0].files.find((f) => f.path === 'long.txt')!
+    expect(file.hunks).toHaveLength(2)
+    // The person edits the last line after the turn: the first hunk can still be taken back, their edit stays.
+    fs.writeFileSync(path.join(h.workdir, 'long.txt'), read('long.txt')!.replace('L12', 'L12 mine'))
+    const checkpointId = turns[0].checkpointId
+    const r = await h.host.api.calls['changes.revert']({ sessionId, checkpointId, paths: ['long.txt'], hunk: 0 })
+    expect(r).toMatchObject({ applied: true, conflicts: [] })
+    expect(read('long.txt')).toBe(long.replace('L11', 'CHANGED 11').replace('L12', 'L12 mine'))
+    // The second hunk's lines are changed by the person now: refused, nothing written.
+    fs.writeFileSync(path.join(h.workdir, 'long.txt'), read('long.txt')!.replace('CHANGED 11', 'CHANGED 11 again'))
+    const refused = await h.host.api.calls['changes.revert']({ sessionId, checkpointId, paths: ['long.txt'], hunk: 1 })
+    expect(refused.applied).toBe(false)
+    expect(refused.conflicts).toEqual([expect.objectContaining({ path: 'long.txt', reason: 'changed since' })])
+    expect(read('long.txt')).toContain('CHANGED 11 again')
+  })
+
+  it("reverts one subagent's changes only, and records the revert so a later undo stays exact", async () => {
+    const h = await start()
+    const { sessionId } = await h.run('delegate')
+    expect([read('own.txt'), read('c.txt')]).toEqual(['own\n', 'c by worker\n'])
+    const { turns } = await h.host.api.calls['changes.list']({ sessionId })
+    const c = turns[0].files.find((f) => f.path === 'c.txt')!
+    expect(c.authors.map((a) => a.agentPath.join(' › '))).toEqual(['build › worker'])
+    const worker = c.authors[0].sessionPath.at(-1)!
+    const r = await h.host.api.calls['changes.revert']({ sessionId, agentSessionId: worker })
+    expect(r).toMatchObject({ applied: true, steps: [{ path: 'c.txt', action: 'delete' }] })
+    expect([read('own.txt'), read('c.txt')]).toEqual(['own\n', null])
+    // The revert is a recorded change of its own; undoing the whole turn afterwards takes back own.txt as well.
+    const after = await h.host.api.calls['changes.list']({ sessionId })
+    expect(after.turns.map((t) => t.messagePreview)).toEqual(['delegate', 'Revert'])
+    const undo = await h.host.api.calls['changes.undo']({ sessionId })
+    expect(undo.applied).toBe(true)
+    expect([read('own.txt'), read('c.txt')]).toEqual([null, null])
+  })
+})
