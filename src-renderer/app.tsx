@@ -1,5 +1,7 @@
 import { useEffect } from 'react'
 import { ApprovalPanel } from './components/approvals/approval-panel'
+import { ChangesPanel } from './components/changes/changes-panel'
+import { RestoreDialog } from './components/changes/restore-dialog'
 import { CommandPalette } from './components/shell/command-palette'
 import { Composer } from './components/composer/composer'
 import { ConnectionBanner } from './components/shell/connection-banner'
@@ -21,6 +23,7 @@ export function App() {
   const sidebarCollapsed = useUi((s) => s.sidebarCollapsed)
   const viewId = useTranscript((s) => s.viewId)
   const fatal = useConnection((s) => s.fatal)
+  const changesOpen = useUi((s) => s.changesOpen)
 
   useEffect(() => {
     // Ask for notification permission on the first interaction (browsers ignore requests without one).
@@ -72,18 +75,19 @@ export function App() {
           {screen === 'settings' ? (
             <SettingsView />
           ) : (
-            <div className="chat">
+            <div className={`chat ${viewId && changesOpen ? 'changes-open' : ''}`}>
               <div className="chat-main">
                 {viewId ? <TranscriptView /> : <FirstRun />}
                 <ApprovalPanel />
                 <Composer autoFocus />
               </div>
-              {viewId && <TasksPanel />}
+              {viewId && (changesOpen ? <ChangesPanel /> : <TasksPanel />)}
             </div>
           )}
         </main>
       </div>
       <CommandPalette />
+      <RestoreDialog />
       <Notices />
     </div>
   )

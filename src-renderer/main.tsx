@@ -6,6 +6,7 @@ import { useConnection } from './state/connection-store'
 import { boot, openWorkspace, refreshApprovals, refreshSessions } from './state/workspace-actions'
 import { newSession, openSession, reloadView } from './state/session-actions'
 import './styles/app.css'
+import './styles/changes.css'
 
 function start(): void {
   try {

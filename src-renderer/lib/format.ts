@@ -43,3 +43,17 @@ export function formatWhen(at: number, now: number): string {
 export function formatDateTime(at: number): string {
   return FULL.format(new Date(at))
 }
+
+/** Sizes on disk: `0 B`, `812 B`, `4.2 KB`, `37 MB`, `1.3 GB` (powers of 1024, as file managers show them). */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '–'
+  if (n < 1024) return `${Math.round(n)} B`
+  const units = ['KB', 'MB', 'GB', 'TB']
+  let v = n / 1024
+  let i = 0
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024
+    i++
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`
+}

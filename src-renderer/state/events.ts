@@ -1,6 +1,7 @@
 import type { AgentEvent, LeafEvent, SequencedEvent, SubscriptionMessage } from '../../src-shared'
 import { addApprovals, removeApproval, replaceApprovals } from './approvals-store'
 import { getBridge } from './bridge'
+import { changesMayHaveChanged } from './changes-actions'
 import { toUiError } from './ui-error'
 import { patchSession, upsertSession } from './sessions-store'
 import { TranscriptDraft, leafOf } from './transcript-model'
@@ -123,6 +124,9 @@ function routeShared(event: AgentEvent): void {
 
 function routeRootOnly(event: AgentEvent): void {
   const e: LeafEvent = leafOf(event)
+  if (e.type === 'turn_complete') changesMayHaveChanged(e.sessionId, 'turn')
+  else if (e.type === 'messages_hidden') changesMayHaveChanged(e.sessionId, 'hidden')
+  else if (e.type === 'message_created') changesMayHaveChanged(e.sessionId, 'message')
   if (e.type === 'message_queued') {
     useTranscript.setState((s) => {
       const list = s.queue[e.sessionId] ?? []

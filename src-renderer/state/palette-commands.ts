@@ -1,6 +1,7 @@
 import { formatWhen } from '../lib/format'
 import { shortcut } from '../lib/keys'
 import { agentColor, pickable, selectAgent, useAgents } from './agents-store'
+import { toggleChangesPanel } from './changes-actions'
 import { chooseModel, modelChoices, pickerProviders, useModels } from './models-store'
 import { indexSessions, useSessions } from './sessions-store'
 import { abortRun, newSession, openSession } from './session-actions'
@@ -57,6 +58,10 @@ function rootCommands(): PaletteItem[] {
     { id: 'toggle-sidebar', label: useUi.getState().sidebarCollapsed ? 'Show the session list' : 'Hide the session list', run: toggleSidebar },
     { id: 'focus-composer', label: 'Focus the message box', run: focusComposer },
   ]
+  if (viewId) {
+    const open = useUi.getState().changesOpen
+    list.push({ id: 'toggle-changes', label: open ? 'Hide the changes' : 'Show the changes', detail: 'what each turn changed: diffs, revert, undo', run: () => toggleChangesPanel(!open) })
+  }
   if (viewId && isRunning(status)) {
     list.splice(3, 0, {
       id: 'stop',

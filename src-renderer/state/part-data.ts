@@ -10,6 +10,15 @@ export function partText(p: PartRecord): string {
   return typeof p.data.text === 'string' ? p.data.text : ''
 }
 
+/** A message's text parts as written (Markdown source), e.g. what "Copy message" copies or a rewind puts back. */
+export function messageText(parts: PartRecord[]): string {
+  return parts
+    .filter((p) => p.type === 'text')
+    .map(partText)
+    .join('\n\n')
+    .trim()
+}
+
 export function toolName(p: PartRecord): string | null {
   return p.type.startsWith('tool-') ? p.type.slice(5) : null
 }

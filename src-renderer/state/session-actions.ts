@@ -1,6 +1,8 @@
 import type { CallInput, SearchHit } from '../../src-shared'
 import { addApprovals, removeApproval } from './approvals-store'
 import { call } from './bridge'
+import { loadChanges } from './changes-actions'
+import { resetChanges } from './changes-store'
 import { toUiError, type UiError, type UiResult } from './ui-error'
 import { followRoot, seedTranscript, stopFollowing } from './events'
 import { patchSession, removeSession, upsertSession, useSessions } from './sessions-store'
@@ -43,6 +45,7 @@ export async function openSession(id: string): Promise<void> {
     if (viewing) void openSession(viewing)
   })
   void loadTasks(rootId)
+  void loadChanges(id)
 }
 
 /** Re-fetch what is on screen (after a reconnect to a restarted host). */
@@ -65,6 +68,7 @@ export function newSession(): void {
   setHash('#/')
   useUi.setState({ screen: 'chat' })
   useTranscript.setState({ viewId: null, rootId: null, viewSession: null, ancestors: [], loadError: null, tasks: {}, expanded: {} })
+  resetChanges(null)
 }
 
 /** Fetches an inspectable child so its transcript can be shown nested in the parent's card. */

@@ -13,6 +13,12 @@ type UiStore = {
   /** the background tasks panel was closed for this root session */
   tasksClosedFor: string | null
   paletteOpen: boolean
+  /** the Changes panel (what each turn changed) is open beside the transcript, in place of the tasks panel */
+  changesOpen: boolean
+  /** short confirmations (e.g. "Rewound: 2 files restored"), bottom right, gone after a while */
+  infos: { id: number; text: string }[]
+  /** text for the message box (a rewound message comes back there); `ifText`: only while the box still holds that */
+  composerFill: { text: string; ifText?: string; tick: number } | null
 }
 
 const SIDEBAR_KEY = 'agentry.sidebarCollapsed'
@@ -24,6 +30,9 @@ export const useUi = create<UiStore>(() => ({
   sidebarCollapsed: readFlag(SIDEBAR_KEY),
   tasksClosedFor: null,
   paletteOpen: false,
+  changesOpen: false,
+  infos: [],
+  composerFill: null,
 }))
 
 let nextNotice = 1
@@ -34,6 +43,24 @@ export function notify(e: UiError): void {
 
 export function dismissNotice(id: number): void {
   useUi.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }))
+}
+
+const INFO_MS = 10_000
+
+/** A confirmation that something worked, shown for a while (dismissable). */
+export function notifyInfo(text: string): void {
+  const id = nextNotice++
+  useUi.setState((s) => ({ infos: [...s.infos.slice(-2), { id, text }] }))
+  setTimeout(() => dismissInfo(id), INFO_MS)
+}
+
+export function dismissInfo(id: number): void {
+  useUi.setState((s) => ({ infos: s.infos.filter((n) => n.id !== id) }))
+}
+
+/** Puts `text` into the message box (replacing what is there), or only when it still holds `ifText`. */
+export function fillComposer(text: string, ifText?: string): void {
+  useUi.setState((s) => ({ composerFill: { text, ifText, tick: (s.composerFill?.tick ?? 0) + 1 } }))
 }
 
 export function followLatest(): void {

@@ -7,7 +7,7 @@ import { chipAgentNow } from '../../state/chip-agent'
 import { lastUserText } from '../../state/transcript-model'
 import { abortRun, cancelQueued, sendPrompt } from '../../state/session-actions'
 import { useTranscript } from '../../state/transcript-store'
-import { followLatest } from '../../state/ui-store'
+import { followLatest, useUi } from '../../state/ui-store'
 import { AgentPicker } from './agent-picker'
 import { ErrorNote } from '../common/error-note'
 import { ModelPicker } from './model-picker'
@@ -54,6 +54,19 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   useEffect(() => {
     if (autoFocus) area.current?.focus()
   }, [autoFocus, viewId])
+  // Text handed to the box from elsewhere (a rewound message comes back here to be edited and sent again).
+  const fill = useUi((s) => s.composerFill)
+  useEffect(() => {
+    if (!fill) return
+    const { text: next, ifText } = fill
+    if (ifText !== undefined && text !== ifText) return
+    setText(next)
+    requestAnimationFrame(() => {
+      area.current?.focus()
+      area.current?.setSelectionRange(next.length, next.length)
+    })
+    // Only a new fill (its tick) applies: typing afterwards must not re-run it.
+  }, [fill?.tick])
 
   const complete = (name: string) => {
     if (!mention) return

@@ -10,8 +10,9 @@ import { RulesSection } from './settings-rules'
 import { TrustSection } from './settings-trust'
 import { McpSection } from './settings-mcp'
 import { SandboxSection } from './settings-sandbox'
+import { CheckpointsSection } from './settings-checkpoints'
 
-/** Settings: providers and keys, default model, subagent limits, permission rules, trust, MCP servers, agents and their load errors. */
+/** Settings: providers and keys, default model, subagent limits, permission rules, trust, MCP servers, agents and their load errors, checkpoints. */
 export function SettingsView() {
   const settings = useSettings((s) => s.settings)
   const loadError = useSettings((s) => s.loadError)
@@ -53,6 +54,7 @@ const SECTIONS: { id: string; Section: ComponentType<{ settings: Settings }> }[]
   { id: 'trust', Section: TrustSection },
   { id: 'mcp', Section: McpSection },
   { id: 'agents', Section: AgentsSection },
+  { id: 'checkpoints', Section: CheckpointsSection },
   { id: 'data', Section: DataSection },
 ]
 

@@ -2,9 +2,10 @@ import { memo, useState } from 'react'
 import type { PartRecord } from '../../../src-shared'
 import { Markdown, splitTaskResults } from '../../markdown'
 import { agentColor, useAgents } from '../../state/agents-store'
-import { partText, toolName } from '../../state/part-data'
+import { messageText, partText, toolName } from '../../state/part-data'
 import { useTranscript } from '../../state/transcript-store'
 import { CopyButton } from '../common/copy-button'
+import { RewindButton } from '../changes/rewind-button'
 import { EditableUserText, RerunButton } from './message-actions'
 import { SubagentCard } from './subagent-card'
 import { ToolCard } from './tool-card'
@@ -35,6 +36,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
                   <button type="button" className="copy-btn" data-testid="edit-message" aria-label="Edit message" onClick={edit}>
                     Edit
                   </button>
+                  <RewindButton sessionId={sessionId} messageId={messageId} />
                 </div>
               )}
             </>
@@ -84,15 +86,6 @@ function ErrorCallout({ sessionId, messageId, error, parts, nested }: { sessionI
 
 /** `metadata.notice` of a stored run error (the host's loop/transcript.ts writes it). */
 const ERROR_NOTICE = 'error'
-
-/** What "Copy message" puts on the clipboard: the message's text parts as written (Markdown source). */
-function messageText(parts: PartRecord[]): string {
-  return parts
-    .filter((p) => p.type === 'text')
-    .map(partText)
-    .join('\n\n')
-    .trim()
-}
 
 function AgentTag({ name }: { name: string }) {
   const info = useAgents((s) => s.byName[name])

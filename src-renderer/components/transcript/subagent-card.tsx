@@ -8,6 +8,7 @@ import { readTaskCard, toolInput, toolOutput } from '../../state/part-data'
 import type { UiError } from '../../state/ui-error'
 import { loadChild, openSession, worktreeAction } from '../../state/session-actions'
 import { toggleExpanded, useTranscript } from '../../state/transcript-store'
+import { AgentChangesRow } from '../changes/agent-changes-row'
 import { DiffView } from '../common/diff-view'
 import { ErrorNote } from '../common/error-note'
 import { NestedTranscriptView } from './nested-transcript-view'
@@ -80,6 +81,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
         </span>
       </div>
       {card.error && <div className="subagent-error">{card.error}</div>}
+      {card.inspectable && card.taskId && !active && <AgentChangesRow childSessionId={card.taskId} agent={card.agentType} />}
       {card.worktree && <WorktreeRow taskId={card.taskId} worktree={card.worktree} />}
       {expanded && (
         <div className="subagent-body" data-testid="subagent-transcript">

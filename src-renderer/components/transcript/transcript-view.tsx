@@ -3,7 +3,9 @@ import { agentColor, useAgents } from '../../state/agents-store'
 import { openSession } from '../../state/session-actions'
 import { useSessions } from '../../state/sessions-store'
 import { useTranscript } from '../../state/transcript-store'
+import { toggleChangesPanel } from '../../state/changes-actions'
 import { useUi } from '../../state/ui-store'
+import { RedoBar } from '../changes/redo-bar'
 import { ErrorNote } from '../common/error-note'
 import { MessageView } from './message-view'
 import { SessionStats } from './session-stats'
@@ -27,6 +29,7 @@ export function TranscriptView() {
   const rootId = useTranscript((s) => s.rootId)
   const taskCount = useTranscript((s) => Object.keys(s.tasks).length)
   const tasksClosed = useUi((s) => s.tasksClosedFor !== null && s.tasksClosedFor === rootId)
+  const changesOpen = useUi((s) => s.changesOpen)
 
   const keys = messageIds ?? EMPTY
   const render = useCallback((key: string) => (viewId ? <MessageView sessionId={viewId} messageId={key} /> : null), [viewId])
@@ -55,15 +58,19 @@ export function TranscriptView() {
           <span className="spacer" />
           {status && <span className={`pill status-${status}`} data-testid="session-status">{status.replaceAll('_', ' ')}</span>}
           {session && <SessionStats session={session} />}
-          {tasksClosed && taskCount > 0 && (
-            <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null })}>
+          {(tasksClosed || changesOpen) && taskCount > 0 && (
+            <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null, changesOpen: false })}>
               Tasks ({taskCount})
             </button>
           )}
+          <button className="btn small" data-testid="changes-toggle" aria-pressed={changesOpen} title="What each turn changed in the workspace: diffs, who changed them, revert and undo" onClick={() => toggleChangesPanel()}>
+            Changes
+          </button>
         </div>
       </div>
       {loadError && <ErrorNote error={loadError} testId="session-load-error" />}
       <TranscriptList key={viewId} sessionId={viewId} keys={keys} render={render} />
+      <RedoBar sessionId={viewId} />
     </div>
   )
 }
