@@ -55,6 +55,19 @@ describe('a worktree child', () => {
     await expect.poll(() => diff.innerText(), { timeout: 10_000 }).toContain('# Sample project, edited in a worktree')
     await shot(page, 'worktree', '01-branch-and-diff', 'worktree-card')
 
+    // Apply to workspace: planned first (a three-way merge against the worktree's base), then written.
+    await row.locator('[data-testid=worktree-apply]').click()
+    const dialog = page.locator('[data-testid=restore-dialog]')
+    await expect.poll(() => dialog.getAttribute('data-state'), { timeout: 10_000 }).toBe('ready')
+    expect(await dialog.locator('[data-testid=restore-step]').allInnerTexts()).toEqual([expect.stringContaining('README.md')])
+    await shot(page, 'worktree', '02-apply-plan')
+    await dialog.locator('[data-testid=restore-confirm]').click()
+    await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(0)
+    expect(fs.readFileSync(path.join(s.workdir, 'README.md'), 'utf8')).toBe('# Sample project, edited in a worktree\n')
+    // Nothing of the person's git moved: no commit, no staged change (the apply writes the working files only).
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: s.workdir, encoding: 'utf8' })).toBe(' M README.md\n')
+    expect(execFileSync('git', ['log', '--oneline'], { cwd: s.workdir, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1)
+
     await row.locator('[data-testid=worktree-remove]').click()
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('removed')
     expect(fs.existsSync(path.join(s.home, 'worktrees', taskId))).toBe(false)

@@ -65,6 +65,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     changesUndo: call('changes.undo'),
     changesRedo: call('changes.redo'),
     changesRevert: call('changes.revert'),
+    changesApplyWorktree: call('changes.applyWorktree'),
     checkpointsSpace: call('checkpoints.space'),
     settingsGet: call('settings.get'),
     settingsUpdate: call('settings.update'),

@@ -366,7 +366,12 @@ export const BridgeCalls = {
   /** Every recorded turn of a session with the files it changed and who changed them; and what Redo would bring back. */
   'changes.list': call(() => ({
     input: z.object({ sessionId: id }).strict(),
-    output: z.object({ turns: z.array(TurnChanges), redo: z.object({ messageIds: z.array(z.string()), turns: z.number().int() }).nullable() }),
+    output: z.object({
+      turns: z.array(TurnChanges),
+      redo: z.object({ messageIds: z.array(z.string()), turns: z.number().int() }).nullable(),
+      /** kept worktrees of the conversation's tasks: their changes wait to be applied (changes.applyWorktree) */
+      worktrees: z.array(z.object({ taskId: z.string(), agentType: z.string(), description: z.string(), worktree: TaskWorktree })),
+    }),
   })),
   /**
    * Takes back the turns from the one that worked on `toMessageId` (default: the last message) to the end, and hides
@@ -398,6 +403,14 @@ export const BridgeCalls = {
         includeProtected: z.boolean().optional(),
       })
       .strict(),
+    output: RestoreOutcome,
+  })),
+  /**
+   * Applies a kept worktree (a task card's, found in `sessionId`'s conversation) to the workspace: a three-way merge
+   * per file against the worktree's base, all or nothing; recorded as a change of its own (Revert, Undo take it back).
+   */
+  'changes.applyWorktree': call(() => ({
+    input: z.object({ sessionId: id, taskId: id, dryRun: z.boolean().optional(), includeProtected: z.boolean().optional() }).strict(),
     output: RestoreOutcome,
   })),
   /** Space the checkpoints take in the data dir; `prune`: drop what no session keeps, and let git pack the rest. */

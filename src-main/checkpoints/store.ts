@@ -126,13 +126,21 @@ export class Checkpoints {
 
   /** Keeps a snapshot under `key` (replacing what the key held): kept snapshots survive `prune()`. */
   async keep(key: string, tree: string): Promise<void> {
-    checkKey(key)
-    checkTreeId(tree, 'tree')
+    return this.keepAll([{ key, tree }])
+  }
+
+  /**
+   * Keeps several snapshots in one git call (a turn keeps its before and after together). The refs point at the trees
+   * themselves: a commit around each would cost a git call more per key and record nothing we read.
+   */
+  async keepAll(entries: { key: string; tree: string }[]): Promise<void> {
+    for (const e of entries) {
+      checkKey(e.key)
+      checkTreeId(e.tree, 'tree')
+    }
+    if (!entries.length) return
     return serialized(this.dir, async () => {
-      const place = this.place()
-      // A commit, not the tree itself: refs to commits are what every git tool expects, and it records when.
-      const commit = (await runGit(place, ['commit-tree', tree, '-m', key])).stdout.toString('utf8').trim()
-      await runGit(place, ['update-ref', `refs/checkpoints/${key}`, commit])
+      await runGit(this.place(), ['update-ref', '--stdin'], { input: entries.map((e) => `update refs/checkpoints/${e.key} ${e.tree}\n`).join('') })
     })
   }
 
@@ -154,7 +162,7 @@ export class Checkpoints {
   private async keysNow(prefix?: string): Promise<{ key: string; tree: string }[]> {
     const pattern = prefix === undefined ? 'refs/checkpoints/' : `refs/checkpoints/${prefix}`
     // Key names cannot hold a newline or NUL (checkKey, git's ref rules), so one line per ref is safe.
-    const { stdout } = await runGit(this.place(), ['for-each-ref', '--format=%(refname)%00%(tree)', pattern])
+    const { stdout } = await runGit(this.place(), ['for-each-ref', '--format=%(refname)%00%(objectname)', pattern])
     const out: { key: string; tree: string }[] = []
     for (const line of stdout.toString('utf8').split('\n')) {
       const [ref, tree] = line.split('\0')
@@ -185,12 +193,14 @@ export class Checkpoints {
 
   /**
    * Deletes what no kept snapshot (and not the latest snapshot, which the shadow index holds) needs, and packs the
-   * rest. Returns the store's size before and after.
+   * rest; with `keepRecentMinutes`, what was written that recently stays too. Returns the store's size before and after.
    */
-  prune(): Promise<{ beforeBytes: number; afterBytes: number }> {
+  prune(options: { keepRecentMinutes?: number } = {}): Promise<{ beforeBytes: number; afterBytes: number }> {
     return serialized(this.dir, async () => {
       const beforeBytes = folderBytes(this.dir)
-      await runGit(this.place(), ['gc', '--quiet', '--prune=now'])
+      // A grace period keeps what a turn in progress snapshotted and has not kept yet (it keeps both at its end).
+      const prune = options.keepRecentMinutes ? `--prune=${Math.ceil(options.keepRecentMinutes)}.minutes.ago` : '--prune=now'
+      await runGit(this.place(), ['gc', '--quiet', prune])
       return { beforeBytes, afterBytes: folderBytes(this.dir) }
     })
   }

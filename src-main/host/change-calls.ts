@@ -1,12 +1,13 @@
 import type { HostCalls } from '../../src-shared'
 import { checkpointSpace, pruneCheckpoints } from '../undo'
 import type { CallDeps } from './calls'
+import { keptWorktrees } from './worktree-calls'
 
 
 /** Undo, redo, revert and the Changes view (issue 24): the calls over the undo service (its UndoErrors are expected: contain-faults). */
 export function changeCalls(d: CallDeps): Pick<HostCalls, 'changes.list' | 'changes.undo' | 'changes.redo' | 'changes.revert' | 'checkpoints.space'> {
   return {
-    'changes.list': ({ sessionId }) => d.undo.list(sessionId),
+    'changes.list': async ({ sessionId }) => ({ ...(await d.undo.list(sessionId)), worktrees: keptWorktrees(d, sessionId) }),
     'changes.undo': ({ sessionId, ...request }) => d.undo.undo(sessionId, request),
     'changes.redo': ({ sessionId, ...request }) => d.undo.redo(sessionId, request),
     'changes.revert': ({ sessionId, ...request }) => d.undo.revert(sessionId, request),

@@ -35,12 +35,13 @@ export interface SessionsPort {
 }
 
 /**
- * A port of the checkpoint layer: told of every tool call allowed to run that may write — who asked (the level) and
- * what its permission asks named — so a turn's changes can be attributed to the agent that made them. Declared here
- * (the lower layer); implemented by undo/.
+ * A port of the checkpoint layer: told of every tool call allowed to run — who asked (the level) and what its
+ * permission asks named — before the call runs, so a turn's changes can be attributed to the agent that made them and
+ * the workspace can be snapshotted before the turn's first write (the call waits for that). Declared here (the lower
+ * layer); implemented by undo/.
  */
 export interface WriteSink {
-  allowed(level: RunLevel, toolName: string, asks: PermissionAsk[]): void
+  allowed(level: RunLevel, toolName: string, asks: PermissionAsk[]): Promise<void> | void
 }
 
 /**

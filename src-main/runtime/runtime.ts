@@ -136,7 +136,7 @@ export class Runtime {
       editorFiles: this.deps.editorFiles?.(level.rootSessionId),
       authorize: async (permissionAsk, display) => {
         const verdict = await authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle })
-        if (verdict.ok) this.deps.writes?.allowed(level, toolName, Array.isArray(permissionAsk) ? permissionAsk : [permissionAsk])
+        if (verdict.ok) await this.deps.writes?.allowed(level, toolName, Array.isArray(permissionAsk) ? permissionAsk : [permissionAsk])
         return verdict
       },
       checkRules: (permissionAsk, opts) =>

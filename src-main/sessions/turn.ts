@@ -72,7 +72,7 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
     return
   }
   // Everything the turn may change — resumed calls included — lies between the two checkpoints.
-  const recording = await deps.checkpoints?.begin({ sessionId, messageId: userMessageId, workspaceRoot: session.workspaceRoot })
+  const recording = await deps.checkpoints?.begin({ sessionId, messageId: userMessageId, workspaceRoot: session.workspaceRoot, eager: o.resuming })
   let result
   try {
     await settleWaitingCalls(deps, level, run, o.resuming)

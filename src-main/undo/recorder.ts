@@ -14,9 +14,11 @@ export interface RecorderDeps {
 
 /** A turn being recorded: call `end()` when it is over, whatever its outcome. */
 export interface TurnRecording {
-  readonly checkpointId: string
   end(): Promise<void>
 }
+
+/** A turn whose first change is about to happen: its row, and its snapshot before (unless that failed: `error`). */
+type Opened = { row: TurnCheckpointRecord; store?: Checkpoints; before?: string; error?: string }
 
 /**
  * Checkpoints around turns: the workspace is snapshotted before a turn and after it, both kept in the workspace's
@@ -26,6 +28,13 @@ export interface TurnRecording {
 export class TurnRecorder {
   readonly log = new WriteLog()
   private readonly stores = new Map<string, Promise<Checkpoints>>()
+  /** turns being recorded per workspace: their snapshots are not kept yet, so a prune must leave recent objects */
+  private readonly inFlight = new Map<string, number>()
+
+  /** Whether a turn in `workspaceRoot` is being recorded now (a prune then keeps recent objects). */
+  recording(workspaceRoot: string): boolean {
+    return (this.inFlight.get(safeRealpath(workspaceRoot)) ?? 0) > 0
+  }
 
   constructor(private readonly deps: RecorderDeps) {}
 
@@ -41,8 +50,41 @@ export class TurnRecorder {
     return open
   }
 
-  /** Snapshot before a turn of `sessionId`; the returned recording ends it. */
-  async begin(o: { sessionId: string; messageId: string | null; workspaceRoot: string }): Promise<TurnRecording> {
+  /**
+   * Start recording a turn of `sessionId`. Nothing is snapshotted yet: the snapshot before the turn is taken when its
+   * first tool call that may write is allowed (that call waits for it), so a turn that only reads, talks or delegates
+   * reading costs no git at all. `eager` takes it now (a turn that resumes calls approved before a restart).
+   */
+  async begin(o: { sessionId: string; messageId: string | null; workspaceRoot: string; eager?: boolean }): Promise<TurnRecording> {
+    let opened: Promise<Opened> | undefined
+    const open = (): Promise<Opened> => (opened ??= this.open(o))
+    const real = safeRealpath(o.workspaceRoot)
+    this.log.start(o.sessionId, [o.workspaceRoot, real], async (writes) => {
+      const { row } = await open()
+      this.deps.rows.updateTurnWrites(row.id, writes)
+    })
+    this.inFlight.set(real, (this.inFlight.get(real) ?? 0) + 1)
+    if (o.eager) await open()
+    let ended = false
+    return {
+      end: async () => {
+        if (ended) return
+        ended = true
+        const writes = this.log.end(o.sessionId)
+        try {
+          if (!opened) return
+          const { row, store, before, error } = await opened
+          if (!store || !before) this.deps.rows.finishTurnCheckpoint(row.id, null, writes, error)
+          else await this.finish(store, row, writes)
+        } finally {
+          this.inFlight.set(real, (this.inFlight.get(real) ?? 1) - 1)
+        }
+      },
+    }
+  }
+
+  /** The snapshot before the turn's first change, and its row. A failure is recorded on the row, never thrown. */
+  private async open(o: { sessionId: string; messageId: string | null; workspaceRoot: string }): Promise<Opened> {
     let before: string | null = null
     let error: string | undefined
     let store: Checkpoints | undefined
@@ -52,39 +94,20 @@ export class TurnRecorder {
     } catch (err) {
       error = failure('before the turn', err, this.deps.fault)
     }
+    // Kept (a ref) together with the after-snapshot at the turn's end: one git call less per turn. Until then the row
+    // names it, and a prune meanwhile keeps recent objects (see inFlight).
     const row = this.deps.rows.createTurnCheckpoint({ sessionId: o.sessionId, messageId: o.messageId, workspaceRoot: o.workspaceRoot, beforeTree: before, error })
-    if (store && before) {
-      try {
-        await store.keep(key(row, 'before'), before)
-      } catch (err) {
-        error = failure('keeping the snapshot before the turn', err, this.deps.fault)
-        this.deps.rows.finishTurnCheckpoint(row.id, null, [], error)
-        store = undefined
-      }
-    }
-    const workspace = store?.workspace ?? safeRealpath(o.workspaceRoot)
-    this.log.start(o.sessionId, workspace, o.workspaceRoot, (writes) => this.deps.rows.updateTurnWrites(row.id, writes))
-    let ended = false
-    return {
-      checkpointId: row.id,
-      end: async () => {
-        if (ended) return
-        ended = true
-        const writes = this.log.end(o.sessionId)
-        if (!store || !before) {
-          this.deps.rows.finishTurnCheckpoint(row.id, null, writes, error)
-          return
-        }
-        await this.finish(store, row, writes)
-      },
-    }
+    return { row, store, before: before ?? undefined, error }
   }
 
   /** The snapshot after a turn, kept; the row is then applied (or records why there is no after). */
   private async finish(store: Checkpoints, row: TurnCheckpointRecord, writes: TurnCheckpointRecord['writes']): Promise<void> {
     try {
       const after = await store.snapshot()
-      await store.keep(key(row, 'after'), after)
+      await store.keepAll([
+        { key: key(row, 'before'), tree: row.beforeTree! },
+        { key: key(row, 'after'), tree: after },
+      ])
       this.deps.rows.finishTurnCheckpoint(row.id, after, writes)
     } catch (err) {
       this.deps.rows.finishTurnCheckpoint(row.id, null, writes, failure('after the turn', err, this.deps.fault))

@@ -24,7 +24,7 @@ export async function pruneCheckpoints(o: { dataDir: string; recorder: TurnRecor
     const store = await o.recorder.store(s.workspace)
     const sessions = new Set((await store.keys()).map((k) => k.key.split('/')[0]))
     for (const id of sessions) if (!o.sessionExists(id)) await store.forget(id)
-    await store.prune()
+    await store.prune(o.recorder.recording(s.workspace) ? { keepRecentMinutes: 60 } : {})
   }
   return { beforeBytes: before, afterBytes: checkpointSpace(o.dataDir).bytes }
 }
@@ -34,5 +34,5 @@ export async function forgetSessions(o: { recorder: TurnRecorder; workspaceRoot:
   if (!fs.existsSync(o.workspaceRoot)) return
   const store = await o.recorder.store(o.workspaceRoot)
   for (const id of o.sessionIds) await store.forget(id)
-  await store.prune()
+  await store.prune(o.recorder.recording(o.workspaceRoot) ? { keepRecentMinutes: 60 } : {})
 }

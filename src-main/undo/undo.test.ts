@@ -17,6 +17,7 @@ const script = {
     build: [
       { match: 'first', step: 1, tools: [write('a.txt', 'a1\n'), bash('echo made > made.txt')] },
       { match: 'second', step: 1, tools: [tool('edit_file', { path: 'b.txt', old_string: 'b0', new_string: 'b1' }), bash('rm keep.txt && sed -i s/s0/s1/ sed.txt')] },
+      { match: 'just read', step: 1, tools: [tool('read_file', { path: 'a.txt' }), tool('list_dir', { path: '.' })] },
       { match: 'two places', step: 1, tools: [write('long.txt', 'L1\nCHANGED 2\nL3\nL4\nL5\nL6\nL7\nL8\nL9\nL10\nCHANGED 11\nL12\n')] },
       { match: 'delegate', step: 1, tools: [write('own.txt', 'own\n'), task('worker', 'write c')] },
       { text: 'done', repeat: true },
@@ -92,6 +93,37 @@ describe('checkpoints around turns: the review of changes, undo, redo, revert', 
     expect(read('mine.txt')).toBe('m1 by the person\n')
     expect(read('ignored/x.txt')).toBe('not recorded\n')
     expect(userIds(sessionId)).toEqual([])
+  })
+
+  it('a turn that only reads takes no snapshot at all; rewinding over it hides its messages, and Redo shows them again', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('first')
+    const store = path.join(h.dataDir, 'checkpoints')
+    const objects = () => fs.readdirSync(store, { recursive: true }).length
+    const before = objects()
+    await h.run('just read', { sessionId })
+    // No git ran: the shadow store is exactly as the first turn left it, and the read-only turn has no row.
+    expect(objects()).toBe(before)
+    expect((await h.host.api.calls['changes.list']({ sessionId })).turns).toHaveLength(1)
+    const [, second] = userIds(sessionId)
+    const r = await h.host.api.calls['changes.undo']({ sessionId })
+    expect(r).toMatchObject({ applied: true, steps: [], conflicts: [] })
+    expect(userIds(sessionId)).not.toContain(second)
+    expect(read('a.txt')).toBe('a1\n')
+    expect((await h.host.api.calls['changes.list']({ sessionId })).redo).toMatchObject({ turns: 1 })
+    // Two undos in a row: Redo brings both back.
+    await h.host.api.calls['changes.undo']({ sessionId })
+    expect(read('a.txt')).toBe('a0\n')
+    expect((await h.host.api.calls['changes.list']({ sessionId })).redo).toMatchObject({ turns: 2 })
+    const redo = await h.host.api.calls['changes.redo']({ sessionId })
+    expect(redo.applied).toBe(true)
+    expect(read('a.txt')).toBe('a1\n')
+    expect(userIds(sessionId)).toHaveLength(2)
+    // A new message ends what Redo could bring back.
+    await h.host.api.calls['changes.undo']({ sessionId })
+    await h.run('just read', { sessionId })
+    expect((await h.host.api.calls['changes.list']({ sessionId })).redo).toBeNull()
+    await expect(h.host.api.calls['changes.redo']({ sessionId })).rejects.toThrow(/nothing to redo/)
   })
 
   it('refuses an undo that would lose a change the person made since, and writes nothing', async () => {

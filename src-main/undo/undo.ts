@@ -1,5 +1,6 @@
 import path from 'node:path'
-import type { AgentEvent, MessageWithParts, RestoreOutcome, SessionRecord, TurnChanges } from '../../src-shared'
+import { z } from 'zod'
+import type { AgentEvent, MessageWithParts, RestoreOutcome, SessionRecord, TaskWorktree, TurnChanges } from '../../src-shared'
 import type { Checkpoints } from '../checkpoints'
 import { protectedWriteReason } from '../permissions'
 import type { CheckpointsRepository, SessionsRepository, TranscriptRepository, TurnCheckpointRecord } from '../store'
@@ -7,11 +8,12 @@ import { authorsOf, byAgentOrBelow } from './attribution'
 import { planBack, planForward, touchesOf, type Plan, type Touch } from './plan'
 import { planHunk } from './hunk'
 import { key, type TurnRecorder } from './recorder'
+import { planWorktreeApply } from './worktree-apply'
 
 export interface UndoDeps {
   recorder: TurnRecorder
   rows: CheckpointsRepository
-  sessions: Pick<SessionsRepository, 'getSession'>
+  sessions: Pick<SessionsRepository, 'getSession' | 'updateSession'>
   transcript: Pick<TranscriptRepository, 'listMessages' | 'hideMessagesFrom' | 'unhideMessages'>
   dataDir: string
   /** the session runs or has prompts waiting: its files and messages are still changing */
@@ -33,6 +35,13 @@ export class UndoError extends Error {
 }
 
 export type RestoreRequest = { dryRun?: boolean; includeProtected?: boolean }
+
+/** The author of a revert: the person, through the app or the CLI. */
+const REVERT = 'you (revert)'
+
+/** What the last undo (or undos in a row) took back, in the session's metadata: what Redo brings back. */
+const Rewound = z.object({ at: z.number(), messageIds: z.array(z.string()), checkpointIds: z.array(z.string()) })
+type Rewound = z.infer<typeof Rewound>
 
 /**
  * Undo, redo and revert over a session's recorded turns, and the review of what they changed. Every operation is
@@ -63,30 +72,34 @@ export class Undo {
         ...(row.error ? { error: row.error } : {}),
       })
     }
-    const redo = this.redoGroup(rows)
-    // Reverts undone with them count as part of their turns, not as turns of their own.
-    return { turns, redo: redo.length ? { messageIds: this.hiddenSince(session, redo), turns: Math.max(1, redo.filter((r) => r.messageId).length) } : null }
+    const rewound = this.rewound(session, rows, messages)
+    const ids = new Set(rewound?.messageIds)
+    const redo = rewound ? { messageIds: rewound.messageIds, turns: messages.filter((m) => ids.has(m.id) && isPersonMessage(m)).length } : null
+    return { turns, redo }
   }
 
   /**
-   * Takes back the turns from the one that worked on `toMessageId` (default: the last message's) to the end: their
-   * files go back to how they were before, and that message and everything after it leave the transcript (kept:
-   * Redo shows them again). Files changed during those turns by something other than the agents are left alone.
+   * Takes back the turns from the person's message `toMessageId` (default: their last message) to the end: the files
+   * those turns changed go back to how they were before it was sent, and the message and everything after it leave
+   * the transcript (kept: Redo shows them again). Files changed during those turns by something other than the agents
+   * are left alone. A rewind over turns that changed no file only hides the messages.
    */
   async undo(sessionId: string, request: RestoreRequest & { toMessageId?: string }): Promise<RestoreOutcome> {
     const session = await this.idle(sessionId, 'undo')
+    const messages = this.deps.transcript.listMessages(session.id, { includeHidden: true })
+    const target = request.toMessageId ? messages.find((m) => m.id === request.toMessageId) : messages.findLast((m) => isPersonMessage(m) && !m.metadata.hiddenAt)
+    if (!target) {
+      if (request.toMessageId) throw new UndoError('not_found', `No message ${request.toMessageId} in session ${session.id}.`)
+      throw new UndoError('conflict', 'There is nothing to undo in this session yet.')
+    }
+    if (!isPersonMessage(target)) throw new UndoError('invalid_request', `Message ${target.id} is not one you sent; undo goes back to one of your messages.`)
+    if (target.metadata.hiddenAt) throw new UndoError('conflict', `Message ${target.id} is not in the conversation any more (undone or edited already).`)
     const rows = this.deps.rows.listTurnCheckpoints(session.id)
     const applied = rows.filter((r) => r.state === 'applied')
-    const messageId = request.toMessageId ?? applied.findLast((r) => r.messageId)?.messageId
-    if (!messageId) throw new UndoError('conflict', 'There is nothing to undo in this session: no turn with recorded changes.')
-    const start = applied.findIndex((r) => r.messageId === messageId)
-    if (start < 0) {
-      const known = this.deps.transcript.listMessages(session.id, { includeHidden: true }).some((m) => m.id === messageId)
-      throw new UndoError(known ? 'conflict' : 'not_found', known ? `Message ${messageId} has no recorded turn to undo (it was undone already, or ran before checkpoints were kept).` : `No message ${messageId} in session ${session.id}.`)
-    }
-    const chosen = new Set(applied.slice(start).map((r) => r.id))
-    const missing = applied.slice(start).find((r) => !r.beforeTree || !r.afterTree)
+    const chosen = new Set(applied.filter((r) => r.createdAt >= target.createdAt).map((r) => r.id))
+    const missing = applied.find((r) => chosen.has(r.id) && (!r.beforeTree || !r.afterTree))
     if (missing) throw new UndoError('conflict', `A turn in that range has no checkpoint (${missing.error ?? 'its snapshots are missing'}), so its changes cannot be taken back from here.`)
+    const earlier = this.rewound(session, rows, messages)
     const store = await this.deps.recorder.store(session.workspaceRoot)
     const touches = await touchesOf(store, applied)
     const plan = planBack(touches, (t) => chosen.has(t.turn.id) && t.authors.length > 0, (t) => this.describe(t))
@@ -98,25 +111,28 @@ export class Undo {
     const outcome = await this.apply(store, session, plan, request)
     if (!outcome.applied) return outcome
     this.deps.rows.setTurnCheckpointState([...chosen], 'undone')
-    const hidden = this.deps.transcript.hideMessagesFrom(session.id, messageId, 'undone')
+    const hidden = this.deps.transcript.hideMessagesFrom(session.id, target.id, 'undone')
     if (hidden.length) this.deps.emit(session, { type: 'messages_hidden', sessionId: session.id, at: Date.now(), messageIds: hidden, reason: 'undone' })
+    // Undos in a row add up: Redo brings all of them back.
+    const rewound: Rewound = { at: Date.now(), messageIds: [...hidden, ...(earlier?.messageIds ?? [])].sort(), checkpointIds: [...chosen, ...(earlier?.checkpointIds ?? [])] }
+    this.setRewound(session.id, rewound)
     return { ...outcome, messageIds: hidden }
   }
 
-  /** Puts back what the last undo (or undos, with no turn since) took back, and shows its messages again. */
+  /** Puts back what the last undo (or undos in a row) took back, and shows its messages again. */
   async redo(sessionId: string, request: RestoreRequest): Promise<RestoreOutcome> {
     const session = await this.idle(sessionId, 'redo')
     const rows = this.deps.rows.listTurnCheckpoints(session.id)
-    const group = this.redoGroup(rows)
-    if (!group.length) throw new UndoError('conflict', 'There is nothing to redo: no undo since the last turn.')
+    const r = this.rewound(session, rows, this.deps.transcript.listMessages(session.id, { includeHidden: true }))
+    if (!r) throw new UndoError('conflict', 'There is nothing to redo: no undo since the last message or change.')
     const store = await this.deps.recorder.store(session.workspaceRoot)
-    const ids = new Set(group.map((r) => r.id))
+    const ids = new Set(r.checkpointIds)
     const touches = (await touchesOf(store, rows)).filter((t) => ids.has(t.turn.id) && t.authors.length > 0)
-    const messageIds = this.hiddenSince(session, group)
     const outcome = await this.apply(store, session, planForward(touches), request)
-    if (!outcome.applied) return { ...outcome, messageIds }
+    if (!outcome.applied) return { ...outcome, messageIds: r.messageIds }
     this.deps.rows.setTurnCheckpointState([...ids], 'applied')
-    const shown = new Set(this.deps.transcript.unhideMessages(session.id, messageIds))
+    this.setRewound(session.id, undefined)
+    const shown = new Set(this.deps.transcript.unhideMessages(session.id, r.messageIds))
     for (const m of this.deps.transcript.listMessages(session.id)) {
       if (!shown.has(m.id)) continue
       const { parts, ...message } = m
@@ -124,6 +140,24 @@ export class Undo {
       for (const part of parts) this.deps.emit(session, { type: 'part_updated', sessionId: session.id, at: Date.now(), part })
     }
     return { ...outcome, messageIds: [...shown] }
+  }
+
+  /**
+   * What Redo would bring back: kept in the session's metadata by undo, and gone as soon as anything happened after
+   * it — a message sent, a file reverted — since putting the undone changes back would then mix with that work.
+   */
+  private rewound(session: SessionRecord, rows: TurnCheckpointRecord[], messages: MessageWithParts[]): Rewound | undefined {
+    const r = Rewound.safeParse(session.metadata.rewound)
+    if (!r.success) return undefined
+    const { at } = r.data
+    if (messages.some((m) => !m.metadata.hiddenAt && m.createdAt > at) || rows.some((row) => row.state === 'applied' && row.createdAt > at)) return undefined
+    return r.data
+  }
+
+  private setRewound(sessionId: string, rewound: Rewound | undefined): void {
+    const session = this.session(sessionId)
+    const { rewound: _old, ...metadata } = session.metadata
+    this.deps.sessions.updateSession(session.id, { metadata: rewound ? { ...metadata, rewound } : metadata })
   }
 
   /**
@@ -153,6 +187,30 @@ export class Undo {
     return outcome
   }
 
+  /**
+   * Applies a kept worktree's changes to the workspace: a three-way merge per file (see worktree-apply.ts), written all
+   * or nothing, and recorded as a change of its own (so Revert and Undo can take it back).
+   */
+  async applyWorktree(sessionId: string, worktree: TaskWorktree, author: string[], request: RestoreRequest): Promise<RestoreOutcome> {
+    const session = await this.idle(sessionId, 'apply a worktree')
+    const store = await this.deps.recorder.store(session.workspaceRoot)
+    const before = await store.snapshot()
+    let planned: Awaited<ReturnType<typeof planWorktreeApply>>
+    try {
+      planned = await planWorktreeApply(store, worktree, before)
+    } catch (err) {
+      throw new UndoError('conflict', `Cannot apply ${worktree.branch}: ${err instanceof Error ? err.message : String(err)}.`)
+    }
+    const plan: Plan = {
+      ...planned,
+      steps: planned.plans.map((p) => ({ path: p.path, action: p.target === null ? ('delete' as const) : p.expected === null ? ('recreate' as const) : ('restore' as const) })),
+    }
+    if (!plan.plans.length && !plan.conflicts.length) throw new UndoError('conflict', `The workspace already has every change of ${worktree.branch}.`)
+    const outcome = await this.apply(store, session, plan, request)
+    if (outcome.applied) await this.recordRevert(store, session, before, plan, author)
+    return outcome
+  }
+
   /** One hunk of one file of one turn (`checkpointId`, one path, `hunk` its index in the turn's diff of that file). */
   private async revertHunk(store: Checkpoints, session: SessionRecord, applied: TurnCheckpointRecord[], request: RestoreRequest & { checkpointId?: string; paths?: string[]; hunk?: number }): Promise<RestoreOutcome> {
     const turn = applied.find((r) => r.id === request.checkpointId)
@@ -170,22 +228,6 @@ export class Undo {
     return outcome
   }
 
-  /** Turns undone since the last applied one: what Redo brings back (oldest first). */
-  private redoGroup(rows: TurnCheckpointRecord[]): TurnCheckpointRecord[] {
-    const lastApplied = rows.findLastIndex((r) => r.state !== 'undone')
-    return rows.slice(lastApplied + 1)
-  }
-
-  /** Messages hidden by undo from the first message of `group` on. */
-  private hiddenSince(session: SessionRecord, group: TurnCheckpointRecord[]): string[] {
-    const from = group.find((r) => r.messageId)?.messageId
-    if (!from) return []
-    return this.deps.transcript
-      .listMessages(session.id, { includeHidden: true })
-      .filter((m) => m.id >= from && m.metadata.hiddenReason === 'undone')
-      .map((m) => m.id)
-  }
-
   private async apply(store: Checkpoints, session: SessionRecord, plan: Plan, request: RestoreRequest): Promise<RestoreOutcome> {
     for (const step of plan.steps) {
       const reason = protectedWriteReason(path.join(store.workspace, step.path), store.workspace, this.deps.dataDir)
@@ -201,16 +243,18 @@ export class Undo {
   }
 
   /** A revert is a change too: recorded as a turn by the person, so undo across it knows each file's history. */
-  private async recordRevert(store: Checkpoints, session: SessionRecord, before: string, plan: Plan): Promise<void> {
+  private async recordRevert(store: Checkpoints, session: SessionRecord, before: string, plan: Plan, author = [REVERT]): Promise<void> {
     const row = this.deps.rows.createTurnCheckpoint({ sessionId: session.id, messageId: null, workspaceRoot: session.workspaceRoot, beforeTree: before })
-    await store.keep(key(row, 'before'), before)
     const after = await store.snapshot()
-    await store.keep(key(row, 'after'), after)
-    this.deps.rows.finishTurnCheckpoint(row.id, after, [{ agentPath: ['you (revert)'], sessionPath: [], files: plan.plans.map((p) => p.path), shellFiles: [], shell: false }])
+    await store.keepAll([
+      { key: key(row, 'before'), tree: before },
+      { key: key(row, 'after'), tree: after },
+    ])
+    this.deps.rows.finishTurnCheckpoint(row.id, after, [{ agentPath: author, sessionPath: [], files: plan.plans.map((p) => p.path), shellFiles: [], shell: false }])
   }
 
   private describe(t: Touch): string {
-    if (t.turn.messageId === null && t.turn.writes.some((w) => w.agentPath[0] === 'you (revert)')) return 'by a revert'
+    if (t.turn.messageId === null && t.turn.writes.length) return `by ${t.turn.writes[0].agentPath.join(' › ')}`
     const who = t.authors.length ? `by ${t.authors.map((a) => a.agentPath.join(' › ')).join(', ')}` : 'by something other than the agents'
     return `${who}, in a turn of ${new Date(t.turn.createdAt).toISOString().slice(0, 16).replace('T', ' ')}`
   }
@@ -229,9 +273,14 @@ export class Undo {
   }
 }
 
+/** A message the person sent (not a background result or a notice). */
+function isPersonMessage(m: MessageWithParts): boolean {
+  return m.role === 'user' && !m.metadata.synthetic && !m.metadata.notice
+}
+
 /** The start of the message a turn worked on (a revert names itself). */
 function preview(messages: MessageWithParts[], row: TurnCheckpointRecord): string {
-  if (!row.messageId) return row.writes.some((w) => w.agentPath[0] === 'you (revert)') ? 'Revert' : ''
+  if (!row.messageId) return row.writes[0]?.agentPath[0] === REVERT ? 'Revert' : row.writes.length ? `Applied: ${row.writes[0].agentPath.join(' › ')}` : ''
   const m = messages.find((x) => x.id === row.messageId)
   const text = (m?.parts ?? []).map((p) => (p.type === 'text' && typeof p.data.text === 'string' ? p.data.text : '')).join(' ')
   return text.replace(/\s+/g, ' ').trim().slice(0, 120)

@@ -3,25 +3,32 @@ import type { RunLevel, WriteSink } from '../runtime'
 import type { PermissionAsk } from '../tools'
 import type { TurnWrites } from '../store'
 
-/** A turn being recorded: its workspace, and what each agent of it was allowed to write so far. */
-type Recording = { workspace: string; workdirs: string[]; byAgent: Map<string, TurnWrites>; changed(writes: TurnWrites[]): void }
+/**
+ * Tools that never change the workspace's files themselves. Any other tool the rules let run may: bash, the file
+ * tools, and tools of MCP servers (which may write anything, like a shell command).
+ */
+const READ_ONLY = new Set(['read_file', 'list_dir', 'glob', 'grep', 'web_fetch', 'question', 'todo', 'plan_exit', 'task', 'sessions_list', 'sessions_history', 'sessions_send', 'sessions_wait'])
+
+/** A turn being recorded: its workspace, what each agent of it was allowed to write so far, and who to tell. */
+type Recording = { workspaces: string[]; byAgent: Map<string, TurnWrites>; wrote(writes: TurnWrites[]): Promise<void> }
 
 /**
- * Who wrote what during the turns being recorded. The runtime tells it of every allowed tool call (WriteSink); a call
- * belongs to the nearest turn on its level's session path — the root's turn for its subagents, or a stored child's
- * own turn when the person prompted that child. Paths are what the tools' permission asks named: a file tool's path,
- * and the targets the shell parser saw in a bash command (redirects, `tee`, `sed -i`…); any bash call also marks its
- * agent as one that may have written anything.
+ * Who wrote what during the turns being recorded. The runtime tells it of every allowed tool call (WriteSink) before
+ * the call runs; a call belongs to the nearest turn on its level's session path — the root's turn for its subagents,
+ * or a stored child's own turn when the person prompted that child. Paths are what the tools' permission asks named:
+ * a file tool's path, and the targets the shell parser saw in a bash command (redirects, `tee`, `sed -i`…); bash and
+ * MCP tools also mark their agent as one that may have written anything. The turn's `wrote` is awaited before the
+ * call runs: the first one takes the snapshot before the turn's changes.
  */
 export class WriteLog implements WriteSink {
   private readonly turns = new Map<string, Recording>()
 
   /**
-   * Start recording the turn of `sessionId` in `workspace` (its real path; `workdir` as the session names it, which a
-   * level's workdir equals); `changed` is told of every new write.
+   * Start recording the turn of `sessionId`; `workdirs` are the workspace's paths a level's workdir may equal (the
+   * session's, its real path). `wrote` is told of every call that may write, with all writes so far.
    */
-  start(sessionId: string, workspace: string, workdir: string, changed: (writes: TurnWrites[]) => void): void {
-    this.turns.set(sessionId, { workspace, workdirs: [workspace, path.resolve(workdir)], byAgent: new Map(), changed })
+  start(sessionId: string, workdirs: string[], wrote: (writes: TurnWrites[]) => Promise<void>): void {
+    this.turns.set(sessionId, { workspaces: workdirs.map((w) => path.resolve(w)), byAgent: new Map(), wrote })
   }
 
   /** Stop recording: what each agent wrote, in the order they first wrote. */
@@ -31,22 +38,21 @@ export class WriteLog implements WriteSink {
     return turn ? [...turn.byAgent.values()] : []
   }
 
-  allowed(level: RunLevel, toolName: string, asks: PermissionAsk[]): void {
+  allowed(level: RunLevel, toolName: string, asks: PermissionAsk[]): Promise<void> | void {
+    if (READ_ONLY.has(toolName)) return
     const owner = [...level.path].reverse().find((id) => this.turns.has(id))
     const turn = owner && this.turns.get(owner)
     // A worktree child writes its own folder, not the workspace this turn records.
-    if (!turn || !turn.workdirs.includes(path.resolve(level.workdir))) return
-    const shell = toolName === 'bash'
+    if (!turn || !turn.workspaces.includes(path.resolve(level.workdir))) return
+    const anything = toolName === 'bash' || !asks.some((a) => a.access === 'write')
     const files = asks.filter((a) => a.kind === 'path' && a.access === 'write' && !a.outsideWorkspace).flatMap((a) => a.subjects.map((s) => relative(level.workdir, s)))
-    if (!shell && !files.length) return
     const key = level.path.join('/')
     let writes = turn.byAgent.get(key)
     if (!writes) turn.byAgent.set(key, (writes = { agentPath: [...level.agentPath], sessionPath: [...level.path], files: [], shellFiles: [], shell: false }))
-    let changed = false
-    const list = shell ? writes.shellFiles : writes.files
-    for (const f of files) if (f && !list.includes(f) && list.push(f)) changed = true
-    if (shell && !writes.shell) changed = writes.shell = true
-    if (changed) turn.changed([...turn.byAgent.values()])
+    const list = toolName === 'bash' ? writes.shellFiles : writes.files
+    for (const f of files) if (f && !list.includes(f)) list.push(f)
+    if (anything) writes.shell = true
+    return turn.wrote([...turn.byAgent.values()])
   }
 }
 

@@ -61,6 +61,8 @@ export async function runRestore(req: RestoreRequest, includeProtected: boolean)
     if (rewound) fillComposer('', rewound)
     useChanges.setState({ rewoundText: null })
     notifyInfo(`Redone: ${plural(req.turns, 'turn')} back, ${done}.`)
+  } else if (req.op === 'apply') {
+    notifyInfo(`Applied ${req.branch}: ${plural(res.data.steps.length, 'file')} written.`)
   } else {
     notifyInfo(`Reverted: ${done}.`)
   }
@@ -70,16 +72,19 @@ export async function runRestore(req: RestoreRequest, includeProtected: boolean)
 
 async function restore(req: RestoreRequest, o: { dryRun?: boolean; includeProtected: boolean }): Promise<UiResult<RestoreOutcome>> {
   const flags = { ...(o.dryRun ? { dryRun: true } : {}), ...(o.includeProtected ? { includeProtected: true } : {}) }
-  const doing = o.dryRun ? 'Checking what would change' : { undo: 'Rewinding', redo: 'Redoing', revert: 'Reverting' }[req.op]
+  const doing = o.dryRun ? 'Checking what would change' : { undo: 'Rewinding', redo: 'Redoing', revert: 'Reverting', apply: 'Applying the worktree' }[req.op]
   switch (req.op) {
     case 'undo':
       return toUiResult(doing, await call('changes.undo', { sessionId: req.sessionId, toMessageId: req.toMessageId, ...flags }))
     case 'redo':
       return toUiResult(doing, await call('changes.redo', { sessionId: req.sessionId, ...flags }))
     case 'revert': {
-      const { sessionId, checkpointId, paths, agentSessionId } = req
-      return toUiResult(doing, await call('changes.revert', { sessionId, ...(checkpointId ? { checkpointId } : {}), ...(paths ? { paths } : {}), ...(agentSessionId ? { agentSessionId } : {}), ...flags }))
+      const { sessionId, checkpointId, paths, agentSessionId, hunk } = req
+      const which = { ...(checkpointId ? { checkpointId } : {}), ...(paths ? { paths } : {}), ...(agentSessionId ? { agentSessionId } : {}), ...(hunk !== undefined ? { hunk } : {}) }
+      return toUiResult(doing, await call('changes.revert', { sessionId, ...which, ...flags }))
     }
+    case 'apply':
+      return toUiResult(doing, await call('changes.applyWorktree', { sessionId: req.sessionId, taskId: req.taskId, ...flags }))
   }
 }
 

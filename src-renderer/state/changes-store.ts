@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { CallOutput, TurnChanges } from '../../src-shared'
-import { agentsWithChanges, rewindableMessages } from './changes-view'
+import { agentsWithChanges } from './changes-view'
 import type { UiError } from './ui-error'
 
 type ChangesList = CallOutput<'changes.list'>
@@ -9,15 +9,16 @@ type ChangesList = CallOutput<'changes.list'>
 export type RestoreRequest =
   | { op: 'undo'; sessionId: string; toMessageId: string }
   | { op: 'redo'; sessionId: string; turns: number }
-  | { op: 'revert'; sessionId: string; checkpointId?: string; paths?: string[]; agentSessionId?: string; what: string }
+  | { op: 'revert'; sessionId: string; checkpointId?: string; paths?: string[]; agentSessionId?: string; hunk?: number; what: string }
+  | { op: 'apply'; sessionId: string; taskId: string; branch: string }
 
 type ChangesStore = {
   /** the session whose recorded turns these are (the session on screen) */
   sessionId: string | null
   turns: TurnChanges[]
   redo: ChangesList['redo']
-  /** messages of `sessionId` that offer "Rewind to here" */
-  rewindable: Set<string>
+  /** kept worktrees of the conversation, waiting to be applied */
+  worktrees: ChangesList['worktrees']
   /** child sessions that changed files in turns still applied (their cards offer "Revert changes") */
   agents: Set<string>
   loading: boolean
@@ -34,7 +35,7 @@ export const useChanges = create<ChangesStore>(() => ({
   sessionId: null,
   turns: [],
   redo: null,
-  rewindable: EMPTY,
+  worktrees: [],
   agents: EMPTY,
   loading: false,
   error: null,
@@ -48,7 +49,7 @@ export function setChanges(sessionId: string, list: ChangesList): void {
     sessionId,
     turns: list.turns,
     redo: list.redo,
-    rewindable: rewindableMessages(list.turns),
+    worktrees: list.worktrees,
     agents: agentsWithChanges(list.turns),
     loading: false,
     error: null,
@@ -57,7 +58,7 @@ export function setChanges(sessionId: string, list: ChangesList): void {
 
 /** Another session on screen (or none): what was listed belongs to the previous one. */
 export function resetChanges(sessionId: string | null): void {
-  useChanges.setState({ sessionId, turns: [], redo: null, rewindable: EMPTY, agents: EMPTY, loading: sessionId !== null, error: null, dialog: null })
+  useChanges.setState({ sessionId, turns: [], redo: null, worktrees: [], agents: EMPTY, loading: sessionId !== null, error: null, dialog: null })
 }
 
 export function openRestore(request: RestoreRequest): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ChangeAuthor, TurnChanges, TurnFileChange } from '../../src-shared'
-import { agentsWithChanges, authorLabel, authorsText, displayPath, fileStat, filesOfAgent, hasProtectedConflict, restoredText, rewindableMessages, rewoundTurns, statusLetter, turnsNewestFirst } from './changes-view'
+import { agentsWithChanges, authorLabel, authorsText, displayPath, fileStat, filesOfAgent, hasProtectedConflict, hunkPatch, restoredText, statusLetter, turnsNewestFirst } from './changes-view'
 
 const author = (agentPath: string[], sessionPath: string[], via: ChangeAuthor['via'] = 'file tool'): ChangeAuthor => ({ agentPath, sessionPath, via })
 
@@ -68,11 +68,6 @@ describe('turns', () => {
     expect(turns.map((t) => t.checkpointId)).toEqual(['1', '2', '3'])
   })
 
-  it('offers Rewind on messages whose turn is recorded and not undone', () => {
-    const ids = rewindableMessages([turn('1'), turn('2', { state: 'running' }), turn('3', { state: 'undone' }), turn('4', { messageId: null })])
-    expect([...ids]).toEqual(['m-1', 'm-2'])
-  })
-
   it('knows which child sessions changed files still in place, through the agents below them too', () => {
     const turns = [
       turn('1', { files: [file('a', { authors: [author(['build'], ['root'])] })] }),
@@ -84,12 +79,16 @@ describe('turns', () => {
     expect(filesOfAgent(turns, 'g1')).toEqual([])
     expect(filesOfAgent(turns, 'root')).toEqual([])
   })
+})
 
-  it('counts the rewound turns of the conversation, not a revert recorded among them', () => {
-    const revert = turn('r', { messageId: null, state: 'undone' })
-    expect(rewoundTurns([turn('1'), turn('2', { state: 'undone' }), revert], 2)).toBe(1)
-    expect(rewoundTurns([turn('1', { state: 'undone' }), turn('2', { state: 'undone' })], 2)).toBe(2)
-    expect(rewoundTurns([turn('1'), revert], 1)).toBe(1)
+describe('one change of a file', () => {
+  it('is a unified diff of its own: the file headers, then that hunk with its no-newline marker', () => {
+    const hunks = [
+      { header: '@@ -1 +1 @@', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [{ kind: 'delete' as const, text: 'a', oldLine: 1 }, { kind: 'add' as const, text: 'A', newLine: 1 }] },
+      { header: '@@ -9 +9 @@', oldStart: 9, oldLines: 1, newStart: 9, newLines: 1, lines: [{ kind: 'delete' as const, text: 'z', oldLine: 9 }, { kind: 'add' as const, text: 'Z', newLine: 9, noNewlineAtEnd: true as const }] },
+    ]
+    expect(hunkPatch({ path: 'f.txt', hunks }, 1)).toBe('--- a/f.txt\n+++ b/f.txt\n@@ -9 +9 @@\n-z\n+Z\n\\ No newline at end of file\n')
+    expect(hunkPatch({ path: 'new.txt', oldPath: 'old.txt', hunks }, 0)).toBe('--- a/old.txt\n+++ b/new.txt\n@@ -1 +1 @@\n-a\n+A\n')
   })
 })
 

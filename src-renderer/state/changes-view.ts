@@ -41,12 +41,6 @@ export function turnsNewestFirst(turns: TurnChanges[]): TurnChanges[] {
   return [...turns].reverse()
 }
 
-/** The person's messages whose turn is recorded and not undone: those offer "Rewind to here". */
-export function rewindableMessages(turns: TurnChanges[]): Set<string> {
-  const ids = new Set<string>()
-  for (const t of turns) if (t.messageId && t.state !== 'undone') ids.add(t.messageId)
-  return ids
-}
 
 /** Child sessions (by id) that changed a file in a turn still applied, themselves or through an agent below them. */
 export function agentsWithChanges(turns: TurnChanges[]): Set<string> {
@@ -68,15 +62,6 @@ export function filesOfAgent(turns: TurnChanges[], sessionId: string): string[] 
   return [...paths]
 }
 
-/**
- * How many of the person's turns Redo would bring back: the undone turns at the end that worked on a message (a
- * revert recorded among them is not a turn of the conversation). `fallback`: the host's count, when none did.
- */
-export function rewoundTurns(turns: TurnChanges[], fallback: number): number {
-  let n = 0
-  for (let i = turns.length - 1; i >= 0 && turns[i].state === 'undone'; i--) if (turns[i].messageId) n++
-  return n || fallback
-}
 
 /** `1 turn` / `3 turns`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -91,4 +76,11 @@ export function restoredText(outcome: Pick<RestoreOutcome, 'steps'>): string {
 /** Whether the plan refuses only for protected files, which the person may include explicitly. */
 export function hasProtectedConflict(outcome: Pick<RestoreOutcome, 'conflicts'>): boolean {
   return outcome.conflicts.some((c) => c.reason === 'protected')
+}
+
+/** One hunk of a file's change as a unified diff of its own (file headers, then that hunk), for showing it alone. */
+export function hunkPatch(file: Pick<TurnFileChange, 'path' | 'oldPath' | 'hunks'>, index: number): string {
+  const h = file.hunks[index]
+  const lines = h.lines.flatMap((l) => [`${l.kind === 'add' ? '+' : l.kind === 'delete' ? '-' : ' '}${l.text}`, ...(l.noNewlineAtEnd ? ['\\ No newline at end of file'] : [])])
+  return [`--- a/${file.oldPath ?? file.path}`, `+++ b/${file.path}`, h.header, ...lines].join('\n') + '\n'
 }

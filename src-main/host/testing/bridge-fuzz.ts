@@ -135,6 +135,7 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'changes.undo': () => ({ sessionId: session(), dryRun: r() < 0.5, ...(r() < 0.3 ? { toMessageId: some(s.messages, 'msg') } : {}) }),
     'changes.redo': () => ({ sessionId: session(), dryRun: r() < 0.5 }),
     'changes.revert': () => ({ sessionId: session(), dryRun: r() < 0.5, ...(r() < 0.5 ? { paths: ['a.txt'] } : {}) }),
+    'changes.applyWorktree': () => ({ sessionId: session(), taskId: some(s.tasks, 'ses'), dryRun: r() < 0.5 }),
     'checkpoints.space': () => ({ prune: r() < 0.2 }),
     'settings.get': () => ({ workspaceRoot: s.workdir }),
     'settings.update': () => pick([{ subagents: { maxConcurrent: 1 + Math.floor(r() * 4) } }, { subagents: { timeoutSeconds: 300 } }, {}])!,

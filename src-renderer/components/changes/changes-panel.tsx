@@ -3,7 +3,7 @@ import type { TurnChanges, TurnFileChange } from '../../../src-shared'
 import { formatDateTime, formatWhen } from '../../lib/format'
 import { loadChanges, toggleChangesPanel } from '../../state/changes-actions'
 import { openRestore, useChanges } from '../../state/changes-store'
-import { authorsText, displayPath, fileStat, plural, statusLetter, turnsNewestFirst } from '../../state/changes-view'
+import { authorsText, displayPath, fileStat, hunkPatch, plural, statusLetter, turnsNewestFirst } from '../../state/changes-view'
 import { isRunning } from '../../state/session-status'
 import { useTranscript } from '../../state/transcript-store'
 import { DiffView } from '../common/diff-view'
@@ -18,6 +18,7 @@ export function ChangesPanel() {
   const busy = useTranscript((s) => (s.viewId ? isRunning(s.transcripts[s.viewId]?.status) || (s.queue[s.viewId]?.length ?? 0) > 0 : false))
   const sessionId = useChanges((s) => s.sessionId)
   const turns = useChanges((s) => s.turns)
+  const worktrees = useChanges((s) => s.worktrees)
   const loading = useChanges((s) => s.loading)
   const error = useChanges((s) => s.error)
   const list = useMemo(() => turnsNewestFirst(turns), [turns])
@@ -36,6 +37,7 @@ export function ChangesPanel() {
         </button>
       </div>
       {error && mine && <ErrorNote error={error} />}
+      {mine && worktrees.length > 0 && <WorktreesSection sessionId={viewId} worktrees={worktrees} busy={busy} />}
       {mine && !loading && !error && list.length === 0 && (
         <div className="changes-empty" data-testid="changes-empty">
           <p>No recorded changes yet</p>
@@ -44,6 +46,38 @@ export function ChangesPanel() {
       )}
       {!mine && loading && <p className="muted small">Loading…</p>}
       {mine && list.map((t) => <TurnSection key={t.checkpointId} sessionId={viewId} turn={t} busy={busy} />)}
+    </section>
+  )
+}
+
+/** Kept worktrees of the conversation's tasks: their changes are on a branch until applied to the workspace. */
+function WorktreesSection({ sessionId, worktrees, busy }: { sessionId: string; worktrees: ReturnType<typeof useChanges.getState>['worktrees']; busy: boolean }) {
+  return (
+    <section className="change-turn change-worktrees" data-testid="change-worktrees" aria-labelledby="worktrees-title">
+      <div className="change-turn-head">
+        <h3 id="worktrees-title" className="change-turn-title">Worktrees waiting to be applied</h3>
+      </div>
+      <ul className="change-files">
+        {worktrees.map((w) => (
+          <li key={w.taskId} className="change-file" data-testid="change-worktree" data-task-id={w.taskId}>
+            <div className="change-file-row">
+              <span className="pill" title={w.worktree.path}>⎇ {w.worktree.branch}</span>
+              <span className="change-path" title={w.description}>{w.agentType}: {w.description}</span>
+              <span className="spacer" />
+              <button
+                className="btn small"
+                data-testid="change-apply-worktree"
+                disabled={busy}
+                title={busy ? 'Wait for the session to finish (or stop it) first' : 'Merge what it changed into the workspace (all or nothing)'}
+                onClick={() => openRestore({ op: 'apply', sessionId, taskId: w.taskId, branch: w.worktree.branch })}
+              >
+                Apply to workspace
+              </button>
+            </div>
+            {w.worktree.diffStat && <div className="change-authors muted">{w.worktree.diffStat}</div>}
+          </li>
+        ))}
+      </ul>
     </section>
   )
 }
@@ -144,6 +178,22 @@ function FileRow({ sessionId, turn, file, busy }: { sessionId: string; turn: Tur
             <div className="muted small">Binary file: no text diff.</div>
           ) : file.hunks.length === 0 ? (
             <div className="muted small">{file.status === 'renamed' ? 'Renamed; the content is the same.' : 'No line changes (the file mode changed, or it is empty).'}</div>
+          ) : file.hunks.length > 1 && turn.state === 'applied' ? (
+            // Several changes in one file: each can be taken back on its own (the others, and later edits, stay).
+            file.hunks.map((h, i) => (
+              <div key={h.header} className="change-hunk" data-testid="change-hunk">
+                <DiffView unified={hunkPatch(file, i)} testId="change-diff" />
+                <button
+                  className="btn small"
+                  data-testid="change-revert-hunk"
+                  aria-label={`Revert change ${i + 1} of ${file.path}`}
+                  disabled={busy}
+                  onClick={() => openRestore({ op: 'revert', sessionId, checkpointId: turn.checkpointId, paths: [file.path], hunk: i, what: `change ${i + 1} of ${file.hunks.length} in ${file.path} (lines ${h.oldStart}–${h.oldStart + Math.max(0, h.oldLines - 1)})` })}
+                >
+                  Revert this change
+                </button>
+              </div>
+            ))
           ) : (
             <DiffView unified={file.patch} testId="change-diff" />
           )}

@@ -1,15 +1,15 @@
 import { openRestore, useChanges } from '../../state/changes-store'
-import { plural, rewoundTurns } from '../../state/changes-view'
+import { plural } from '../../state/changes-view'
 import { isRunning } from '../../state/session-status'
 import { useTranscript } from '../../state/transcript-store'
 
 /** Under the transcript after a rewind: how many turns were taken back, and Redo (until the next message is sent). */
 export function RedoBar({ sessionId }: { sessionId: string }) {
   const redo = useChanges((s) => (s.sessionId === sessionId ? s.redo : null))
-  const turns = useChanges((s) => s.turns)
   const busy = useTranscript((s) => isRunning(s.transcripts[sessionId]?.status))
   if (!redo) return null
-  const count = rewoundTurns(turns, redo.turns)
+  // The host counts your messages that were rewound (reverts and turns without a message are part of them).
+  const count = redo.turns
   return (
     <div className="redo-bar" data-testid="redo-bar" role="region" aria-label="Rewound turns">
       <span className="redo-text">

@@ -14,9 +14,11 @@ export function RestoreDialog() {
   return <Dialog key={JSON.stringify(request)} request={request} />
 }
 
-const TITLE: Record<RestoreRequest['op'], string> = { undo: 'Rewind to this message?', redo: 'Redo what was rewound?', revert: 'Revert changes?' }
-const CONFIRM: Record<RestoreRequest['op'], string> = { undo: 'Rewind', redo: 'Redo', revert: 'Revert' }
+const TITLE: Record<RestoreRequest['op'], string> = { undo: 'Rewind to this message?', redo: 'Redo what was rewound?', revert: 'Revert changes?', apply: 'Apply the worktree?' }
+const CONFIRM: Record<RestoreRequest['op'], string> = { undo: 'Rewind', redo: 'Redo', revert: 'Revert', apply: 'Apply' }
 const ACTION: Record<RestoreOutcome['steps'][number]['action'], string> = { restore: 'restore', delete: 'delete', recreate: 'recreate' }
+/** Applying a worktree writes its version of a file: the same steps, said as what they do there. */
+const APPLY_ACTION: Record<RestoreOutcome['steps'][number]['action'], string> = { restore: 'update', delete: 'delete', recreate: 'create' }
 
 /**
  * First the plan (a dry run): which files would be written, and how; then Confirm writes them. A conflict (a file
@@ -127,19 +129,21 @@ function Dialog({ request }: { request: RestoreRequest }) {
             <div className="small">
               {hasProtectedConflict(plan) && conflicts.every((c) => c.reason === 'protected')
                 ? 'These are protected files (agent files, rules, hooks): tick the box below to restore them too.'
-                : 'Undo is all or nothing. Keep or move those changes first (or revert that file on its own), then try again.'}
+                : request.op === 'apply'
+                  ? 'Applying is all or nothing. Merge those files by hand (Show diff on the card), or move your changes first, then try again.'
+                  : 'Undo is all or nothing. Keep or move those changes first (or revert that file on its own), then try again.'}
             </div>
           </div>
         )}
         {plan && plan.steps.length > 0 && (
           <section aria-label="Files to write">
             <div className="label">
-              {conflicts.length ? 'Would restore' : request.op === 'redo' ? 'Will put back' : 'Will restore'} ({plan.steps.length})
+              {conflicts.length ? (request.op === 'apply' ? 'Would write' : 'Would restore') : request.op === 'redo' ? 'Will put back' : request.op === 'apply' ? 'Will write' : 'Will restore'} ({plan.steps.length})
             </div>
             <ul className="restore-list restore-steps" data-testid="restore-steps">
               {plan.steps.map((s) => (
                 <li key={s.path} data-testid="restore-step" data-action={s.action} data-path={s.path}>
-                  <span className={`pill restore-action action-${s.action}`}>{ACTION[s.action]}</span> <code className="restore-path">{s.path}</code>
+                  <span className={`pill restore-action action-${s.action}`}>{(request.op === 'apply' ? APPLY_ACTION : ACTION)[s.action]}</span> <code className="restore-path">{s.path}</code>
                   {s.protected && <span className="pill warn" title={s.protected}>protected</span>}
                 </li>
               ))}
@@ -190,6 +194,8 @@ function describe(r: RestoreRequest): string {
       return `Puts back the ${plural(r.turns, 'turn')} you rewound: their file changes and their messages.`
     case 'revert':
       return `Takes back ${r.what}. The conversation stays as it is.`
+    case 'apply':
+      return `Writes what the worktree on ${r.branch} changed into the workspace, merged with what changed here since (as git merges). Revert takes it back.`
   }
 }
 

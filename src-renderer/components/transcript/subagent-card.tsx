@@ -4,6 +4,7 @@ import { newTaskCard } from '../../../src-shared/task-card'
 import { formatDuration, formatTokens } from '../../lib/format'
 import { useNow } from '../../lib/use-now'
 import { agentColor, useAgents } from '../../state/agents-store'
+import { openRestore } from '../../state/changes-store'
 import { readTaskCard, toolInput, toolOutput } from '../../state/part-data'
 import type { UiError } from '../../state/ui-error'
 import { loadChild, openSession, worktreeAction } from '../../state/session-actions'
@@ -127,6 +128,18 @@ function WorktreeRow({ taskId, worktree }: { taskId: string; worktree: TaskWorkt
           </button>
           <button className="btn small" disabled={busy} data-testid="worktree-diff" onClick={() => (diff === null ? void run('diff') : setDiff(null))}>
             {diff === null ? 'Show diff' : 'Hide diff'}
+          </button>
+          <button
+            className="btn small"
+            disabled={busy}
+            data-testid="worktree-apply"
+            title="Merge what it changed into the workspace (all or nothing; Revert takes it back)"
+            onClick={() => {
+              const sessionId = useTranscript.getState().rootId ?? useTranscript.getState().viewId
+              if (sessionId) openRestore({ op: 'apply', sessionId, taskId, branch: worktree.branch })
+            }}
+          >
+            Apply to workspace
           </button>
           <button className="btn small danger" disabled={busy} data-testid="worktree-remove" onClick={() => void run('remove')}>
             Remove worktree
