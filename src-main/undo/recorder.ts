@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { openCheckpoints, type Checkpoints } from '../checkpoints'
 import { PROTECTED_IN_WORKSPACE } from '../permissions'
+import type { RunLevel } from '../runtime'
 import type { CheckpointsRepository, TurnCheckpointRecord } from '../store'
 import { WriteLog } from './write-log'
 
@@ -26,7 +27,9 @@ type Opened = { row: TurnCheckpointRecord; store?: Checkpoints; before?: string;
  * A snapshot that fails never stops the turn: the row says why, and the Changes view shows it.
  */
 export class TurnRecorder {
-  readonly log = new WriteLog()
+  readonly log = new WriteLog((level) => this.adopt(level))
+  /** recordings of writes made while their session had no turn (background children after the turn), by session */
+  private readonly detached = new Map<string, TurnRecording>()
   private readonly stores = new Map<string, Promise<Checkpoints>>()
   /** turns being recorded per workspace: their snapshots are not kept yet, so a prune must leave recent objects */
   private readonly inFlight = new Map<string, number>()
@@ -56,6 +59,37 @@ export class TurnRecorder {
    * reading costs no git at all. `eager` takes it now (a turn that resumes calls approved before a restart).
    */
   async begin(o: { sessionId: string; messageId: string | null; workspaceRoot: string; eager?: boolean }): Promise<TurnRecording> {
+    // Writes of a background child since the last turn end here: the new turn's snapshot comes after them.
+    await this.settle(o.sessionId)
+    const recording = this.start(o)
+    if (o.eager) await recording.open()
+    return recording
+  }
+
+  /**
+   * Ends the recording of writes made while `sessionId` had no turn of its own — a background child still working
+   * after its parent's turn ended (see adopt) — so they can be listed and taken back. The next such write starts
+   * another.
+   */
+  async settle(sessionId: string): Promise<void> {
+    const detached = this.detached.get(sessionId)
+    if (!detached) return
+    this.detached.delete(sessionId)
+    await detached.end()
+  }
+
+  /**
+   * A write by a run with no turn being recorded on its path: a background child whose parent's turn ended. Its
+   * writes (and its siblings') are recorded as a turn of the root session of their own, for the message the child
+   * works for, until that session's next turn or the next look at its changes (settle).
+   */
+  private adopt(level: RunLevel): void {
+    const sessionId = level.path[0]
+    if (level.worktree || this.detached.has(sessionId)) return
+    this.detached.set(sessionId, this.start({ sessionId, messageId: level.userMessageId, workspaceRoot: level.workdir }))
+  }
+
+  private start(o: { sessionId: string; messageId: string | null; workspaceRoot: string }): TurnRecording & { open(): Promise<Opened> } {
     let opened: Promise<Opened> | undefined
     const open = (): Promise<Opened> => (opened ??= this.open(o))
     const real = safeRealpath(o.workspaceRoot)
@@ -64,9 +98,9 @@ export class TurnRecorder {
       this.deps.rows.updateTurnWrites(row.id, writes)
     })
     this.inFlight.set(real, (this.inFlight.get(real) ?? 0) + 1)
-    if (o.eager) await open()
     let ended = false
     return {
+      open,
       end: async () => {
         if (ended) return
         ended = true

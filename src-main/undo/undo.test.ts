@@ -18,7 +18,7 @@ const script = {
       { match: 'first', step: 1, tools: [write('a.txt', 'a1\n'), bash('echo made > made.txt')] },
       { match: 'second', step: 1, tools: [tool('edit_file', { path: 'b.txt', old_string: 'b0', new_string: 'b1' }), bash('rm keep.txt && sed -i s/s0/s1/ sed.txt')] },
       { match: 'just read', step: 1, tools: [tool('read_file', { path: 'a.txt' }), tool('list_dir', { path: '.' })] },
-      { match: 'two places', step: 1, tools: [write('long.txt', 'L1\nCHANGED 2\nL3\nL4\nL5\nL6\nL7\nL8\nL9\nL10\nCHANGED 11\nL12\n')] },
+      { match: 'two places', step: 1, repeat: true, tools: [write('long.txt', 'L1\nCHANGED 2\nL3\nL4\nL5\nL6\nL7\nL8\nL9\nL10\nCHANGED 11\nL12\n')] },
       { match: 'delegate', step: 1, tools: [write('own.txt', 'own\n'), task('worker', 'write c')] },
       { text: 'done', repeat: true },
     ],
@@ -158,6 +158,28 @@ describe('checkpoints around turns: the review of changes, undo, redo, revert', 
     expect(refused.applied).toBe(false)
     expect(refused.conflicts).toEqual([expect.objectContaining({ path: 'long.txt', reason: 'changed since' })])
     expect(read('long.txt')).toContain('CHANGED 11 again')
+  })
+
+  it('reverting a file keeps later edits to other lines of it (a merge), and refuses when they touched the same lines', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('change two places')
+    const { turns } = await h.host.api.calls['changes.list']({ sessionId })
+    const checkpointId = turns[0].checkpointId
+    // The person edits line 6 since: reverting the whole file's change takes back lines 2 and 11, keeps line 6.
+    // (git merges as it reverts a commit: an edit right next to a changed line would count as the same lines.)
+    fs.writeFileSync(path.join(h.workdir, 'long.txt'), read('long.txt')!.replace('L6', 'L6 mine'))
+    const r = await h.host.api.calls['changes.revert']({ sessionId, checkpointId, paths: ['long.txt'] })
+    expect(r).toMatchObject({ applied: true, conflicts: [] })
+    expect(read('long.txt')).toBe(long.replace('L6', 'L6 mine'))
+    // Again on a fresh turn, with the person's edit on a changed line: refused, nothing written.
+    const second = await h.run('change two places', { sessionId })
+    expect(second.final?.finishReason).toBe('stop')
+    const latest = (await h.host.api.calls['changes.list']({ sessionId })).turns.at(-1)!
+    fs.writeFileSync(path.join(h.workdir, 'long.txt'), read('long.txt')!.replace('CHANGED 2', 'CHANGED 2 mine'))
+    const refused = await h.host.api.calls['changes.revert']({ sessionId, checkpointId: latest.checkpointId, paths: ['long.txt'] })
+    expect(refused.applied).toBe(false)
+    expect(refused.conflicts).toEqual([expect.objectContaining({ path: 'long.txt', reason: 'changed since', detail: expect.stringContaining('same lines') })])
+    expect(read('long.txt')).toContain('CHANGED 2 mine')
   })
 
   it("reverts one subagent's changes only, and records the revert so a later undo stays exact", async () => {

@@ -7,6 +7,7 @@ import type { CheckpointsRepository, SessionsRepository, TranscriptRepository, T
 import { authorsOf, byAgentOrBelow } from './attribution'
 import { planBack, planForward, touchesOf, type Plan, type Touch } from './plan'
 import { planHunk } from './hunk'
+import { mergeBack } from './merge-back'
 import { key, type TurnRecorder } from './recorder'
 import { planWorktreeApply } from './worktree-apply'
 
@@ -55,6 +56,7 @@ export class Undo {
   async list(sessionId: string): Promise<{ turns: TurnChanges[]; redo: { messageIds: string[]; turns: number } | null }> {
     await this.deps.recovered
     const session = this.session(sessionId)
+    await this.deps.recorder.settle(session.id)
     const rows = this.deps.rows.listTurnCheckpoints(session.id)
     const messages = this.deps.transcript.listMessages(session.id, { includeHidden: true })
     const store = rows.some((r) => r.beforeTree && r.afterTree) ? await this.deps.recorder.store(session.workspaceRoot) : undefined
@@ -181,6 +183,8 @@ export class Undo {
       (t.authors.length > 0 || Boolean(request.paths?.length))
     const plan = planBack(touches, wanted, (t) => this.describe(t))
     if (!plan.plans.length && !plan.conflicts.length) throw new UndoError('not_found', 'Nothing recorded matches: no change of those files or that agent to revert.')
+    // A file changed again since (a later turn, the person): its lines of this change are taken back by a merge.
+    await mergeBack(store, plan, touches.filter(wanted))
     const before = request.dryRun ? undefined : await store.snapshot()
     const outcome = await this.apply(store, session, plan, request)
     if (outcome.applied && before) await this.recordRevert(store, session, before, plan)
@@ -269,6 +273,7 @@ export class Undo {
     await this.deps.recovered
     const session = this.session(sessionId)
     if (this.deps.busy(session.id)) throw new UndoError('conflict', `This session is still working. Stop it (or wait for it to finish), then ${what}.`)
+    await this.deps.recorder.settle(session.id)
     return session
   }
 }

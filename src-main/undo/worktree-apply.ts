@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import type { RestoreConflict, TaskWorktree } from '../../src-shared'
 import { errnoText, isMissing } from '../files'
 import type { Checkpoints, Entry } from '../checkpoints'
+import { mergeFile } from './merge-file'
 import type { PathPlan } from './plan'
 
 /**
@@ -60,7 +60,6 @@ export async function planWorktreeApply(store: Checkpoints, worktree: TaskWorktr
   const relOf = (repoPath: string) => path.relative(store.workspace, path.join(worktree.repo, repoPath)).split(path.sep).join('/')
   const paths = [...new Set([...tracked, ...untracked])].sort()
   const current: Map<string, Entry> = await store.entries(beforeTree, paths.map(relOf).filter((r) => !r.startsWith('..')))
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-apply-'))
   try {
     for (const repoPath of paths) {
       const rel = relOf(repoPath)
@@ -78,7 +77,7 @@ export async function planWorktreeApply(store: Checkpoints, worktree: TaskWorktr
         out.conflicts.push({ path: rel, reason: 'changed since', detail: `${rel} was changed both here and in the worktree (${!theirs ? 'deleted there' : !ours ? 'deleted here' : 'one side is new or a link'}); apply it by hand` })
         continue
       } else {
-        const merged = await mergeFile(tmp, ours.bytes, base.bytes, theirs.bytes)
+        const merged = await mergeFile(ours.bytes, base.bytes, theirs.bytes)
         if (merged === null) {
           out.conflicts.push({ path: rel, reason: 'changed since', detail: `${rel} was changed both here and in the worktree, on the same lines (or it is binary); apply it by hand` })
           continue
@@ -90,8 +89,6 @@ export async function planWorktreeApply(store: Checkpoints, worktree: TaskWorktr
     }
   } catch (err) {
     throw new Error(`could not compare the worktree with the workspace: ${errnoText(err)}`)
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true })
   }
   return out
 }
@@ -101,15 +98,4 @@ async function baseSide(worktree: TaskWorktree, repoPath: string): Promise<Side>
   const m = ls && /^(\d{6}) blob ([0-9a-f]+)\t/.exec(ls)
   if (!m) return null
   return { bytes: (await git(worktree.path, ['cat-file', 'blob', m[2]])).stdout, mode: m[1] }
-}
-
-/** `git merge-file -p ours base theirs`: the merged bytes, or null on a conflict (or a binary file). */
-async function mergeFile(tmp: string, ours: Buffer, base: Buffer, theirs: Buffer): Promise<Buffer | null> {
-  const [o, b, t] = ['ours', 'base', 'theirs'].map((n) => path.join(tmp, n))
-  fs.writeFileSync(o, ours)
-  fs.writeFileSync(b, base)
-  fs.writeFileSync(t, theirs)
-  // Exit code: 0 clean, the number of conflicts (1–127), or 255 for an error such as a binary file.
-  const r = await git(tmp, ['merge-file', '-p', o, b, t], Array.from({ length: 255 }, (_, i) => i + 1))
-  return r.code === 0 ? r.stdout : null
 }

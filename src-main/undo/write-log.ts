@@ -23,6 +23,9 @@ type Recording = { workspaces: string[]; byAgent: Map<string, TurnWrites>; wrote
 export class WriteLog implements WriteSink {
   private readonly turns = new Map<string, Recording>()
 
+  /** `adopt`: told of an allowed call on no turn's path, so it may start recording one (a background child's writes). */
+  constructor(private readonly adopt?: (level: RunLevel) => void) {}
+
   /**
    * Start recording the turn of `sessionId`; `workdirs` are the workspace's paths a level's workdir may equal (the
    * session's, its real path). `wrote` is told of every call that may write, with all writes so far.
@@ -40,8 +43,10 @@ export class WriteLog implements WriteSink {
 
   allowed(level: RunLevel, toolName: string, asks: PermissionAsk[]): Promise<void> | void {
     if (READ_ONLY.has(toolName)) return
-    const owner = [...level.path].reverse().find((id) => this.turns.has(id))
-    const turn = owner && this.turns.get(owner)
+    const owner = () => [...level.path].reverse().find((id) => this.turns.has(id))
+    if (!owner()) this.adopt?.(level)
+    const found = owner()
+    const turn = found && this.turns.get(found)
     // A worktree child writes its own folder, not the workspace this turn records.
     if (!turn || !turn.workspaces.includes(path.resolve(level.workdir))) return
     const anything = toolName === 'bash' || !asks.some((a) => a.access === 'write')
