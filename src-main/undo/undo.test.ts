@@ -17,12 +17,19 @@ const script = {
     build: [
       { match: 'first', step: 1, tools: [write('a.txt', 'a1\n'), bash('echo made > made.txt')] },
       { match: 'second', step: 1, tools: [tool('edit_file', { path: 'b.txt', old_string: 'b0', new_string: 'b1' }), bash('rm keep.txt && sed -i s/s0/s1/ sed.txt')] },
+      { match: 'both write', step: 1, tools: [task('worker', 'write shared A'), task('worker', 'write shared B')] },
+      { match: 'rename it', step: 1, tools: [bash('mv keep.txt kept.txt')] },
       { match: 'just read', step: 1, tools: [tool('read_file', { path: 'a.txt' }), tool('list_dir', { path: '.' })] },
       { match: 'two places', step: 1, repeat: true, tools: [write('long.txt', 'L1\nCHANGED 2\nL3\nL4\nL5\nL6\nL7\nL8\nL9\nL10\nCHANGED 11\nL12\n')] },
       { match: 'delegate', step: 1, tools: [write('own.txt', 'own\n'), task('worker', 'write c')] },
       { text: 'done', repeat: true },
     ],
-    worker: [{ step: 1, tools: [write('c.txt', 'c by worker\n')] }, { text: 'worker done', repeat: true }],
+    worker: [
+      { match: 'write shared A', step: 1, tools: [write('shared.txt', 'A\n')] },
+      { match: 'write shared B', step: 1, tools: [write('shared.txt', 'B\n')] },
+      { step: 1, tools: [write('c.txt', 'c by worker\n')] },
+      { text: 'worker done', repeat: true },
+    ],
     '*': [{ text: 'title', repeat: true }],
   },
 }
@@ -124,6 +131,28 @@ describe('checkpoints around turns: the review of changes, undo, redo, revert', 
     await h.run('just read', { sessionId })
     expect((await h.host.api.calls['changes.list']({ sessionId })).redo).toBeNull()
     await expect(h.host.api.calls['changes.redo']({ sessionId })).rejects.toThrow(/nothing to redo/)
+  })
+
+  it('two children writing the same file at once: both are named; undo takes the file back to before either', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('both write')
+    expect(['A\n', 'B\n']).toContain(read('shared.txt'))
+    const { turns } = await h.host.api.calls['changes.list']({ sessionId })
+    const shared = turns[0].files.find((f) => f.path === 'shared.txt')!
+    expect(shared.status).toBe('added')
+    expect(shared.authors.map((a) => a.agentPath.join(' › '))).toEqual(['build › worker', 'build › worker'])
+    expect(new Set(shared.authors.map((a) => a.sessionPath.at(-1))).size).toBe(2)
+    expect((await h.host.api.calls['changes.undo']({ sessionId })).applied).toBe(true)
+    expect(read('shared.txt')).toBeNull()
+  })
+
+  it('a rename by bash is listed as a rename and undone as one', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('rename it')
+    const { turns } = await h.host.api.calls['changes.list']({ sessionId })
+    expect(turns[0].files.map((f) => [f.status, f.oldPath, f.path, f.authors.map((a) => a.via)])).toEqual([['renamed', 'keep.txt', 'kept.txt', ['shell']]])
+    expect((await h.host.api.calls['changes.undo']({ sessionId })).applied).toBe(true)
+    expect([read('keep.txt'), read('kept.txt')]).toEqual(['keep\n', null])
   })
 
   it('refuses an undo that would lose a change the person made since, and writes nothing', async () => {
