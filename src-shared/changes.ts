@@ -81,8 +81,8 @@ export const TurnChanges = lazy(() =>
     messagePreview: z.string(),
     startedAt: z.number(),
     endedAt: z.number().nullable(),
-    /** applied: its changes are in the workspace; undone: taken back (Redo puts them back) */
-    state: z.enum(['running', 'applied', 'undone']),
+    /** applied: its changes are in the workspace; undone: taken back (Redo puts them back); expired: its snapshots were dropped (checkpoints.keepDays) */
+    state: z.enum(['running', 'applied', 'undone', 'expired']),
     files: z.array(TurnFileChange),
     /** why the turn has no record of its changes (the snapshot failed), when it has none */
     error: z.string().optional(),
@@ -133,6 +133,8 @@ export const CheckpointSettings = lazy(() =>
     .object({
       /** snapshot the workspace around every turn (undo, redo, the Changes view); off → no undo for new turns */
       enabled: z.boolean().default(true),
+      /** a turn's snapshots are dropped this many days after it (what bounds the store); its row stays, marked expired */
+      keepDays: z.number().int().min(1).max(3650).default(30),
     })
     .strict()
 )

@@ -11,7 +11,7 @@ import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissio
 import { networkAllowed, RunRegistry, Runtime, Scratchpads, type RuleSources } from '../runtime'
 import { detectSandbox, SANDBOX_PROBE_FILE, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
-import { TurnRecorder, Undo } from '../undo'
+import { expireCheckpoints, TurnRecorder, Undo } from '../undo'
 import { openStore, type Store } from '../store'
 import { HOST_STOP_REASON, Subagents } from '../subagents'
 import { protectLocalPort, type EditorFiles } from '../tools'
@@ -199,7 +199,16 @@ export async function createHost(options: HostOptions): Promise<Host> {
       busy: (id) => runner.isRunning(id) || store.queue.listQueue(id, 'queued').length > 0,
       emit: (session, event) => publish(session, event),
       recovered,
+      keepDays: () => config().config.checkpoints.keepDays,
     })
+    // What bounds the checkpoint stores: turns older than checkpoints.keepDays lose their snapshots — at start (after
+    // the recovery) and every six hours while the host runs.
+    if (!readOnly) {
+      const expire = () => void recovered.then(() => expireCheckpoints({ recorder, rows: store.checkpoints, keepDays: config().config.checkpoints.keepDays })).catch((err: unknown) => fault('expiring old checkpoints', err))
+      expire()
+      const timer = setInterval(expire, 6 * 60 * 60 * 1000).unref()
+      disposers.push(() => clearInterval(timer))
+    }
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     const sandboxStatus = async (workdir: string) => {
       const layers = staticRules(workdir)

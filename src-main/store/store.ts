@@ -140,6 +140,8 @@ export interface CheckpointsRepository {
   runningTurnCheckpoints(): TurnCheckpointRecord[]
   /** Every workspace with a recorded turn. */
   checkpointWorkspaces(): string[]
+  /** Marks finished turns recorded before `before` as expired (their snapshots are to be dropped); returns them. */
+  expireTurnCheckpoints(before: number): TurnCheckpointRecord[]
 }
 
 /** Full-text search over the text of messages (sessions' own, not opaque children nested in task parts). */
@@ -319,6 +321,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     listTurnCheckpoints: (sessionId) => turnRows.list(sessionId),
     runningTurnCheckpoints: () => turnRows.running(),
     checkpointWorkspaces: () => turnRows.workspaces(),
+    expireTurnCheckpoints: (before) => turnRows.expire(before),
   }
 
   return {

@@ -17,7 +17,7 @@ export type TurnWrites = {
   shell: boolean
 }
 
-export type TurnCheckpointState = 'running' | 'applied' | 'undone'
+export type TurnCheckpointState = 'running' | 'applied' | 'undone' | 'expired'
 
 /** One turn of a session recorded as the workspace before and after it (issue 24). */
 export type TurnCheckpointRecord = {
@@ -80,6 +80,9 @@ export function createTurnCheckpointRepo(db: Database.Database) {
   )
   const setWrites = db.prepare<[string, string]>('UPDATE turn_checkpoints SET writes_json = ? WHERE id = ?')
   const setState = db.prepare<[TurnCheckpointState, string]>('UPDATE turn_checkpoints SET state = ? WHERE id = ?')
+  const expire = db.prepare<[number], Row>(
+    `UPDATE turn_checkpoints SET state = 'expired' WHERE created_at < ? AND state IN ('applied', 'undone') RETURNING *`,
+  )
   const workspaces = db.prepare<[], { workspace_root: string }>('SELECT DISTINCT workspace_root FROM turn_checkpoints')
 
   const must = (id: string): Row => {
@@ -118,6 +121,7 @@ export function createTurnCheckpointRepo(db: Database.Database) {
     },
     list: (sessionId: string) => ofSession.all(sessionId).map(toRecord),
     running: () => running.all().map(toRecord),
+    expire: (before: number) => expire.all(before).map(toRecord),
     workspaces: () => workspaces.all().map((r) => r.workspace_root),
   }
 }

@@ -2,4 +2,4 @@
 export { TurnRecorder, type TurnRecording } from './recorder'
 export { Undo, UndoError, type RestoreRequest, type UndoDeps } from './undo'
 export { WriteLog } from './write-log'
-export { checkpointSpace, forgetSessions, pruneCheckpoints } from './storage'
+export { checkpointSpace, expireCheckpoints, forgetSessions, pruneCheckpoints } from './storage'

@@ -17,7 +17,7 @@ export type Plan = { plans: PathPlan[]; steps: RestoreStep[]; conflicts: Restore
 export async function touchesOf(store: Checkpoints, turns: TurnCheckpointRecord[]): Promise<Touch[]> {
   const out: Touch[] = []
   for (const [order, turn] of turns.entries()) {
-    if (!turn.beforeTree || !turn.afterTree) continue
+    if (!turn.beforeTree || !turn.afterTree || turn.state === 'expired') continue
     for (const e of await store.rawChanges(turn.beforeTree, turn.afterTree)) {
       out.push({
         turn,

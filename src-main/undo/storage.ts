@@ -36,3 +36,21 @@ export async function forgetSessions(o: { recorder: TurnRecorder; workspaceRoot:
   for (const id of o.sessionIds) await store.forget(id)
   await store.prune(o.recorder.recording(o.workspaceRoot) ? { keepRecentMinutes: 60 } : {})
 }
+
+/**
+ * What bounds the store: turns recorded more than `keepDays` ago are marked expired and their snapshots' keys go; git
+ * then deletes what nothing else keeps. Their rows stay, so the Changes view and undo can say why there is nothing to
+ * take back. Returns how many turns expired.
+ */
+export async function expireCheckpoints(o: { recorder: TurnRecorder; rows: CheckpointsRepository; keepDays: number; now?: number }): Promise<number> {
+  const expired = o.rows.expireTurnCheckpoints((o.now ?? Date.now()) - o.keepDays * 24 * 60 * 60 * 1000)
+  const byWorkspace = new Map<string, typeof expired>()
+  for (const row of expired) byWorkspace.set(row.workspaceRoot, [...(byWorkspace.get(row.workspaceRoot) ?? []), row])
+  for (const [workspace, rows] of byWorkspace) {
+    if (!fs.existsSync(workspace)) continue
+    const store = await o.recorder.store(workspace)
+    for (const row of rows) await store.forget(`${row.sessionId}/${row.id}`)
+    await store.prune(o.recorder.recording(workspace) ? { keepRecentMinutes: 60 } : {})
+  }
+  return expired.length
+}

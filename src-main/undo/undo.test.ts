@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../testing/harness'
+import { expireCheckpoints, TurnRecorder } from './index'
 
 /**
  * Issue 24 on a real host: checkpoints around turns of the script model, real files, real git (the shadow store),
@@ -33,6 +34,9 @@ const script = {
     '*': [{ text: 'title', repeat: true }],
   },
 }
+
+/** A recorder on the host's data dir and rows (what the host's timer uses), for calls the host makes by itself. */
+const recorderOf = (h: Harness) => new TurnRecorder({ dataDir: h.dataDir, rows: h.host.store.checkpoints, fault: (_, err) => String(err) })
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -153,6 +157,24 @@ describe('checkpoints around turns: the review of changes, undo, redo, revert', 
     expect(turns[0].files.map((f) => [f.status, f.oldPath, f.path, f.authors.map((a) => a.via)])).toEqual([['renamed', 'keep.txt', 'kept.txt', ['shell']]])
     expect((await h.host.api.calls['changes.undo']({ sessionId })).applied).toBe(true)
     expect([read('keep.txt'), read('kept.txt')]).toEqual(['keep\n', null])
+  })
+
+  it('turns older than checkpoints.keepDays lose their snapshots: listed as expired, never undone half-way', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('first')
+    await h.run('second', { sessionId })
+    const kept = async () => (await (await recorderOf(h).store(h.workdir)).keys(sessionId)).length
+    expect(await kept()).toBe(4)
+    const [first] = (await h.host.api.calls['changes.list']({ sessionId })).turns
+    // 31 days later, the first turn expires; the second was recorded "now" but is 31 days old then too: both go.
+    const n = await expireCheckpoints({ recorder: recorderOf(h), rows: h.host.store.checkpoints, keepDays: 30, now: first.startedAt + 31 * 24 * 3600_000 })
+    expect(n).toBe(2)
+    expect(await kept()).toBe(0)
+    const { turns } = await h.host.api.calls['changes.list']({ sessionId })
+    expect(turns.map((t) => [t.state, t.files.length])).toEqual([['expired', 0], ['expired', 0]])
+    expect(turns[0].error).toMatch(/dropped 30 days after the turn/)
+    await expect(h.host.api.calls['changes.undo']({ sessionId })).rejects.toThrow(/older than checkpoints.keepDays/)
+    expect(read('b.txt')).toBe('b1\n')
   })
 
   it('refuses an undo that would lose a change the person made since, and writes nothing', async () => {

@@ -22,6 +22,8 @@ export interface UndoDeps {
   emit(session: SessionRecord, event: AgentEvent): void
   /** settles when turns a previous host died in have their after-snapshot (see TurnRecorder.recoverInterrupted) */
   recovered?: Promise<unknown>
+  /** checkpoints.keepDays now (said when a turn's snapshots expired) */
+  keepDays(): number
 }
 
 /** A coded failure the bridge turns into its error codes (not found, conflict, a bad request). */
@@ -62,7 +64,7 @@ export class Undo {
     const store = rows.some((r) => r.beforeTree && r.afterTree) ? await this.deps.recorder.store(session.workspaceRoot) : undefined
     const turns: TurnChanges[] = []
     for (const row of rows) {
-      const files = store && row.beforeTree && row.afterTree ? await store.changes(row.beforeTree, row.afterTree) : []
+      const files = store && row.state !== 'expired' && row.beforeTree && row.afterTree ? await store.changes(row.beforeTree, row.afterTree) : []
       turns.push({
         checkpointId: row.id,
         messageId: row.messageId,
@@ -70,8 +72,9 @@ export class Undo {
         startedAt: row.createdAt,
         endedAt: row.endedAt,
         state: row.state,
+        ...(row.state === 'expired' ? { error: `Its snapshots were dropped ${this.deps.keepDays()} days after the turn (checkpoints.keepDays in your config.yaml): nothing of it can be taken back.` } : {}),
         files: files.map((f) => ({ ...f, authors: authorsOf(f.oldPath ? [f.path, f.oldPath] : [f.path], row.writes) })),
-        ...(row.error ? { error: row.error } : {}),
+        ...(row.error && row.state !== 'expired' ? { error: row.error } : {}),
       })
     }
     const rewound = this.rewound(session, rows, messages)
@@ -99,6 +102,9 @@ export class Undo {
     const rows = this.deps.rows.listTurnCheckpoints(session.id)
     const applied = rows.filter((r) => r.state === 'applied')
     const chosen = new Set(applied.filter((r) => r.createdAt >= target.createdAt).map((r) => r.id))
+    if (rows.some((r) => r.state === 'expired' && r.createdAt >= target.createdAt)) {
+      throw new UndoError('conflict', `Turns since that message are older than checkpoints.keepDays (${this.deps.keepDays()} days): their snapshots were dropped, so undo cannot go back that far. Pick a later message.`)
+    }
     const missing = applied.find((r) => chosen.has(r.id) && (!r.beforeTree || !r.afterTree))
     if (missing) throw new UndoError('conflict', `A turn in that range has no checkpoint (${missing.error ?? 'its snapshots are missing'}), so its changes cannot be taken back from here.`)
     const earlier = this.rewound(session, rows, messages)
@@ -129,6 +135,7 @@ export class Undo {
     if (!r) throw new UndoError('conflict', 'There is nothing to redo: no undo since the last message or change.')
     const store = await this.deps.recorder.store(session.workspaceRoot)
     const ids = new Set(r.checkpointIds)
+    if (rows.some((row) => ids.has(row.id) && row.state === 'expired')) throw new UndoError('conflict', `What was undone is older than checkpoints.keepDays (${this.deps.keepDays()} days): its snapshots were dropped, so it cannot be redone.`)
     const touches = (await touchesOf(store, rows)).filter((t) => ids.has(t.turn.id) && t.authors.length > 0)
     const outcome = await this.apply(store, session, planForward(touches), request)
     if (!outcome.applied) return { ...outcome, messageIds: r.messageIds }

@@ -82,7 +82,7 @@ function WorktreesSection({ sessionId, worktrees, busy }: { sessionId: string; w
   )
 }
 
-const STATE_LABEL: Partial<Record<TurnChanges['state'], string>> = { undone: 'undone', running: 'running' }
+const STATE_LABEL: Partial<Record<TurnChanges['state'], string>> = { undone: 'undone', running: 'running', expired: 'expired' }
 
 const TurnSection = memo(function TurnSection({ sessionId, turn, busy }: { sessionId: string; turn: TurnChanges; busy: boolean }) {
   const applied = turn.state === 'applied'
