@@ -66,6 +66,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     changesRedo: call('changes.redo'),
     changesRevert: call('changes.revert'),
     changesApplyWorktree: call('changes.applyWorktree'),
+    changesOpen: call('changes.open'),
     checkpointsSpace: call('checkpoints.space'),
     settingsGet: call('settings.get'),
     settingsUpdate: call('settings.update'),

@@ -413,6 +413,11 @@ export const BridgeCalls = {
     input: z.object({ sessionId: id, taskId: id, dryRun: z.boolean().optional(), includeProtected: z.boolean().optional() }).strict(),
     output: RestoreOutcome,
   })),
+  /** Opens a file of the session's workspace with the person's default application (the Changes panel's Open). */
+  'changes.open': call(() => ({
+    input: z.object({ sessionId: id, path: text(4096).min(1) }).strict(),
+    output: Ok,
+  })),
   /** Space the checkpoints take in the data dir; `prune`: drop what no session keeps, and let git pack the rest. */
   'checkpoints.space': call(() => ({
     input: z.object({ prune: z.boolean().optional() }).strict(),

@@ -1,15 +1,9 @@
-import { spawn } from 'node:child_process'
 import { HostError, type HostCalls, type MessageWithParts, type TaskCard, type TaskWorktree } from '../../src-shared'
 import { editTaskCard, findNestedTask, removeWorktree, worktreeDiff } from '../subagents'
 import { emitterFor } from '../sessions'
 import type { CallDeps } from './calls'
+import { openPath } from './open-path'
 
-/** The program that opens a folder in the person's file manager. */
-function opener(): string {
-  if (process.platform === 'darwin') return 'open'
-  if (process.platform === 'win32') return 'explorer'
-  return 'xdg-open'
-}
 
 /**
  * The actions of a task card with a worktree: show its diff, remove it (folder and branch), open its folder. The card
@@ -38,7 +32,7 @@ export function worktreeCalls(d: CallDeps): Pick<HostCalls, 'tasks.worktree' | '
       if (worktree.state !== 'kept') throw new HostError('conflict', `The worktree of task ${taskId} is ${worktree.state === 'active' ? 'still in use: its task is running' : 'already removed'}.`)
       if (action === 'diff') return { worktree, diff: await worktreeDiff(worktree) }
       if (action === 'open') {
-        await openFolder(worktree.path)
+        await openPath(worktree.path, 'folder')
         return { worktree }
       }
       await removeWorktree(worktree)
@@ -76,15 +70,4 @@ export function keptWorktrees(d: CallDeps, sessionId: string): { taskId: string;
   }
   for (const id of conversationIds(d, sessionId)) visit(d.transcript.listMessages(id))
   return out
-}
-
-function openFolder(folder: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(opener(), [folder], { detached: true, stdio: 'ignore' })
-    child.once('error', (err) => reject(new HostError('unavailable', `Could not open the folder (${err.message}); it is at ${folder}.`)))
-    child.once('spawn', () => {
-      child.unref()
-      resolve()
-    })
-  })
 }

@@ -177,6 +177,18 @@ describe('checkpoints around turns: the review of changes, undo, redo, revert', 
     expect(read('b.txt')).toBe('b1\n')
   })
 
+  it('Open refuses anything but a file of the workspace (outside, through a link, a folder, gone)', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('just read')
+    fs.symlinkSync('/etc/hostname', path.join(h.workdir, 'link-out'))
+    const open = (p: string) => h.host.api.calls['changes.open']({ sessionId, path: p })
+    await expect(open('../outside.txt')).rejects.toThrow(/outside the workspace|not in the workspace/)
+    await expect(open('/etc/passwd')).rejects.toThrow(/outside the workspace/)
+    await expect(open('link-out')).rejects.toThrow(/outside the workspace/)
+    await expect(open('.')).rejects.toThrow(/is not a file/)
+    await expect(open('gone.txt')).rejects.toThrow(/not in the workspace \(any more\)/)
+  })
+
   it('refuses an undo that would lose a change the person made since, and writes nothing', async () => {
     const h = await start()
     const { sessionId } = await h.run('first')

@@ -7,7 +7,7 @@ import { closeRestore, resetChanges, setChanges, useChanges, type RestoreRequest
 import { messageText } from './part-data'
 import { useTranscript } from './transcript-store'
 import { toUiError, toUiResult, type UiResult } from './ui-error'
-import { fillComposer, notifyInfo, useUi } from './ui-store'
+import { fillComposer, notify, notifyInfo, useUi } from './ui-store'
 
 /** Loads the recorded turns of `sessionId` (the session on screen); a newer request for another session wins. */
 export async function loadChanges(sessionId: string): Promise<void> {
@@ -107,4 +107,10 @@ export async function loadCheckpointSpace(): Promise<UiResult<CallOutput<'checkp
 
 export async function pruneCheckpoints(): Promise<UiResult<CallOutput<'checkpoints.space'>>> {
   return toUiResult('Pruning the checkpoints', await call('checkpoints.space', { prune: true }))
+}
+
+/** Opens a changed file with the person's default application (on the machine the host runs on). */
+export async function openChangedFile(sessionId: string, path: string): Promise<void> {
+  const res = await call('changes.open', { sessionId, path })
+  if (!res.ok) notify(toUiError(`Opening ${path}`, res.error))
 }

@@ -136,6 +136,8 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'changes.redo': () => ({ sessionId: session(), dryRun: r() < 0.5 }),
     'changes.revert': () => ({ sessionId: session(), dryRun: r() < 0.5, ...(r() < 0.5 ? { paths: ['a.txt'] } : {}) }),
     'changes.applyWorktree': () => ({ sessionId: session(), taskId: some(s.tasks, 'ses'), dryRun: r() < 0.5 }),
+    // Only paths that cannot open anything: the fuzz must not start the desktop's opener.
+    'changes.open': () => ({ sessionId: session(), path: pick(['../outside.txt', 'no-such-file.txt', '/etc/passwd', '.'])! }),
     'checkpoints.space': () => ({ prune: r() < 0.2 }),
     'settings.get': () => ({ workspaceRoot: s.workdir }),
     'settings.update': () => pick([{ subagents: { maxConcurrent: 1 + Math.floor(r() * 4) } }, { subagents: { timeoutSeconds: 300 } }, {}])!,

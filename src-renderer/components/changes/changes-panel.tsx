@@ -1,7 +1,7 @@
 import { memo, useMemo, useState } from 'react'
 import type { TurnChanges, TurnFileChange } from '../../../src-shared'
 import { formatDateTime, formatWhen } from '../../lib/format'
-import { loadChanges, toggleChangesPanel } from '../../state/changes-actions'
+import { loadChanges, openChangedFile, toggleChangesPanel } from '../../state/changes-actions'
 import { openRestore, useChanges } from '../../state/changes-store'
 import { authorsText, displayPath, fileStat, hunkPatch, plural, statusLetter, turnsNewestFirst } from '../../state/changes-view'
 import { isRunning } from '../../state/session-status'
@@ -154,6 +154,11 @@ function FileRow({ sessionId, turn, file, busy }: { sessionId: string; turn: Tur
             )}
           </span>
         </button>
+        {file.status !== 'deleted' && (
+          <button className="btn small" data-testid="change-open-file" aria-label={`Open ${file.path}`} title="Open it with your default application" onClick={() => void openChangedFile(sessionId, file.path)}>
+            Open
+          </button>
+        )}
         {turn.state === 'applied' && (
           <button
             className="btn small"
