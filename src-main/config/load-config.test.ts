@@ -32,7 +32,7 @@ describe('loadConfig', () => {
       subagents: { maxDepth: 5, maxConcurrent: 4, timeoutSeconds: 300, archiveAfterMinutes: 60 },
       timeouts: { firstByteSeconds: 60, idleSeconds: 120 },
       sandbox: { enabled: true, writable: [] },
-      checkpoints: { enabled: true },
+      checkpoints: { enabled: true, keepDays: 30 },
     })
   })
 
@@ -164,10 +164,10 @@ subagents:
   it('refuses a checkpoints setting in a workspace file: a cloned workspace cannot turn off undo', () => {
     write(projectFile, 'checkpoints:\n  enabled: false\n')
     const r = loadConfig(dataDir, workdir, { trusted: true })
-    expect(r.config.checkpoints).toEqual({ enabled: true })
+    expect(r.config.checkpoints).toEqual({ enabled: true, keepDays: 30 })
     expect(r.issues).toEqual([{ file: projectFile, path: 'checkpoints', reason: expect.stringMatching(/^only your own .*config\.yaml sets checkpoints; a workspace file cannot change it/) }])
     write(userFile, 'checkpoints:\n  enabled: false\n')
-    expect(loadConfig(dataDir, workdir, { trusted: true }).config.checkpoints).toEqual({ enabled: false })
+    expect(loadConfig(dataDir, workdir, { trusted: true }).config.checkpoints).toEqual({ enabled: false, keepDays: 30 })
   })
 
   it('reports a file that is not a mapping', () => {
