@@ -30,6 +30,8 @@ agents:
     - { match: "delegate b.txt", step: 3, text: "The worker wrote b.txt and I extended a.txt." }
     - { match: "protected note", step: 1, tools: [ { name: write_file, input: { path: .agents/notes.md, content: "a note\\n" } } ] }
     - { match: "protected note", step: 2, text: "Wrote the protected note." }
+    - { match: "two places", step: 1, tools: [ { name: write_file, input: { path: long.txt, content: "L1\\nCHANGED 2\\nL3\\nL4\\nL5\\nL6\\nL7\\nL8\\nL9\\nL10\\nCHANGED 11\\nL12\\n" } } ] }
+    - { match: "two places", step: 2, text: "Changed long.txt in two places." }
   worker:
     - { step: 1, tools: [ { name: write_file, input: { path: b.txt, content: "from the worker\\n" } } ] }
     - { step: 2, text: "Wrote b.txt." }
@@ -222,6 +224,29 @@ describe('undo, checkpoints and the Changes panel', () => {
     expect(await dialog(page).locator('[data-testid=restore-step]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-action')} ${e.getAttribute('data-path')}`))).toEqual(['delete .agents/notes.md'])
     await dialog(page).locator('[data-testid=restore-confirm]').click()
     await expect.poll(() => fs.existsSync(file('.agents/notes.md')), { timeout: 10_000 }).toBe(false)
+    await expect.poll(() => dialog(page).count()).toBe(0)
+  })
+
+  it('takes back one of two changes in a file (a hunk), keeping the other; each file has Open', async () => {
+    const { page } = s
+    fs.writeFileSync(file('long.txt'), 'L1\nL2\nL3\nL4\nL5\nL6\nL7\nL8\nL9\nL10\nL11\nL12\n')
+    await send(page, 'Change long.txt in two places')
+    await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('Changed long.txt in two places.')
+    if ((await panel(page).count()) === 0) await page.click('[data-testid=changes-toggle]')
+    const long = turns(page).nth(0).locator('[data-testid=change-file][data-path="long.txt"]')
+    await expect.poll(() => long.count(), { timeout: 10_000 }).toBe(1)
+    expect(await long.locator('[data-testid=change-open-file]').count()).toBe(1)
+    await long.locator('[data-testid=change-file-toggle]').click()
+    const hunks = long.locator('[data-testid=change-hunk]')
+    await expect.poll(() => hunks.count()).toBe(2)
+    await shot(page, 'undo', '13-hunks')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await shot(page, 'undo', '14-hunks-dark')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await hunks.nth(1).locator('[data-testid=change-revert-hunk]').click()
+    expect(await planned(page)).toBe('ready')
+    await dialog(page).locator('[data-testid=restore-confirm]').click()
+    await expect.poll(() => read('long.txt'), { timeout: 10_000 }).toBe('L1\nCHANGED 2\nL3\nL4\nL5\nL6\nL7\nL8\nL9\nL10\nL11\nL12\n')
     await expect.poll(() => dialog(page).count()).toBe(0)
   })
 
