@@ -176,7 +176,7 @@ export function createCalls(d: CallDeps): HostApi {
         const removed = rows.deleteSession(sessionId)
         for (const id of removed) d.scratchpads.remove(id)
         // Their snapshots go too (in the background: git's gc takes a moment); a failure is logged, the rows are gone.
-        void forgetSessions({ recorder: d.recorder, workspaceRoot: session.workspaceRoot, sessionIds: removed }).catch((err: unknown) => d.fault('forgetting a deleted session\'s checkpoints', err))
+        d.recorder.inBackground("forgetting a deleted session's checkpoints", () => forgetSessions({ recorder: d.recorder, workspaceRoot: session.workspaceRoot, sessionIds: removed }))
         d.runner.forget(removed)
         for (const id of removed) d.forgetStream(id)
       })

@@ -131,6 +131,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const recorder = new TurnRecorder({ dataDir, rows: store.checkpoints, fault })
     // Turns a previous host died in get the workspace as found now as their after-snapshot, before any new turn starts.
     const recovered = readOnly ? Promise.resolve(0) : recorder.recoverInterrupted().catch((err: unknown) => (fault('recovering checkpoints', err), 0))
+    // Git may still be writing into a store (a prune, an expiry): the host stops after it, never under it.
+    disposers.push(() => recorder.drain())
     const runtime = new Runtime({
       writes: recorder.log,
       approvals,
@@ -204,7 +206,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     // What bounds the checkpoint stores: turns older than checkpoints.keepDays lose their snapshots — at start (after
     // the recovery) and every six hours while the host runs.
     if (!readOnly) {
-      const expire = () => void recovered.then(() => expireCheckpoints({ recorder, rows: store.checkpoints, keepDays: config().config.checkpoints.keepDays })).catch((err: unknown) => fault('expiring old checkpoints', err))
+      const expire = () =>
+        recorder.inBackground('expiring old checkpoints', () => recovered.then(() => expireCheckpoints({ recorder, rows: store.checkpoints, keepDays: config().config.checkpoints.keepDays })))
       expire()
       const timer = setInterval(expire, 6 * 60 * 60 * 1000).unref()
       disposers.push(() => clearInterval(timer))

@@ -34,6 +34,22 @@ export class TurnRecorder {
   /** turns being recorded per workspace: their snapshots are not kept yet, so a prune must leave recent objects */
   private readonly inFlight = new Map<string, number>()
 
+  /** work on the stores nobody awaits (forgetting a deleted session, expiry): the host waits for it before it stops */
+  private readonly background = new Set<Promise<unknown>>()
+
+  /** Runs `work` in the background; a failure goes to `fault` (logged). `drain()` waits for it. */
+  inBackground(where: string, work: () => Promise<unknown>): void {
+    const p = work()
+      .catch((err: unknown) => this.deps.fault(where, err))
+      .finally(() => this.background.delete(p))
+    this.background.add(p)
+  }
+
+  /** Waits for the background work (the host stops only after git has finished writing into the stores). */
+  async drain(): Promise<void> {
+    while (this.background.size) await Promise.all([...this.background])
+  }
+
   /** Whether a turn in `workspaceRoot` is being recorded now (a prune then keeps recent objects). */
   recording(workspaceRoot: string): boolean {
     return (this.inFlight.get(safeRealpath(workspaceRoot)) ?? 0) > 0

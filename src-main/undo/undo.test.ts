@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -187,6 +188,20 @@ describe('checkpoints around turns: the review of changes, undo, redo, revert', 
     await expect(open('link-out')).rejects.toThrow(/outside the workspace/)
     await expect(open('.')).rejects.toThrow(/is not a file/)
     await expect(open('gone.txt')).rejects.toThrow(/not in the workspace \(any more\)/)
+  })
+
+  it('deleting a session forgets its snapshots, and the host stops only once git is done with the store', async () => {
+    const h = await start()
+    const { sessionId } = await h.run('first')
+    const [store] = fs.readdirSync(path.join(h.dataDir, 'checkpoints'))
+    const gitDir = path.join(h.dataDir, 'checkpoints', store, 'git')
+    const refs = () => execFileSync('git', ['--git-dir', gitDir, 'for-each-ref', 'refs/checkpoints/'], { encoding: 'utf8' })
+    expect(refs()).toContain(sessionId)
+    await h.host.api.calls['sessions.delete']({ sessionId })
+    await h.host.stop()
+    expect(refs()).toBe('')
+    // Nothing of git is still writing there: the folder goes at once (it failed with ENOTEMPTY while a gc ran).
+    fs.rmSync(path.join(h.dataDir, 'checkpoints'), { recursive: true })
   })
 
   it('refuses an undo that would lose a change the person made since, and writes nothing', async () => {
