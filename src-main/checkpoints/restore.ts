@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { errnoCode, errnoText, isMissing } from '../files'
+import { errnoCode, errnoText, isMissing, lstatIfPresent } from '../files'
 import { checkTreeId, MODE, rawDiff, type RawEntry } from './changes'
 import { runGit, type ShadowPlace } from './git'
 import { ancestors, checkRelativePath, isInside, isWithin } from './paths'
@@ -121,7 +121,7 @@ function diskConflicts(workspace: string, plans: Plan[], drift: RawEntry[]): Res
     let parentOk = true
     let lastDir = workspace
     for (const dir of ancestors(p.path)) {
-      const st = lstatOrUndefined(path.join(workspace, dir))
+      const st = lstatIfPresent(path.join(workspace, dir))
       // Missing, or removed by this restore before anything is written: created as a folder then.
       if (!st || deleted.has(dir)) break
       if (st.isSymbolicLink()) {
@@ -142,7 +142,7 @@ function diskConflicts(workspace: string, plans: Plan[], drift: RawEntry[]): Res
       conflict('unsafe', `${path.relative(workspace, lastDir)} leads outside the workspace`)
       continue
     }
-    const st = lstatOrUndefined(path.join(workspace, p.path))
+    const st = lstatIfPresent(path.join(workspace, p.path))
     if (!st || drifted.has(p.path)) continue
     if (st.isDirectory()) {
       const inside = filesUnder(path.join(workspace, p.path), p.path).filter((f) => !deleted.has(f))
@@ -153,15 +153,6 @@ function diskConflicts(workspace: string, plans: Plan[], drift: RawEntry[]): Res
     }
   }
   return out
-}
-
-function lstatOrUndefined(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p)
-  } catch (err) {
-    if (isMissing(err)) return undefined
-    throw err
-  }
 }
 
 function filesUnder(abs: string, rel: string): string[] {
@@ -215,7 +206,7 @@ function writeEntry(workspace: string, rel: string, mode: string, bytes: Buffer)
   const abs = path.join(workspace, rel)
   fs.mkdirSync(path.dirname(abs), { recursive: true })
   // A folder here held only files this restore deleted (checked before): what is left is empty folders.
-  if (lstatOrUndefined(abs)?.isDirectory()) fs.rmSync(abs, { recursive: true })
+  if (lstatIfPresent(abs)?.isDirectory()) fs.rmSync(abs, { recursive: true })
   const temp = path.join(path.dirname(abs), `.${path.basename(abs).slice(0, 40)}.agentry-restore-${randomBytes(4).toString('hex')}`)
   try {
     if (mode === MODE.symlink) fs.symlinkSync(bytes.toString('utf8'), temp)

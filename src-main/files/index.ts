@@ -1,2 +1,3 @@
 export { errnoCode, errnoText, isMissing } from './errno'
+export { lstatIfPresent } from './lstat'
 export { readText, readTextIfPresent, type TextRead } from './read-text'

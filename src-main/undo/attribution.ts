@@ -1,10 +1,6 @@
 import type { ChangeAuthor } from '../../src-shared'
+import { isWithin } from '../checkpoints'
 import type { TurnWrites } from '../store'
-
-/** Inside `folder` or the folder itself ('a' holds 'a/b'; 'ab' does not). */
-function within(p: string, folder: string): boolean {
-  return p === folder || p.startsWith(`${folder}/`)
-}
 
 /**
  * Who changed `paths` (a file, and its old name for a rename) during a turn: every agent whose file tools were allowed
@@ -14,9 +10,9 @@ function within(p: string, folder: string): boolean {
  */
 export function authorsOf(paths: string[], writes: TurnWrites[]): ChangeAuthor[] {
   const author = (w: TurnWrites, via: ChangeAuthor['via']): ChangeAuthor => ({ agentPath: w.agentPath, sessionPath: w.sessionPath, via })
-  const byTool = writes.filter((w) => w.files.some((f) => paths.some((p) => within(p, f))))
+  const byTool = writes.filter((w) => w.files.some((f) => paths.some((p) => isWithin(p, f))))
   if (byTool.length) return byTool.map((w) => author(w, 'file tool'))
-  const named = writes.filter((w) => w.shellFiles.some((f) => paths.some((p) => within(p, f))))
+  const named = writes.filter((w) => w.shellFiles.some((f) => paths.some((p) => isWithin(p, f))))
   if (named.length) return named.map((w) => author(w, 'shell'))
   return writes.filter((w) => w.shell).map((w) => author(w, 'shell'))
 }

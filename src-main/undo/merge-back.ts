@@ -1,6 +1,6 @@
-import type { Checkpoints, Entry } from '../checkpoints'
+import type { Checkpoints } from '../checkpoints'
 import { mergeFile } from './merge-file'
-import type { Plan, Touch } from './plan'
+import { sameEntry, type Plan, type Touch } from './plan'
 
 const TEXT_MODES = new Set(['100644', '100755'])
 
@@ -9,17 +9,17 @@ const TEXT_MODES = new Set(['100644', '100755'])
  * is not refused outright — its lines of that change are taken back by a three-way merge (the file as it is now, the
  * change's after as the base, its before as theirs: git's own way of reverting a commit). Refused, as before, when
  * the later change touched the same lines, or for what cannot be merged (binary files, links, files gone or new).
- * `plan` is updated in place.
+ * `currentTree`: a snapshot of the workspace as it is now. `plan` is updated in place.
  */
-export async function mergeBack(store: Checkpoints, plan: Plan, selected: Touch[]): Promise<void> {
+export async function mergeBack(store: Checkpoints, plan: Plan, selected: Touch[], currentTree: string): Promise<void> {
   const mergeable = new Set(plan.conflicts.filter((c) => c.reason === 'changed since').map((c) => c.path))
   const paths = [...new Set([...plan.plans.map((p) => p.path), ...mergeable])]
   if (!paths.length) return
-  const now = await store.entries(await store.snapshot(), paths)
+  const now = await store.entries(currentTree, paths)
   for (const p of paths) {
     const planned = plan.plans.find((x) => x.path === p)
     const current = now.get(p) ?? null
-    if (planned && same(planned.expected, current)) continue
+    if (planned && sameEntry(planned.expected, current)) continue
     const mine = selected.filter((t) => t.path === p)
     const before = mine[0]?.old ?? null
     const after = mine.at(-1)?.new ?? null
@@ -48,5 +48,3 @@ export async function mergeBack(store: Checkpoints, plan: Plan, selected: Touch[
     plan.steps = plan.steps.filter((x) => x.path !== p)
   }
 }
-
-const same = (a: Entry | null, b: Entry | null) => (a === null ? b === null : b !== null && a.mode === b.mode && a.blob === b.blob)

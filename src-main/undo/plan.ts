@@ -32,7 +32,13 @@ export async function touchesOf(store: Checkpoints, turns: TurnCheckpointRecord[
   return out
 }
 
-const same = (a: Entry | null, b: Entry | null) => (a === null ? b === null : b !== null && a.mode === b.mode && a.blob === b.blob)
+/** Two entries (null: not there) record the same file. */
+export const sameEntry = (a: Entry | null, b: Entry | null) => (a === null ? b === null : b !== null && a.mode === b.mode && a.blob === b.blob)
+
+/** What writing a plan does to its path, as the plan lists it. */
+export function stepOf(p: PathPlan): RestoreStep {
+  return { path: p.path, action: p.target === null ? 'delete' : p.expected === null ? 'recreate' : 'restore' }
+}
 
 /**
  * Taking back the selected changes: each path goes back to its entry before the first selected touch, provided the
@@ -67,15 +73,16 @@ function planPaths(touches: Touch[], selected: (t: Touch) => boolean, describe: 
       plan.conflicts.push({ path: p, reason: 'changed since', detail: `${p} was changed again afterwards (${describe(later)}); taking this back would lose that change` })
       continue
     }
-    const gap = chain.findIndex((t, i) => i > 0 && !same(chain[i - 1].new, t.old))
+    const gap = chain.findIndex((t, i) => i > 0 && !sameEntry(chain[i - 1].new, t.old))
     if (gap > 0) {
       plan.conflicts.push({ path: p, reason: 'changed between turns', detail: `${p} was changed between two turns by something other than the agents; taking it back would lose that change` })
       continue
     }
     const [expected, target] = direction === 'back' ? [last.new, first.old] : [first.old, last.new]
-    if (same(expected, target)) continue
-    plan.plans.push({ path: p, expected, target })
-    plan.steps.push({ path: p, action: target === null ? 'delete' : expected === null ? 'recreate' : 'restore' })
+    if (sameEntry(expected, target)) continue
+    const planned = { path: p, expected, target }
+    plan.plans.push(planned)
+    plan.steps.push(stepOf(planned))
   }
   return plan
 }

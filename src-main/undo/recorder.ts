@@ -109,9 +109,10 @@ export class TurnRecorder {
     let opened: Promise<Opened> | undefined
     const open = (): Promise<Opened> => (opened ??= this.open(o))
     const real = safeRealpath(o.workspaceRoot)
-    this.log.start(o.sessionId, [o.workspaceRoot, real], async (writes) => {
+    this.log.start(o.sessionId, [o.workspaceRoot, real], async (writes, changed) => {
+      // Every writing call waits for the snapshot before the turn; the row is written only when there is news.
       const { row } = await open()
-      this.deps.rows.updateTurnWrites(row.id, writes)
+      if (changed) this.deps.rows.updateTurnWrites(row.id, writes)
     })
     this.inFlight.set(real, (this.inFlight.get(real) ?? 0) + 1)
     let ended = false

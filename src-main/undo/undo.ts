@@ -1,11 +1,11 @@
 import path from 'node:path'
 import { z } from 'zod'
 import type { AgentEvent, MessageWithParts, RestoreOutcome, SessionRecord, TaskWorktree, TurnChanges } from '../../src-shared'
-import type { Checkpoints } from '../checkpoints'
+import { isWithin, type Checkpoints } from '../checkpoints'
 import { protectedWriteReason } from '../permissions'
 import type { CheckpointsRepository, SessionsRepository, TranscriptRepository, TurnCheckpointRecord } from '../store'
 import { authorsOf, byAgentOrBelow } from './attribution'
-import { planBack, planForward, touchesOf, type Plan, type Touch } from './plan'
+import { planBack, planForward, stepOf, touchesOf, type Plan, type Touch } from './plan'
 import { planHunk } from './hunk'
 import { mergeBack } from './merge-back'
 import { key, type TurnRecorder } from './recorder'
@@ -111,8 +111,9 @@ export class Undo {
     const store = await this.deps.recorder.store(session.workspaceRoot)
     const touches = await touchesOf(store, applied)
     const plan = planBack(touches, (t) => chosen.has(t.turn.id) && t.authors.length > 0, (t) => this.describe(t))
+    const handled = new Set([...plan.plans.map((p) => p.path), ...plan.conflicts.map((c) => c.path)])
     for (const t of touches) {
-      if (chosen.has(t.turn.id) && !t.authors.length && !plan.plans.some((p) => p.path === t.path) && !plan.conflicts.some((c) => c.path === t.path)) {
+      if (chosen.has(t.turn.id) && !t.authors.length && !handled.has(t.path)) {
         plan.skipped.push({ path: t.path, reason: 'changed during the turn by something other than its agents (you, an editor, another program); left as it is' })
       }
     }
@@ -185,16 +186,17 @@ export class Undo {
     const touches = await touchesOf(store, applied)
     const wanted = (t: Touch) =>
       (!request.checkpointId || t.turn.id === request.checkpointId) &&
-      (!request.paths?.length || request.paths.some((p) => t.path === p || t.path.startsWith(`${p.replace(/\/$/, '')}/`))) &&
+      (!request.paths?.length || request.paths.some((p) => isWithin(t.path, p.replace(/\/$/, '')))) &&
       (!request.agentSessionId || t.authors.some((a) => byAgentOrBelow(a, request.agentSessionId!))) &&
       (t.authors.length > 0 || Boolean(request.paths?.length))
     const plan = planBack(touches, wanted, (t) => this.describe(t))
     if (!plan.plans.length && !plan.conflicts.length) throw new UndoError('not_found', 'Nothing recorded matches: no change of those files or that agent to revert.')
+    // One snapshot of the workspace as it is: what the merges start from, and the revert's own "before".
+    const before = await store.snapshot()
     // A file changed again since (a later turn, the person): its lines of this change are taken back by a merge.
-    await mergeBack(store, plan, touches.filter(wanted))
-    const before = request.dryRun ? undefined : await store.snapshot()
+    await mergeBack(store, plan, touches.filter(wanted), before)
     const outcome = await this.apply(store, session, plan, request)
-    if (outcome.applied && before) await this.recordRevert(store, session, before, plan)
+    if (outcome.applied && !request.dryRun) await this.recordRevert(store, session, before, plan)
     return outcome
   }
 
@@ -212,10 +214,7 @@ export class Undo {
     } catch (err) {
       throw new UndoError('conflict', `Cannot apply ${worktree.branch}: ${err instanceof Error ? err.message : String(err)}.`)
     }
-    const plan: Plan = {
-      ...planned,
-      steps: planned.plans.map((p) => ({ path: p.path, action: p.target === null ? ('delete' as const) : p.expected === null ? ('recreate' as const) : ('restore' as const) })),
-    }
+    const plan: Plan = { ...planned, steps: planned.plans.map(stepOf) }
     if (!plan.plans.length && !plan.conflicts.length) throw new UndoError('conflict', `The workspace already has every change of ${worktree.branch}.`)
     const outcome = await this.apply(store, session, plan, request)
     if (outcome.applied) await this.recordRevert(store, session, before, plan, author)

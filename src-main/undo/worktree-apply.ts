@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { RestoreConflict, TaskWorktree } from '../../src-shared'
-import { errnoText, isMissing } from '../files'
+import { errnoText, lstatIfPresent } from '../files'
 import type { Checkpoints, Entry } from '../checkpoints'
 import { mergeFile } from './merge-file'
 import type { PathPlan } from './plan'
@@ -32,13 +32,8 @@ const z = (b: Buffer) => b.toString('utf8').split('\0').filter(Boolean)
 type Side = { bytes: Buffer; mode: string } | null
 
 function readSide(abs: string): Side {
-  let st: fs.Stats
-  try {
-    st = fs.lstatSync(abs)
-  } catch (err) {
-    if (isMissing(err)) return null
-    throw err
-  }
+  const st = lstatIfPresent(abs)
+  if (!st) return null
   if (st.isSymbolicLink()) return { bytes: Buffer.from(fs.readlinkSync(abs), 'utf8'), mode: '120000' }
   if (!st.isFile()) return null
   return { bytes: fs.readFileSync(abs), mode: st.mode & 0o111 ? '100755' : '100644' }

@@ -10,7 +10,7 @@ import type { TurnWrites } from '../store'
 const READ_ONLY = new Set(['read_file', 'list_dir', 'glob', 'grep', 'web_fetch', 'question', 'todo', 'plan_exit', 'task', 'sessions_list', 'sessions_history', 'sessions_send', 'sessions_wait'])
 
 /** A turn being recorded: its workspace, what each agent of it was allowed to write so far, and who to tell. */
-type Recording = { workspaces: string[]; byAgent: Map<string, TurnWrites>; wrote(writes: TurnWrites[]): Promise<void> }
+type Recording = { workspaces: string[]; byAgent: Map<string, TurnWrites>; wrote(writes: TurnWrites[], changed: boolean): Promise<void> }
 
 /**
  * Who wrote what during the turns being recorded. The runtime tells it of every allowed tool call (WriteSink) before
@@ -28,9 +28,10 @@ export class WriteLog implements WriteSink {
 
   /**
    * Start recording the turn of `sessionId`; `workdirs` are the workspace's paths a level's workdir may equal (the
-   * session's, its real path). `wrote` is told of every call that may write, with all writes so far.
+   * session's, its real path). `wrote` is told of every call that may write, with all writes so far and whether this
+   * call added to them (a bash call after the first adds nothing, unless the parser saw a new target).
    */
-  start(sessionId: string, workdirs: string[], wrote: (writes: TurnWrites[]) => Promise<void>): void {
+  start(sessionId: string, workdirs: string[], wrote: (writes: TurnWrites[], changed: boolean) => Promise<void>): void {
     this.turns.set(sessionId, { workspaces: workdirs.map((w) => path.resolve(w)), byAgent: new Map(), wrote })
   }
 
@@ -53,11 +54,12 @@ export class WriteLog implements WriteSink {
     const files = asks.filter((a) => a.kind === 'path' && a.access === 'write' && !a.outsideWorkspace).flatMap((a) => a.subjects.map((s) => relative(level.workdir, s)))
     const key = level.path.join('/')
     let writes = turn.byAgent.get(key)
+    let changed = !writes
     if (!writes) turn.byAgent.set(key, (writes = { agentPath: [...level.agentPath], sessionPath: [...level.path], files: [], shellFiles: [], shell: false }))
     const list = toolName === 'bash' ? writes.shellFiles : writes.files
-    for (const f of files) if (f && !list.includes(f)) list.push(f)
-    if (anything) writes.shell = true
-    return turn.wrote([...turn.byAgent.values()])
+    for (const f of files) if (f && !list.includes(f) && list.push(f)) changed = true
+    if (anything && !writes.shell) changed = writes.shell = true
+    return turn.wrote([...turn.byAgent.values()], changed)
   }
 }
 
