@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
+import { Budget } from './budget'
 import { McpServerConfig } from './mcp'
 import { CompactPermission, PermissionRule } from './permission'
 
@@ -36,6 +37,8 @@ export const AgentFrontmatter = lazy(() =>
       color: z.string().max(32).optional(),
       /** `worktree`: every run of this agent as a subagent works in a fresh git worktree of the workspace */
       isolation: z.enum(['worktree']).optional(),
+      /** the most one run of this agent as a subagent may spend, everything it starts included */
+      budget: Budget.optional(),
     })
     .strict()
 )

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
+import { Budget, BudgetView } from './budget'
 import { AlwaysSuggestion } from './permission'
 
 /**
@@ -7,7 +8,7 @@ import { AlwaysSuggestion } from './permission'
  * `tool_approval_required` event carries, what the app and editors (ACP) render. Its `kind` and its `arguments`
  * are typed here, so no client guesses them again from the tool's name or parses an open object.
  */
-export const ApprovalKind = lazy(() => z.enum(['tool', 'plan', 'question']))
+export const ApprovalKind = lazy(() => z.enum(['tool', 'plan', 'question', 'budget']))
 export type ApprovalKind = z.infer<typeof ApprovalKind>
 export const ApprovalStatus = lazy(() => z.enum(['pending', 'approved', 'denied', 'cancelled', 'expired']))
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>
@@ -29,6 +30,15 @@ export const ApprovalArguments = lazy(() =>
     options: z.array(z.string()).optional(),
     /** plan: the plan to approve */
     plan: z.string().optional(),
+    /** budget: a run at its budget asks to go on (`extendBy` more), or a fan-out asks before it starts (its `children`) */
+    budget: z
+      .object({
+        view: BudgetView.optional(),
+        extendBy: Budget.optional(),
+        children: z.number().int().optional(),
+        childrenCostUsd: z.number().optional(),
+      })
+      .optional(),
   })
 )
 export type ApprovalArguments = z.infer<typeof ApprovalArguments>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
+import { Budget } from './budget'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { ModelPricing, SubagentLimits } from './config'
 import { ProviderDraft } from './settings-fields'
@@ -154,6 +155,8 @@ export const HeadlessRun = lazy(() =>
     .object({
       yes: z.boolean(),
       allow: z.array(z.object({ tool: id, pattern: text(1000).min(1) }).strict()).max(100),
+      /** `--max-cost` / `--max-tokens`: this run's budget, its whole tree included */
+      budget: Budget.optional(),
     })
     .strict()
 )

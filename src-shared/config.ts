@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
+import { Budget, BudgetSettings, RunawayLimits } from './budget'
 import { CheckpointSettings } from './changes'
 import { McpServerConfig } from './mcp'
 import { SandboxSettings } from './sandbox'
@@ -68,6 +69,8 @@ export const SubagentLimits = lazy(() =>
       timeoutSeconds: z.number().positive().max(86_400).default(300),
       archiveAfterMinutes: z.number().nonnegative().default(60),
       tools: SubagentToolPolicy.optional(),
+      /** each child's budget unless its agent file or the call sets a smaller one (a workspace file may only lower it) */
+      budget: Budget.optional(),
     })
     .strict()
 )
@@ -128,6 +131,10 @@ export const Config = lazy(() =>
       sandbox: SandboxSettings.default(SandboxSettings.parse({})),
       /** checkpoints of the workspace around each turn (undo); only the person's own config.yaml sets it */
       checkpoints: CheckpointSettings.default(CheckpointSettings.parse({})),
+      /** session and daily budgets, and when a fan-out asks first; only the person's own config.yaml sets it */
+      budgets: BudgetSettings.default(BudgetSettings.parse({})),
+      /** guards against a stream, a tool loop or a respawn loop that never ends; only the person's own config.yaml */
+      runaway: RunawayLimits.default(RunawayLimits.parse({})),
       /**
        * MCP servers by name. Each entry is checked on its own (src-main/config/mcp-servers.ts): a malformed one disables
        * only that server. Here: the usable definitions of every layer, trusted or not (see LoadedConfig.mcp).

@@ -71,7 +71,7 @@ export const TurnCompleteEvent = lazy(() =>
     type: z.literal('turn_complete'),
     ...base,
     messageId: z.string().nullable(),
-    finishReason: z.enum(['stop', 'max_steps', 'aborted', 'error']),
+    finishReason: z.enum(['stop', 'max_steps', 'aborted', 'error', 'budget']),
     usage: TokenUsage,
     text: z.string(),
     /** prompt + answer tokens of the turn's last model step: how full the context window is now */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
+import { BudgetView } from './budget'
 
 export const SessionStatus = lazy(() =>
   z.enum([
@@ -213,6 +214,8 @@ export const TaskCard = lazy(() =>
     worktree: TaskWorktree.optional(),
     /** it stopped before it finished (its step cap, its own timeout, no final answer): why, as the parent read it */
     incomplete: z.string().optional(),
+    /** its budget (its own, bounded by every one above it) and what it and its children spent against it */
+    budget: BudgetView.optional(),
   })
 )
 export type TaskCard = z.infer<typeof TaskCard>

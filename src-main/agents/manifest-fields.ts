@@ -24,7 +24,7 @@ export interface MappedFields {
 }
 
 /** Fields Agentry takes as they are. */
-const DIRECT = ['description', 'mode', 'model', 'temperature', 'maxOutputTokens', 'inspectable', 'caller', 'background', 'hidden', 'color', 'isolation']
+const DIRECT = ['description', 'mode', 'model', 'temperature', 'maxOutputTokens', 'inspectable', 'caller', 'background', 'hidden', 'color', 'isolation', 'budget']
 /** Other names for Agentry fields: opencode's `steps`/`top_p`, Claude Code's `maxTurns`. */
 const RENAMED: Record<string, string> = { maxSteps: 'maxSteps', steps: 'maxSteps', maxTurns: 'maxSteps', top_p: 'topP', topP: 'topP' }
 /** Keys other hosts use that mean nothing here, with the one-line reason shown as a warning. */

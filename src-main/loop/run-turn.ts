@@ -8,7 +8,7 @@ import { beginStep, endStep } from './step-gate'
 import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
 import { appendErrorMessage, type Transcript } from './transcript'
 
-export type FinishReason = 'stop' | 'max_steps' | 'aborted' | 'error'
+export type FinishReason = 'stop' | 'max_steps' | 'aborted' | 'error' | 'budget'
 
 export interface RunContext {
   agent: AgentInfo
@@ -32,6 +32,11 @@ export interface RunContext {
   messageMetadata?: Record<string, unknown>
   /** called after every model step with that step's usage */
   onStep?(step: { index: number; usage: TokenUsage }): void
+  /**
+   * Asked before every model request — the safe point between steps, with no tool call half done: a reason to end
+   * the turn here instead (a budget reached that the person did not extend). It may wait (for the person's answer).
+   */
+  beforeRequest?(): Promise<string | undefined> | string | undefined
   retryDelayMs?: number
   /** first-content and between-parts limits for each model request (defaults: 60 s / 120 s) */
   timeouts?: { firstByteMs: number; idleMs: number }
@@ -80,6 +85,13 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
   try {
     for (;;) {
       const finalStep = steps >= ctx.maxSteps
+      // Before the step opens, so that what arrives while the person decides (a background result) is in its prompt.
+      const stop = await ctx.beforeRequest?.()
+      if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted')
+      if (stop !== undefined) {
+        appendErrorMessage(ctx.transcript, ctx.emit, 'budget', stop)
+        return { text: lastText, finalText: '', finishReason: 'budget', usage, steps, error: stop, lastMessageId, contextTokens }
+      }
       beginStep(ctx.transcript)
       const prompt = buildPrompt(ctx.system, ctx.transcript.history(), { toolResultImages: ctx.toolResultImages })
       if (finalStep) prompt.push({ role: 'user', content: [{ type: 'text', text: FINAL_ANSWER_NOTICE }] })
@@ -88,6 +100,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         endStep(ctx.transcript)
         return { text: lastText, finalText, finishReason: 'stop', usage, steps, lastMessageId, contextTokens }
       }
+
       markCacheBreakpoints(prompt, ctx.cachePrefixLength)
       const options: LanguageModelV4CallOptions = {
         prompt,
