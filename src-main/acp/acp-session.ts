@@ -275,10 +275,11 @@ export class AcpSession {
     }
   }
 
-  private end(turn: Turn, reason: 'stop' | 'max_steps' | 'aborted' | 'error'): void {
+  private end(turn: Turn, reason: 'stop' | 'max_steps' | 'aborted' | 'error' | 'budget'): void {
     if (turn.cancelled || reason === 'aborted') return turn.finish({ stopReason: 'cancelled' })
     if (reason === 'stop') return turn.finish({ stopReason: 'end_turn' })
-    if (reason === 'max_steps') return turn.finish({ stopReason: 'max_turn_requests' })
+    // ACP has no budget stop: a run stopped at its budget ended at a limit on its requests, as at the step cap.
+    if (reason === 'max_steps' || reason === 'budget') return turn.finish({ stopReason: 'max_turn_requests' })
     const message = turn.lastError?.message ?? 'The run failed before it could answer.'
     turn.finish(new RequestError(-32603, message, { code: turn.lastError?.code ?? 'run_failed', sessionId: this.id }))
   }

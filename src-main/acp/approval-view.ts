@@ -37,6 +37,14 @@ export function permissionOptions(a: ApprovalRecord): PermissionOption[] {
       { optionId: 'reject', name: 'Keep planning', kind: 'reject_once' },
     ]
   }
+  if (a.kind === 'budget') {
+    // A run at its budget, or a fan-out: once, never always (a budget is the person's limit, not a rule to widen).
+    const extend = a.toolName === 'budget'
+    return [
+      { optionId: 'allow_once', name: extend ? 'Extend the budget and go on' : `Start ${a.arguments.budget?.children ?? 'the'} subagents`, kind: 'allow_once' },
+      { optionId: 'deny', name: extend ? 'Stop here' : "Don't start them", kind: 'reject_once' },
+    ]
+  }
   if (a.kind === 'question') {
     return [
       ...questionOptions(a).map((name, i): PermissionOption => ({ optionId: `answer:${i}`, name, kind: 'allow_once' })),

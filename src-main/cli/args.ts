@@ -5,7 +5,7 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage:
-  agentry run [--workdir D] [--agent A] [--model P/M] [--json] [--yes | --allow PATTERN…] PROMPT
+  agentry run [--workdir D] [--agent A] [--model P/M] [--json] [--yes | --allow PATTERN…] [--max-cost USD] [--max-tokens N] PROMPT
   agentry agents [--workdir D] [--json]
   agentry sessions [--all] [--json]
   agentry show SESSION [--json]
@@ -23,6 +23,7 @@ Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
 serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open tabs reconnect.
 --debug (any command, or AGENTRY_DEBUG=1) checks every host answer against the bridge contract and prints stack traces.
 --allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.
+--max-cost and --max-tokens bound the whole run, subagents included; at the limit it stops (exit 1) and says so.
 trust shows what a workspace's .agents/permissions.jsonc and config.yaml change, then trusts them as they are
 (untrusted, a workspace may only tighten your rules, its providers get none of your keys and its MCP servers do not start).
 mcp list connects to each MCP server that may start and shows its status and tools (--cached: only what is known).
@@ -39,6 +40,8 @@ const EMPTY_HINT: Record<string, string> = {
   port: 'Give a port number, or leave --port out for a random free port.',
   token: 'Give a token, or leave --token out for a fresh one.',
   allow: 'Give TOOL or TOOL:PATTERN, e.g. --allow read_file.',
+  'max-cost': 'Give an amount in US dollars, e.g. --max-cost 0.50, or leave --max-cost out for no limit.',
+  'max-tokens': 'Give a number of tokens, e.g. --max-tokens 200000, or leave --max-tokens out for no limit.',
   to: 'Give the id of one of your messages (see agentry show SESSION --json), or leave --to out to undo the last turn.',
 }
 
@@ -52,6 +55,8 @@ const COMMANDS: Record<string, Spec> = {
     json: { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     allow: { type: 'string', multiple: true },
+    'max-cost': { type: 'string' },
+    'max-tokens': { type: 'string' },
   },
   agents: { workdir: { type: 'string' }, json: { type: 'boolean' } },
   sessions: { all: { type: 'boolean' }, json: { type: 'boolean' } },
@@ -107,4 +112,24 @@ export function parseAllow(spec: string): { tool: string; pattern: string; actio
   const pattern = at < 0 ? '*' : spec.slice(at + 1).trim()
   if (!tool || !pattern) throw new UsageError(`--allow "${spec}": expected TOOL or TOOL:PATTERN, e.g. --allow "bash:git status*"`)
   return { tool, pattern, action: 'allow' }
+}
+
+/** `--max-cost 0.50` / `--max-tokens 200k`: this run's budget; undefined when neither is given. */
+export function parseRunBudget(values: Record<string, unknown>): { costUsd?: number; tokens?: number } | undefined {
+  const cost = values['max-cost'] as string | undefined
+  const tokens = values['max-tokens'] as string | undefined
+  if (cost === undefined && tokens === undefined) return undefined
+  const out: { costUsd?: number; tokens?: number } = {}
+  if (cost !== undefined) {
+    const v = Number(cost.trim().replace(/^\$/, ''))
+    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`--max-cost "${cost}": expected an amount in US dollars above 0, e.g. --max-cost 0.50`)
+    out.costUsd = v
+  }
+  if (tokens !== undefined) {
+    const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(tokens.trim())
+    const v = m ? Math.round(Number(m[1]) * (m[2] ? (m[2].toLowerCase() === 'k' ? 1e3 : 1e6) : 1)) : NaN
+    if (!Number.isInteger(v) || v <= 0) throw new UsageError(`--max-tokens "${tokens}": expected a whole number of tokens above 0, e.g. --max-tokens 200000 (or 200k)`)
+    out.tokens = v
+  }
+  return out
 }

@@ -2,8 +2,9 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { BridgeClient } from '../../src-shared/bridge-client'
+import type { HeadlessRun } from '../../src-shared/bridge'
 import { formatConfigIssues } from '../config/format-issues'
-import { debugEnabled, parseAllow, UsageError, type ParsedArgs } from './args'
+import { debugEnabled, parseAllow, parseRunBudget, UsageError, type ParsedArgs } from './args'
 import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import { keepWasmAtBaseline } from './one-shot-wasm'
 import { ProgressView } from './progress'
@@ -34,12 +35,13 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const yes = Boolean(args.values.yes)
   const allow = ((args.values.allow as string[] | undefined) ?? []).map(parseAllow)
   if (yes && allow.length) throw new UsageError('use either --yes or --allow, not both')
+  const budget = parseRunBudget(args.values)
   for (let attempt = 1; ; attempt++) {
     const host = await connectHost(io, { workdir, debug: debugEnabled(args, io) })
     if (!host.attached && io.ownProcess) keepWasmAtBaseline()
     const state = { prompted: false }
     try {
-      return await runOn(host.api, args, io, { workdir, prompt, headless: { yes, allow: allow.map(({ tool, pattern }) => ({ tool, pattern })) } }, state)
+      return await runOn(host.api, args, io, { workdir, prompt, headless: { yes, allow: allow.map(({ tool, pattern }) => ({ tool, pattern })), ...(budget ? { budget } : {}) } }, state)
     } catch (err) {
       // The host stopped before it took the prompt: start over on the next one (never run a prompt twice).
       if (!state.prompted && attempt < ATTEMPTS && hostWentAway(host, err)) continue
@@ -54,7 +56,7 @@ async function runOn(
   api: BridgeClient,
   args: ParsedArgs,
   io: CliIO,
-  o: { workdir: string; prompt: string; headless: { yes: boolean; allow: { tool: string; pattern: string }[] } },
+  o: { workdir: string; prompt: string; headless: HeadlessRun },
   state: { prompted: boolean },
 ): Promise<number> {
   const settings = await api.calls['settings.get']({ workspaceRoot: o.workdir })
@@ -103,7 +105,7 @@ async function runOn(
       io.stderr.write(`agentry: run stopped; session ${sessionId} (agentry show ${sessionId})\n`)
       return SIGNAL_EXIT[interrupted]
     }
-    if (!final || final.finishReason === 'error' || final.finishReason === 'aborted') {
+    if (!final || final.finishReason === 'error' || final.finishReason === 'aborted' || final.finishReason === 'budget') {
       if (final?.text && !json) io.stdout.write(final.text.endsWith('\n') ? final.text : `${final.text}\n`)
       io.stderr.write(`agentry: ${lastError?.message ?? `the run ${final?.finishReason ?? 'ended without an answer'}`}\n`)
       // A model that is not configured or whose key is refused is a configuration error (2); anything else is a

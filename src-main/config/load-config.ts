@@ -39,6 +39,21 @@ export function userConfigPath(dataDir: string): string {
   return path.join(dataDir, CONFIG_FILE)
 }
 
+const PERSON_ONLY = { sandbox: 'the sandbox', checkpoints: 'checkpoints', budgets: 'budgets', runaway: 'the runaway guards' } as const
+
+/** A workspace's `subagents.budget` may lower each field of the person's, never raise it (nor lift one they set). */
+function lowerOnly(person: Record<string, unknown>, project: Record<string, unknown>): void {
+  const theirs = isPlainObject(project.subagents) ? project.subagents.budget : undefined
+  const mine = isPlainObject(person.subagents) ? person.subagents.budget : undefined
+  if (!isPlainObject(theirs) || !isPlainObject(mine)) return
+  const merged: Record<string, unknown> = { ...mine }
+  for (const [k, v] of Object.entries(theirs)) {
+    const own = mine[k]
+    merged[k] = typeof own === 'number' && typeof v === 'number' ? Math.min(own, v) : own === undefined ? v : own
+  }
+  ;(project.subagents as Record<string, unknown>).budget = merged
+}
+
 export function projectConfigPath(workdir: string): string {
   return path.join(workdir, '.agents', CONFIG_FILE)
 }
@@ -67,11 +82,13 @@ export function loadConfig(dataDir: string, workdir?: string, o: { trusted?: boo
     issues.push(...project.issues)
     // The sandbox and checkpoints (undo) are read from the person's own file only: a cloned workspace must not be able
     // to turn off what protects the person. Saying nothing would let a project believe it set them.
-    for (const key of ['sandbox', 'checkpoints'] as const) {
+    // Budgets and runaway guards too: they bound what the person pays.
+    for (const key of ['sandbox', 'checkpoints', 'budgets', 'runaway'] as const) {
       if (!Object.hasOwn(project.clean, key)) continue
       delete project.clean[key]
-      issues.push({ file, path: key, reason: `only your own ${userConfigPath(dataDir)} sets ${key === 'sandbox' ? 'the sandbox' : 'checkpoints'}; a workspace file cannot change it. Move the setting there, or remove it from this file` })
+      issues.push({ file, path: key, reason: `only your own ${userConfigPath(dataDir)} sets ${PERSON_ONLY[key]}; a workspace file cannot change it. Move the setting there, or remove it from this file` })
     }
+    lowerOnly(person.clean, project.clean)
     const limited = limitWorkspaceProviders(person.clean, project.clean, { file, trusted: o.trusted === true })
     issues.push(...limited.problems.map((p) => ({ file, ...p })))
     workspaceProviders = limited.providers

@@ -22,6 +22,7 @@ export function notificationFor(e: AgentEvent): NotificationText | undefined {
       max_steps: 'Run stopped at the step limit',
       aborted: 'Run stopped',
       error: 'Run failed',
+      budget: 'Run stopped at its budget',
     }[event.finishReason]
     const text = event.text.trim().replace(/\s+/g, ' ')
     return { title, body: text === '' ? 'Open Agentry to see the result.' : text.length > 140 ? `${text.slice(0, 139)}…` : text }

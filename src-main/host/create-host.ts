@@ -179,6 +179,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       transcript: store.transcript,
       queue: store.queue,
       approvalRecords: store.approvals,
+      spend: store.spend,
+      approvals,
       hub,
       runs,
       subagents,

@@ -9,3 +9,5 @@ export { toolsForRun, agentRules, subagentRules, deniesOutright, nativeToolNames
 export { agentOwnServers, visibleMcpServers, serverDeniedOutright, withClientMcpServers, type McpToolSource } from './mcp-visibility'
 export { Scratchpads, scratchpadRules } from './scratchpad'
 export { RunRegistry, RunRefused, addStep, type RunRecord, type RunTotals, type RunKind } from './runs'
+export { Allowance, budgetTokens, tightest, WARN_AT, type Reached } from './budget'
+export { budgetStopMessage, budgetErrorText, budgetReachedLine } from './budget-text'

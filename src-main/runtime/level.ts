@@ -4,6 +4,7 @@ import type { Transcript } from '../loop'
 import type { Ruleset } from '../permissions'
 import type { PermissionAsk } from '../tools'
 import type { StaticLayers } from '../trust'
+import type { Allowance } from './budget'
 
 /**
  * What a run reads from the person's and the workspace's files — configuration, static rules, agents — taken
@@ -86,4 +87,6 @@ export interface RunLevel {
   scratchpad?: string
   /** the git worktree this run works in (a child with isolation: worktree) */
   worktree?: TaskWorktree
+  /** its budget, chained to every budget above it (absent: nothing limits it) */
+  allowance?: Allowance
 }

@@ -47,6 +47,8 @@ export interface PrepareOptions {
   /** tools of higher layers offered to this run (the subagents module's `task`) */
   tools?: ToolDef[]
   onStep?(s: { index: number; usage: TokenUsage }): void
+  /** asked before each model request (see RunContext.beforeRequest): the budget check of the level's caller */
+  beforeRequest?: RunContext['beforeRequest']
   /** a host helper (title, summary, compaction): its own prompt only — no workspace instructions, environment or tool list */
   bare?: boolean
 }
@@ -64,6 +66,7 @@ export class Runtime {
     const mcp = servers.length && this.deps.mcp ? await this.deps.mcp.toolsFor(level.workdir, servers, level.signal) : undefined
     const tools = toolsForRun(level.agent, level.chain, [...(o.tools ?? []), ...(mcp?.tools ?? [])], level.depth)
     const native = offeredNativeTools(level, this.deps.rules)
+    const { runaway } = level.settings.config.config
     const system = o.bare
       ? level.agent.prompt.trim()
       : buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef, scratchpad: level.scratchpad, worktree: level.worktree })
@@ -83,6 +86,10 @@ export class Runtime {
       toolResultImages: acceptsToolResultImages(level.modelRef, level.settings.config.config),
       messageMetadata: { model: level.modelRef, agent: level.agent.name },
       onStep: o.onStep,
+      beforeRequest: o.beforeRequest,
+      outputTokenCap: level.agent.maxOutputTokens ?? runaway.maxOutputTokens,
+      requestMs: runaway.requestSeconds * 1000,
+      repeatedCallLimit: runaway.repeatedCalls,
       retryDelayMs: this.deps.retryDelayMs,
       timeouts: {
         firstByteMs: level.settings.config.config.timeouts.firstByteSeconds * 1000,

@@ -1,4 +1,4 @@
-import type { AgentInfo, ClientMcpServer, Config, HeadlessRun, ModelRef, SessionRecord, SubagentMeta } from '../../src-shared'
+import type { AgentInfo, Budget, ClientMcpServer, Config, HeadlessRun, ModelRef, SessionRecord, SubagentMeta } from '../../src-shared'
 import { StoredTranscript } from '../loop'
 import { defaultModelRef } from '../models'
 import type { Ruleset } from '../permissions'
@@ -14,6 +14,8 @@ import type { Emitter } from './emitter'
 export interface RunOptions {
   grants?: Ruleset
   mcp?: ClientMcpServer[]
+  /** `agentry run --max-cost/--max-tokens` */
+  budget?: Budget
 }
 
 /** `agentry run`'s grants as rules of the runtime layer (never above a deny): `--allow`, then `--yes` for the rest. */

@@ -1,14 +1,15 @@
 import type { AgentInfo, ApprovalRecord, ClientMcpServer, Config, HeadlessRun, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
-import type { ResumeHook } from '../approvals'
+import type { Approvals, ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendErrorMessage, awaitsAnswer, buildPrompt, StoredTranscript } from '../loop'
 import type { ModelInfo } from '../models'
-import { RunRefused, type BackgroundSink, type RunLevel, type RunRegistry, type RunSettings } from '../runtime'
-import type { ApprovalsRepository, QueueRepository, SessionsRepository, TranscriptRepository } from '../store'
+import { RunRefused, type Allowance, type BackgroundSink, type RunLevel, type RunRegistry, type RunSettings } from '../runtime'
+import type { ApprovalsRepository, QueueRepository, SessionsRepository, SpendRepository, TranscriptRepository } from '../store'
 import { USER_STOP_REASON, type Subagents } from '../subagents'
 import type { TurnRecorder, TurnRecording } from '../undo'
 import { requireSession, RunnerError } from './session-error'
 import { Emitters, type Emitter } from './emitter'
+import { budgetsAbove } from './root-budget'
 import { grantRules, rootLevel, type RunOptions } from './root-level'
 import { summarize } from './summarize'
 import { generateTitle } from './title'
@@ -37,6 +38,10 @@ export interface RunnerDeps {
   fault(where: string, err: unknown): string
   /** the conversation's scratchpad folder, made if needed; undefined when it cannot be (the run goes on without it) */
   scratchpad?(rootSessionId: string): string | undefined
+  /** each workspace's daily spend (budgets.dailyCostUsd) */
+  spend: SpendRepository
+  /** a run at its budget asks the person to extend it */
+  approvals: Approvals
   /** checkpoints of the workspace around each turn (undo, the review of changes); absent → none are kept */
   checkpoints?: { begin(o: Parameters<TurnRecorder['begin']>[0]): Promise<TurnRecording | undefined> }
 }
@@ -54,6 +59,8 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   /** per conversation: the options of the prompt being worked on, kept for the turns its children's results start */
   private readonly conversationOptions = new Map<string, RunOptions>()
   private readonly wakeups = new Set<string>()
+  /** per conversation: the budgets above the prompt being worked on (its turns and its children's share them) */
+  private readonly budgets = new Map<string, Allowance | undefined>()
   /** sessions whose calls left waiting across a restart are all answered: the next turn runs them first */
   private readonly resumes = new Set<string>()
   private readonly idleWaiters = new Set<() => void>()
@@ -69,6 +76,14 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       emitter: (session) => this.emitters.of(session),
       setStatus: (session, status, reason) => this.setStatus(session, status, reason),
       level: (session, agent, settings, signal, userMessageId) => this.levelFor(session, settings, signal, userMessageId, agent),
+      budgetsAbove: (session, config, fresh) => {
+        const root = this.emitters.of(session).stream
+        if (!fresh && this.budgets.has(root)) return this.budgets.get(root)
+        const conversation = this.deps.sessions.getSession(root) ?? session
+        const above = budgetsAbove(this.deps, { conversation, config, run: this.conversationOptions.get(root)?.budget })
+        this.budgets.set(root, above)
+        return above
+      },
       title: (level, session, text) => this.inBackground(session, 'title', (signal) => generateTitle(this.deps, level, session, text, signal)),
     }
   }
@@ -80,7 +95,11 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     if (input.headless || input.mcpServers?.length) {
-      this.promptOptions.set(entry.id, { ...(input.headless ? { grants: grantRules(input.headless) } : {}), ...(input.mcpServers?.length ? { mcp: input.mcpServers } : {}) })
+      this.promptOptions.set(entry.id, {
+        ...(input.headless ? { grants: grantRules(input.headless) } : {}),
+        ...(input.headless?.budget ? { budget: input.headless.budget } : {}),
+        ...(input.mcpServers?.length ? { mcp: input.mcpServers } : {}),
+      })
     }
     const busy = this.isRunning(input.sessionId)
     if (busy) this.emit(session, { type: 'message_queued', sessionId: session.id, at: Date.now(), queueId: entry.id, text: entry.text })
@@ -230,6 +249,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       this.wakeups.delete(id)
       this.resumes.delete(id)
       this.conversationOptions.delete(id)
+      this.budgets.delete(id)
       this.deps.subagents.forget(id)
     }
     this.emitters.forget(ids)

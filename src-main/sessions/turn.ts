@@ -1,10 +1,11 @@
-import type { AgentInfo, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import type { AgentInfo, Config, QueueEntry, SessionRecord, SessionStatus, TokenUsage } from '../../src-shared'
 import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
-import { addStep, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
+import { addStep, type Allowance, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
 import { INTERRUPTED_REASON } from '../subagents'
 import { maybeCompact } from './compaction'
 import type { Emitter } from './emitter'
 import { noteRuleErrors } from './rule-notice'
+import { publishBudget, rootBudgetCheck, turnAllowance } from './root-budget'
 import type { RunnerDeps } from './runner'
 import { settleWaitingCalls } from './waiting-calls'
 
@@ -16,6 +17,8 @@ export interface TurnHost {
   emitter(session: SessionRecord): Emitter
   setStatus(session: SessionRecord, status: SessionStatus, reason?: string): SessionRecord
   level(session: SessionRecord, agent: AgentInfo, settings: RunSettings, signal: AbortSignal, userMessageId: string | null): RunLevel
+  /** the budgets above this prompt's turns (`fresh`: a new prompt, read them again) */
+  budgetsAbove(session: SessionRecord, config: Config, fresh: boolean): Allowance | undefined
   /** the first prompt of a conversation names it (fire-and-forget) */
   title(level: RunLevel, session: SessionRecord, text: string): void
 }
@@ -57,12 +60,25 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   // A turn without a new message (a retry, a background result, a resumed call) still belongs to the last user message.
   userMessageId ??= [...transcript.history()].reverse().find((m) => m.role === 'user' && !m.metadata.synthetic)?.id ?? null
   const level = host.level(session, agent, settings, record.controller.signal, userMessageId)
+  const allowance = turnAllowance(deps, session.workspaceRoot, host.budgetsAbove(session, settings.config.config, entry !== undefined && !retrying))
+  level.allowance = allowance
+  const showBudget = () => publishBudget(deps, level, allowance, (s) => host.emitter(s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s }))
   if (firstPrompt && entry) host.title(level, session, entry.text)
   const info = await deps.modelInfo(level.modelRef, settings.config.config)
   let run
   try {
-    // Priced per step: a table may bill a long prompt at a higher rate, request by request.
-    run = await deps.subagents.prepare(level, level.transcript, { onStep: ({ usage }) => addStep(record.totals, usage, info.cost(usage)) })
+    run = await deps.subagents.prepare(level, level.transcript, {
+      // Priced per step: a table may bill a long prompt at a higher rate, request by request. Counted as it happens,
+      // so a host that dies mid-run has lost nothing of what was spent.
+      onStep: ({ usage }) => {
+        const cost = info.cost(usage)
+        addStep(record.totals, usage, cost)
+        allowance.charge(usage, cost)
+        countStep(host, level, usage, cost)
+        showBudget()
+      },
+      beforeRequest: () => rootBudgetCheck(deps, level, allowance),
+    })
   } catch (err) {
     // Model not configured / key missing: the run cannot start; say why, in this session.
     const e = err as Error
@@ -81,7 +97,7 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   } finally {
     await recording?.end()
   }
-  countUsage(host, level, record)
+  showBudget()
   // Interrupted (the client running the turn went away) is not a failure of the session: it is left idle.
   const interrupted = result.finishReason === 'aborted' && record.controller.signal.reason === INTERRUPTED_REASON
   const status: SessionStatus = interrupted ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
@@ -99,10 +115,9 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   })
 }
 
-/** The session's own totals, and — for a child session prompted directly — its ancestors' subagent totals. */
-function countUsage(host: TurnHost, level: RunLevel, record: RunRecord): void {
+/** One step's usage: the session's own totals, and — for a child session prompted directly — its ancestors' subagent totals. */
+function countStep(host: TurnHost, level: RunLevel, usage: TokenUsage, costUsd: number | null): void {
   const { sessions } = host.deps
-  const { usage, costUsd } = record.totals
   sessions.addSessionUsage(level.sessionId, usage, costUsd)
   const ancestors = level.path.slice(0, -1)
   if (ancestors.length === 0) return

@@ -189,6 +189,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX turn_checkpoints_session ON turn_checkpoints(session_id, id);
   CREATE INDEX turn_checkpoints_running ON turn_checkpoints(state) WHERE state = 'running';
   `,
+  // v4: what each workspace spent per day (the daily budget of budgets.dailyCostUsd), added to per model step
+  `
+  CREATE TABLE daily_spend (
+    workspace_root TEXT NOT NULL,
+    -- the host's local calendar date, YYYY-MM-DD
+    day TEXT NOT NULL,
+    tokens REAL NOT NULL DEFAULT 0,
+    cost_usd REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (workspace_root, day)
+  );
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

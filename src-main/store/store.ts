@@ -13,6 +13,7 @@ import { createApprovalRepo } from './approvals'
 import { createEventLogRepo } from './event-log'
 import type { CreateJobInput, JobFilter } from './jobs'
 import { createJobRepo } from './jobs'
+import { createDailySpendRepo, type DailySpend } from './daily-spend'
 import { createTurnCheckpointRepo, type CreateTurnCheckpointInput, type TurnCheckpointRecord, type TurnCheckpointState, type TurnWrites } from './turn-checkpoints'
 import type { CreateMessageInput } from './messages'
 import { createMessageRepo } from './messages'
@@ -125,6 +126,12 @@ export interface QueueRepository {
   listJobs(filter?: JobFilter): JobRecord[]
 }
 
+/** Each workspace's spend per calendar day: added to per model step, read when a run starts under a daily cap. */
+export interface SpendRepository {
+  addDailySpend(workspaceRoot: string, day: string, tokens: number, costUsd: number | null): void
+  dailySpend(workspaceRoot: string, day: string): DailySpend
+}
+
 /** Each turn's checkpoints: the workspace's snapshots before and after it and who wrote what (issue 24). */
 export interface CheckpointsRepository {
   createTurnCheckpoint(input: CreateTurnCheckpointInput): TurnCheckpointRecord
@@ -179,6 +186,8 @@ export interface Store {
   readonly eventLog: EventLogRepository
   readonly search: SearchRepository
   readonly checkpoints: CheckpointsRepository
+  /** what each workspace spent per day (budgets.dailyCostUsd) */
+  readonly spend: SpendRepository
   /** Writes every buffered row in one transaction. */
   flush(): void
   /**
@@ -324,10 +333,14 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     expireTurnCheckpoints: (before) => turnRows.expire(before),
   }
 
+  const spendRows = createDailySpendRepo(db)
+  const spend: SpendRepository = { addDailySpend: spendRows.add, dailySpend: spendRows.get }
+
   return {
     sessions,
     transcript,
     checkpoints,
+    spend,
     approvals,
     queue,
     eventLog,

@@ -1,10 +1,10 @@
 import type { Config, MessageWithParts, ModelRef, TaskCard, TokenUsage } from '../../src-shared'
 import { isToolPart, runTurn, toolNameOf, type RunContext, type Transcript, type TurnResult } from '../loop'
-import { addStep, type PrepareOptions, type RunLevel, type RunTotals } from '../runtime'
+import { addStep, budgetErrorText, budgetStopMessage, type Allowance, type PrepareOptions, type RunLevel, type RunTotals } from '../runtime'
 import type { SessionsRepository } from '../store'
 import type { AbortCause } from './abort-cause'
 import type { Lane, Slot } from './lane'
-import { incompleteNote, statsLine, taskError, taskResult, type Activity } from './result-text'
+import { activitySentence, incompleteNote, statsLine, taskError, taskResult, type Activity } from './result-text'
 import type { TaskClock } from './task-clock'
 
 /**
@@ -23,7 +23,7 @@ export interface ChildRun {
   prepare(level: RunLevel, transcript: Transcript, o: Omit<PrepareOptions, 'tools'>): Promise<RunContext>
   /** a model's price with the run's config: the cost of one step, null if unknown */
   modelInfo(ref: ModelRef, config: Config): Promise<{ cost(usage: TokenUsage): number | null }>
-  /** the child's tokens and cost, once its turn ended: its own row (if stored) and its ancestors' subagent totals */
+  /** one step's tokens and cost, as it happens: its own row (if stored) and its ancestors' subagent totals */
   countUsage(usage: TokenUsage, cost: number | null): void
   lane: Lane
   onSlot(slot: Slot): void
@@ -40,6 +40,8 @@ export interface ChildRun {
   fork?: boolean
   /** the run's totals in the run registry: each model step is added here */
   totals: RunTotals
+  /** its budget, chained to every one above: each step is charged to all of them, and checked before the next */
+  allowance: Allowance
 }
 
 /**
@@ -81,7 +83,12 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     const run = await r.prepare(child, child.transcript, {
       onStep: ({ usage: u }) => {
         // Priced per step, as providers bill each request.
-        addStep(totals, u, info.cost(u))
+        const cost = info.cost(u)
+        addStep(totals, u, cost)
+        r.allowance.charge(u, cost)
+        r.countUsage(u, cost)
+        const view = r.allowance.view()
+        if (view) card.budget = view
         const usage = totals.usage
         card.steps = totals.steps
         card.tokensIn = usage.prompt
@@ -90,15 +97,20 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
         card.costUsd = totals.costUsd
         r.publish()
       },
+      beforeRequest: () => {
+        const hit = r.allowance.reached()
+        return hit ? budgetStopMessage(hit) : undefined
+      },
     })
     result = await runTurn(run)
-    r.countUsage(totals.usage, totals.costUsd)
     const outcome: ChildOutcome =
       result.finishReason === 'aborted'
         ? aborted()
         : result.finishReason === 'error'
           ? failed(r, result.error ?? 'failed')
-          : finished(r, result, child.transcript.history().slice(from), stats())
+          : result.finishReason === 'budget'
+            ? budgetStopped(r, result, child.transcript.history().slice(from), stats())
+            : finished(r, result, child.transcript.history().slice(from), stats())
     if (outcome.ok && result.finishReason !== 'aborted') {
       card.status = 'completed'
       card.error = null
@@ -151,6 +163,18 @@ function activityOf(messages: MessageWithParts[]): Activity {
     }
   }
   return activity
+}
+
+/** It reached a budget (its own or one above it): a task_error with reason="budget", what it did and spent. */
+function budgetStopped(r: ChildRun, result: TurnResult, own: MessageWithParts[], stats: string): ChildOutcome {
+  const stop = result.error ?? 'its budget is used up'
+  r.card.status = 'failed'
+  r.card.error = stop
+  const view = r.allowance.view()
+  if (view) r.card.budget = view
+  setChildStatus(r, 'error', stop)
+  const body = budgetErrorText({ stop, activity: activitySentence(activityOf(own)), lastText: result.text })
+  return { ok: false, aborted: false, text: `${taskError(r.child.agent.name, r.child.sessionId, `\n${body}\n`, 'budget')}\n${stats}` }
 }
 
 function failed(r: ChildRun, reason: string): ChildOutcome {

@@ -24,8 +24,9 @@ export function taskResult(agent: string, taskId: string, text: string, stats: s
   return `<task_result agent="${agent}" task_id="${taskId}" status="incomplete">\n${body}\n</task_result>\n${stats}`
 }
 
-export function taskError(agent: string, taskId: string, reason: string): string {
-  return `<task_error agent="${agent}" task_id="${taskId}">${reason}</task_error>`
+/** `why` = "budget": it stopped at a budget (the attribute lets a model tell that from a failure without reading on). */
+export function taskError(agent: string, taskId: string, reason: string, why?: 'budget'): string {
+  return `<task_error agent="${agent}" task_id="${taskId}"${why ? ` reason="${why}"` : ''}>${reason}</task_error>`
 }
 
 /** What the child did before it stopped, in a sentence: files it changed, commands it ran. */

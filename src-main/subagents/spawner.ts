@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events'
 import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type TaskCard, type TokenUsage } from '../../src-shared'
 import { appendTextMessage, buildPrompt, NestedTranscript, runTurn, type RunContext, type Transcript, type TurnResult } from '../loop'
-import { callableSubagents, RunRefused, subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type RunRegistry, type Runtime, type RunToolContext } from '../runtime'
+import { Allowance, budgetReachedLine, callableSubagents, RunRefused, subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type RunRegistry, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
 import { ToolError, type ToolDef } from '../tools'
 import { AbortCauses, causeOfReason, inheritedCause, PARENT_ABORT_REASON, timeoutCause, timeoutReason } from './abort-cause'
@@ -11,7 +11,9 @@ import { archiveChild, findEarlierChild, notYourChild, storedChildTranscript, ty
 import { FORK_NOT_RESUMABLE, FORK_TYPE, forkDirective, ForkTranscript, inheritedConversation, refuseFork } from './fork'
 import { asData, HELPER_INPUT } from './helper-input'
 import { Lane, type Slot } from './lane'
+import { childBudget, FanOutGate } from './fan-out'
 import { backgroundStarted, taskError } from './result-text'
+import { RespawnGuard } from './respawn-guard'
 import { createSessionTools } from './session-tools'
 import { TaskClock } from './task-clock'
 import { applyTaskOptions, shownName, type CallModelResolver } from './task-options'
@@ -59,8 +61,13 @@ export class Subagents {
   /** fork levels, and the run context of the parent each was forked from */
   private readonly forks = new WeakSet<RunLevel>()
   private readonly forkOf = new WeakMap<RunLevel, { run: RunContext; prefixLength: number }>()
+  /** a step that starts many children (or costly ones) at once waits for the person first */
+  private readonly fanOut: FanOutGate
+  /** the same background task started again and again is refused (a parent woken by its result, restarting it) */
+  private readonly respawns = new RespawnGuard()
 
   constructor(private readonly deps: SubagentDeps) {
+    this.fanOut = new FanOutGate(deps.runtime.deps.approvals)
     this.sessionTools = createSessionTools({ sessions: deps.sessions, transcript: deps.transcript, isRunning: (id) => deps.runs.isRunning(id) })
     this.taskTools = new TaskTools(
       { run: (lvl, input, ctx) => this.runTask(lvl, input, ctx as RunToolContext), storedType: (lvl, taskId) => this.storedType(lvl, taskId) },
@@ -92,6 +99,7 @@ export class Subagents {
   /** A root session was deleted: its lane goes too. */
   forget(rootSessionId: string): void {
     this.lanes.delete(rootSessionId)
+    this.respawns.forget(rootSessionId)
   }
 
   /**
@@ -127,6 +135,9 @@ export class Subagents {
     }
     const applied = applyTaskOptions(level, agent, input, this.deps.resolveCallModel)
     const background = fork || (input.background ?? agent.background)
+    const budget = childBudget(level, agent, input)
+    if (background) this.respawns.check(level, agent.name, input.prompt)
+    await this.fanOut.approve(level, ctx)
     if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
     const label = shownName(input)
@@ -137,6 +148,9 @@ export class Subagents {
     const isolated = isolation === 'worktree' ? await openWorktree(level.workdir, this.deps.dataDir, taskId) : undefined
     const card: TaskCard = newTaskCard({ taskId, agentType: agent.name, description: input.description, background, inspectable: agent.inspectable, depth: level.depth + 1, status: 'queued' })
     if (Object.keys(applied.options).length) card.options = applied.options
+    const allowance = new Allowance(level.allowance, budget, `the budget of task "${label}"`)
+    const view = allowance.view()
+    if (view) card.budget = view
     if (fork) card.fork = true
     if (isolated) card.worktree = isolated.worktree
     const publish = () => {
@@ -146,11 +160,14 @@ export class Subagents {
     }
     publish()
     // Nothing ran; the card must still end (a card left "queued" would spin forever in the UI).
-    const refused = (reason: string): ToolError => {
+    const refused = (reason: string, why?: 'budget'): ToolError => {
       Object.assign(card, { status: 'failed', error: reason, endedAt: Date.now() })
       publish()
-      return new ToolError(taskError(agent.name, taskId, reason))
+      return new ToolError(taskError(agent.name, taskId, reason, why))
     }
+    // Nothing is left to spend above it: it is not even started (a step would already go past the limit).
+    const spentUp = allowance.reached()
+    if (spentUp) throw refused(`Not started: ${budgetReachedLine(spentUp)}. Budgets are set by the person; finish with what you have, or tell the person more budget is needed.`, 'budget')
 
     const controller = new AbortController()
     const onParentAbort = () => this.causes.abort(controller, PARENT_ABORT_REASON, inheritedCause(this.causes.of(level.signal)))
@@ -184,6 +201,7 @@ export class Subagents {
     const seconds = applied.timeoutSeconds
     const clock = new TaskClock(seconds * 1000, () => this.causes.abort(controller, timeoutReason(seconds), timeoutCause(seconds)))
     const child = this.childLevel(level, applied.agent, taskId, transcript, controller.signal, clock, applied.modelRef ?? (fork ? level.modelRef : undefined))
+    child.allowance = allowance
     if (isolated) Object.assign(child, { workdir: isolated.workdir, worktree: isolated.worktree })
     if (fork) {
       this.forks.add(child)
@@ -217,6 +235,7 @@ export class Subagents {
         write: (lvl, text) => this.writeUserMessage(lvl, text),
         fork,
         totals,
+        allowance,
       })
         .then(async (o) => {
           if (!card.worktree) return o

@@ -43,6 +43,14 @@ function shared(o: TaskSchemaOptions) {
       .describe('"worktree": it works in a new git worktree on a branch of its own; you get the branch and how to merge it.'),
     cleanup: z.enum(['keep', 'delete']).optional().describe('"delete": archive its session as soon as it ends (default "keep").'),
     metadata: z.record(z.string(), z.unknown()).optional().describe('Data stored with its session (the subagent does not see it).'),
+    budget: z
+      .object({
+        tokens: z.number().int().positive().optional(),
+        cost_usd: z.number().positive().optional(),
+      })
+      .strict()
+      .optional()
+      .describe('The most it may spend, everything it starts included (never more than you have left). At the limit it stops and you get a task_error with reason="budget".'),
   }
 }
 
