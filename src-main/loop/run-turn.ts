@@ -4,6 +4,7 @@ import { ModelStreamError, streamWithRetry } from '../models'
 import { newId } from '../store'
 import { abortReasonOf, toolJsonSchema, type ToolDef } from '../tools'
 import { awaitsAnswer, buildPrompt, markCacheBreakpoints } from './prompt'
+import { RepeatedCalls, RequestGuard } from './runaway'
 import { beginStep, endStep } from './step-gate'
 import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
 import { appendErrorMessage, type Transcript } from './transcript'
@@ -42,6 +43,12 @@ export interface RunContext {
   timeouts?: { firstByteMs: number; idleMs: number }
   /** a fork: how many prompt messages (system included) its parent's last request had, a prompt-cache breakpoint */
   cachePrefixLength?: number
+  /** the most output tokens one request may produce, counted on our side (chars/4 of text, reasoning and tool input); past it the stream is cut */
+  outputTokenCap?: number
+  /** the longest one model request may run, from sending it to its last part (ms); past it the request fails */
+  requestMs?: number
+  /** the same tool call with the same arguments this many times in a row ends the turn with an error */
+  repeatedCallLimit?: number
 }
 
 export interface TurnResult {
@@ -81,6 +88,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
     ...ctx.tools.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, inputSchema: toolJsonSchema(t) })),
     ...(ctx.providerTools ?? []),
   ]
+  const repeats = new RepeatedCalls(ctx.repeatedCallLimit)
 
   try {
     for (;;) {
@@ -102,31 +110,37 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
       }
 
       markCacheBreakpoints(prompt, ctx.cachePrefixLength)
+      // The request's own output and duration limits, from sending it (retries included) to its last part.
+      const guard = new RequestGuard(ctx.signal, { provider: ctx.model.provider, outputTokenCap: ctx.outputTokenCap, requestMs: ctx.requestMs })
       const options: LanguageModelV4CallOptions = {
         prompt,
         tools: finalStep || toolSpecs.length === 0 ? undefined : toolSpecs,
         toolChoice: finalStep || toolSpecs.length === 0 ? undefined : { type: 'auto' },
         temperature: ctx.agent.temperature,
         topP: ctx.agent.topP,
-        maxOutputTokens: ctx.agent.maxOutputTokens,
-        abortSignal: ctx.signal,
+        // The provider is told the cap too, so that it normally stops there by itself.
+        maxOutputTokens: ctx.agent.maxOutputTokens ?? ctx.outputTokenCap,
+        abortSignal: guard.signal,
       }
-      let retried = false
-      const stream = await streamWithRetry(ctx.model, options, {
-        signal: ctx.signal,
-        baseDelayMs: ctx.retryDelayMs,
-        firstByteMs: ctx.timeouts?.firstByteMs,
-        idleMs: ctx.timeouts?.idleMs,
-        onRetry: (info) => {
-          retried = true
-          ctx.setStatus('retrying', `retry ${info.attempt} in ${info.delayMs} ms: ${info.error}`)
-        },
-      })
-      if (retried) ctx.setStatus('busy')
       let step: StepResult
       try {
-        step = await consumeStep(ctx, stream, steps)
+        let retried = false
+        const stream = await streamWithRetry(ctx.model, options, {
+          signal: guard.signal,
+          baseDelayMs: ctx.retryDelayMs,
+          firstByteMs: ctx.timeouts?.firstByteMs,
+          idleMs: ctx.timeouts?.idleMs,
+          onRetry: (info) => {
+            retried = true
+            ctx.setStatus('retrying', `retry ${info.attempt} in ${info.delayMs} ms: ${info.error}`)
+          },
+        })
+        if (retried) ctx.setStatus('busy')
+        step = await consumeStep(ctx, stream, steps, guard)
+      } catch (err) {
+        throw guard.failure(err)
       } finally {
+        guard.dispose()
         endStep(ctx.transcript)
       }
       steps++
@@ -142,6 +156,14 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
       }
       if (step.calls.length === 0 || finalStep) {
         return { text: lastText, finalText, finishReason: finalStep ? 'max_steps' : 'stop', usage, steps, lastMessageId, contextTokens }
+      }
+      const repeated = repeats.record(step.calls.map((c) => ({ toolName: c.toolName, input: c.inputError ? c.part.data.input : c.input })))
+      if (repeated !== undefined) {
+        // None of the step's calls runs; each gets an error result, so every call in the transcript has its result.
+        const message = `Not run: ${repeated.replace(/^stopped: it/, 'you')}.`
+        await executeToolCalls(ctx, step.calls.map((c) => ({ ...c, decided: { approved: false, message } })))
+        appendErrorMessage(ctx.transcript, ctx.emit, 'runaway', repeated)
+        return { text: lastText, finalText: '', finishReason: 'error', usage, steps, error: repeated, lastMessageId, contextTokens }
       }
       const { endsTurn } = await executeToolCalls(ctx, step.calls)
       if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted')
@@ -167,7 +189,7 @@ interface StepResult {
 }
 
 /** Reads one model response, persisting the assistant message on its first chunk and every part as it grows. */
-async function consumeStep(ctx: RunContext, stream: ReadableStream<LanguageModelV4StreamPart>, stepIndex: number): Promise<StepResult> {
+async function consumeStep(ctx: RunContext, stream: ReadableStream<LanguageModelV4StreamPart>, stepIndex: number, guard: RequestGuard): Promise<StepResult> {
   const sessionId = ctx.transcript.sessionId
   let messageId: string | null = null
   let nextIndex = 0
@@ -275,6 +297,8 @@ async function consumeStep(ctx: RunContext, stream: ReadableStream<LanguageModel
         default:
           break
       }
+      // After the part is stored: a cut answer keeps all it streamed.
+      guard.count(chunk)
     }
   } finally {
     reader.releaseLock()

@@ -19,6 +19,11 @@ export interface ScriptedChatResponse {
   usage?: { prompt: number; completion: number }
   /** Send these SSE `data:` payloads verbatim instead of a well-formed answer (a broken server). */
   rawSse?: string[]
+  /**
+   * A model that never stops: after `text` (if any), keep sending `chunk` as text, one SSE chunk every `everyMs`
+   * (default 1), until the client hangs up. No finish chunk is ever sent.
+   */
+  forever?: { chunk: string; everyMs?: number }
 }
 
 /** A fixed list (one per request, in order) or a function of the request body and its index. */
@@ -44,6 +49,11 @@ export interface ScriptedChatServer {
   headers: http.IncomingHttpHeaders[]
   /** `GET /models` requests seen (their headers) */
   modelRequests: http.IncomingHttpHeaders[]
+  /**
+   * Indexes (into `requests`) of streamed answers whose connection closed before the answer was complete: the
+   * client hung up (an abort, a cut stream) or the script dropped it (`dropAfterChunks`).
+   */
+  interrupted: number[]
   close(): Promise<void>
 }
 
@@ -118,6 +128,7 @@ export async function startScriptedChatServer(script: ChatServerScript, options:
   const bodies: string[] = []
   const headers: http.IncomingHttpHeaders[] = []
   const modelRequests: http.IncomingHttpHeaders[] = []
+  const interrupted: number[] = []
 
   const next = async (body: unknown, index: number): Promise<ScriptedChatResponse | undefined> =>
     Array.isArray(script) ? script[index] : script.respond(body, index)
@@ -175,9 +186,25 @@ export async function startScriptedChatServer(script: ChatServerScript, options:
       for (const line of response.rawSse) res.write(`data: ${line}\n\n`)
       return res.end()
     }
+    let hungUp = false
+    res.on('close', () => {
+      hungUp = true
+      if (!res.writableEnded) interrupted.push(index)
+    })
     const streamOptions = body.stream_options as { include_usage?: boolean } | undefined
-    const chunks = sseChunks(response, model, streamOptions?.include_usage === true)
+    // A never-ending answer is the well-formed one without its finish (and usage) chunks, then more text forever.
+    const chunks = sseChunks(response, model, streamOptions?.include_usage === true && !response.forever)
+    if (response.forever) chunks.splice(chunks.length - 1, 1)
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+    if (response.forever) {
+      const { chunk: text, everyMs = 1 } = response.forever
+      const more = { ...(chunks[0] as object), choices: [{ index: 0, delta: { content: text }, finish_reason: null }] }
+      for (let i = 0; !hungUp; i++) {
+        await new Promise<void>((resolve) => res.write(`data: ${JSON.stringify(chunks[i] ?? more)}\n\n`, () => resolve()))
+        await delay(everyMs)
+      }
+      return
+    }
     for (const [i, chunk] of chunks.entries()) {
       if (response.dropAfterChunks !== undefined && i >= response.dropAfterChunks) {
         res.socket?.destroy()
@@ -210,6 +237,7 @@ export async function startScriptedChatServer(script: ChatServerScript, options:
     bodies,
     headers,
     modelRequests,
+    interrupted,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()
