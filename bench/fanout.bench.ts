@@ -44,7 +44,8 @@ function mostRunningAtOnce(events: AgentEvent[]): number {
 /** One harness per N; 1 warm-up turn, then RUNS timed turns (each a new root session). */
 async function inProcessN(n: number): Promise<Record<string, unknown>> {
   const h = await createHarness({
-    config: { subagents: { maxConcurrent: n } },
+    // The fan-out approval (budgets.fanOut) would wait for a person: the bench measures the spawning, approved.
+    config: { subagents: { maxConcurrent: n }, budgets: { fanOut: { askAboveChildren: 1000 } } },
     script: {
       agents: {
         build: [
@@ -113,7 +114,7 @@ async function throughCli(): Promise<Record<string, unknown>> {
   const work = tempDir('bench-fanout-work')
   try {
     writeFiles(home, {
-      'config.yaml': { model: 'mock/m', providers: { mock: { type: 'openai-compatible', baseURL: server.url, apiKey: 'x' } }, subagents: { maxConcurrent: CLI_N } },
+      'config.yaml': { model: 'mock/m', providers: { mock: { type: 'openai-compatible', baseURL: server.url, apiKey: 'x' } }, subagents: { maxConcurrent: CLI_N }, budgets: { fanOut: { askAboveChildren: 1000 } } },
     })
     const rssFile = path.join(home, 'peak-rss')
     const times: number[] = []

@@ -85,32 +85,4 @@ export const RunawayLimits = lazy(() =>
 )
 export type RunawayLimits = z.infer<typeof RunawayLimits>
 
-/** The fields a budget sets, as `$0.50, 200k tokens, 120 s, 30 steps`. */
-export function describeBudget(b: Budget): string {
-  const parts: string[] = []
-  if (b.costUsd !== undefined) parts.push(formatUsd(b.costUsd))
-  if (b.tokens !== undefined) parts.push(`${formatCount(b.tokens)} tokens`)
-  if (b.seconds !== undefined) parts.push(`${Math.round(b.seconds)} s`)
-  if (b.steps !== undefined) parts.push(`${b.steps} steps`)
-  return parts.join(', ') || 'no limit'
-}
-
-/** Spent against the limits a budget sets, as `$0.12 of $0.50, 40k of 200k tokens`. */
-export function describeSpend(limit: Budget, spent: BudgetSpent): string {
-  const parts: string[] = []
-  if (limit.costUsd !== undefined) parts.push(`${spent.costUsd === null ? 'unknown cost' : formatUsd(spent.costUsd)} of ${formatUsd(limit.costUsd)}`)
-  if (limit.tokens !== undefined) parts.push(`${formatCount(spent.tokens)} of ${formatCount(limit.tokens)} tokens`)
-  if (limit.seconds !== undefined) parts.push(`${Math.round(spent.seconds)} of ${Math.round(limit.seconds)} s`)
-  if (limit.steps !== undefined) parts.push(`${spent.steps} of ${limit.steps} steps`)
-  return parts.join(', ')
-}
-
-export function formatUsd(v: number): string {
-  return v >= 1 ? `$${v.toFixed(2)}` : v >= 0.01 ? `$${v.toFixed(2)}` : `$${v.toFixed(4)}`
-}
-
-function formatCount(n: number): string {
-  if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(2)}M`
-  if (n >= 10_000) return `${Math.round(n / 1000)}k`
-  return String(Math.round(n))
-}
+export { describeBudget, describeSpend, formatUsd } from './budget-text'

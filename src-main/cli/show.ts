@@ -1,5 +1,7 @@
 import type { MessageWithParts, PartRecord, SessionRecord, TaskCard } from '../../src-shared'
 import { formatDuration } from '../../src-shared/duration'
+import type { BudgetView } from '../../src-shared/budget'
+import { describeSpend } from '../../src-shared/budget-text'
 import { HostError } from '../../src-shared/host-api'
 import type { BridgeClient } from '../../src-shared/bridge-client'
 import type { CliHost } from './host-connection'
@@ -61,6 +63,9 @@ function printSession({ session, messages, children }: SessionTree, depth: numbe
   const u = session.usage
   const cache = u.cacheRead || u.cacheWrite ? ` · cache ${u.cacheRead} read / ${u.cacheWrite} write` : ''
   out.write(`${pad}   tokens ${u.prompt} in / ${u.completion} out${cache}${cost}\n`)
+  // Written by the host from the schema; checked by shape only, so that `show` loads no schemas.
+  const budget = session.metadata.budget as BudgetView | undefined
+  if (budget && typeof budget === 'object' && budget.limit && budget.spent) out.write(`${pad}   ${budgetLine(budget)}\n`)
   printMessages(messages, session.agent, depth, out)
   for (const child of children) {
     out.write('\n')
@@ -91,6 +96,7 @@ function printPart(part: PartRecord, who: string, depth: number, out: NodeJS.Wri
     const took = card.startedAt && card.endedAt ? ` ${formatDuration(card.endedAt - card.startedAt)}` : ''
     const kind = card.inspectable ? ` · child session ${card.taskId}` : ''
     out.write(`${pad}  ${mark} task ${card.agentType} "${card.description}" → ${card.status}${took} · ${card.steps} steps${card.background ? ' · background' : ''}${kind}\n`)
+    if (card.budget) out.write(`${pad}    ${budgetLine(card.budget)}\n`)
     if (card.transcript) printMessages(card.transcript, card.agentType, depth + 2, out)
     if (!ok && part.data.error) out.write(`${pad}    ${firstLine(String(part.data.error))}\n`)
     return
@@ -99,6 +105,12 @@ function printPart(part: PartRecord, who: string, depth: number, out: NodeJS.Wri
   const result = String((ok ? part.data.output : part.data.error) ?? '')
   out.write(`${pad}  ${mark} ${tool} ${input.length > 120 ? `${input.slice(0, 117)}…` : input}\n`)
   if (result) out.write(`${pad}    → ${firstLine(result)}\n`)
+}
+
+/** `budget: $0.12 of $0.50, 40k of 200k tokens (the session budget) · 80 %` */
+function budgetLine(b: BudgetView): string {
+  const state = b.reached ? ` · reached (${b.owner ?? 'a budget'})` : b.warning ? ' · over 80 %' : ''
+  return `budget: ${describeSpend(b.limit, b.spent)}${b.owner && !b.reached ? ` (${b.owner})` : ''}${state}`
 }
 
 function indent(text: string, pad: string): string {

@@ -119,7 +119,9 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         temperature: ctx.agent.temperature,
         topP: ctx.agent.topP,
         // The provider is told the cap too, so that it normally stops there by itself.
-        maxOutputTokens: ctx.agent.maxOutputTokens ?? ctx.outputTokenCap,
+        // Only the agent's own cap goes to the provider: a default sent to every provider would be refused by models
+        // with a smaller output limit (gpt-4o: 16k) or context (vLLM). The runaway cap is enforced on our side.
+        maxOutputTokens: ctx.agent.maxOutputTokens,
         abortSignal: guard.signal,
       }
       let step: StepResult

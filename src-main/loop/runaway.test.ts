@@ -89,8 +89,8 @@ describe('output cap, counted on our side', () => {
     // The HTTP request was aborted (the server saw its client go), and nothing asked again.
     await waitFor(() => server.interrupted.includes(0))
     expect(server.requests).toHaveLength(1)
-    // The provider was told the cap as well.
-    expect((server.requests[0] as ChatRequest).max_tokens).toBe(300)
+    // The runaway cap is ours: the provider is not sent it (only an agent's own maxOutputTokens is).
+    expect((server.requests[0] as ChatRequest).max_tokens).toBeUndefined()
     // The answer as far as it went stays in the transcript, followed by the error.
     const kept = assistantText(messages())
     expect(kept.startsWith(WORDS.repeat(10))).toBe(true)
@@ -107,15 +107,14 @@ describe('output cap, counted on our side', () => {
     expect(r.finishReason).toBe('stop')
     expect(r.text).toBe(text)
     expect(notices(messages())).toEqual([])
-    expect((server.requests[0] as ChatRequest).max_tokens).toBe(300)
   })
 
-  it("tells the provider the cap, the agent's own maxOutputTokens first, and no max_tokens without either (as before)", async () => {
+  it("tells the provider only the agent's own maxOutputTokens, never the runaway default (models differ in what they accept)", async () => {
     const server = await serve([{ text: 'one' }, { text: 'two' }, { text: 'three' }])
     await runTurn(context(server, { outputTokenCap: 300 }).ctx)
     await runTurn(context(server, { outputTokenCap: 300, agent: { maxOutputTokens: 200 } }).ctx)
     await runTurn(context(server).ctx)
-    expect((server.requests as ChatRequest[]).map((r) => r.max_tokens)).toEqual([300, 200, undefined])
+    expect((server.requests as ChatRequest[]).map((r) => r.max_tokens)).toEqual([undefined, 200, undefined])
   })
 })
 

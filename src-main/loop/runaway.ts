@@ -12,8 +12,9 @@ export function estimateOutputTokens(chars: number): number {
 }
 
 /**
- * Where a stream is cut, for a request capped at `cap` tokens. The provider is told the cap (`maxOutputTokens`) and
- * normally stops there itself; this cut is for the servers that ignore it or miscount. Characters / 4 is only an
+ * Where a stream is cut, for a request capped at `cap` tokens. An agent's own `maxOutputTokens` is sent to the provider,
+ * which normally stops there itself; the runaway default is not (models differ in what they accept), so this cut is
+ * what ends a stream that never stops — and one from a server that ignores or miscounts the cap. Characters / 4 is only an
  * estimate (code, numbers and JSON run shorter per token), so the cut sits a quarter plus 512 tokens above the cap: a
  * legitimate answer the provider let through must never be cut. Text with more than 4 characters per token is cut
  * later than that, which costs only some wasted output.
@@ -88,6 +89,9 @@ export class RequestGuard {
  * The same tool call with the same arguments, over and over: a model stuck in a loop. Counts consecutive calls by
  * signature across the turn's steps, in the order the model made them; any other call in between starts over.
  */
+/** Tools whose purpose is to be called again with the same arguments (waiting on a session): never a loop. */
+const WAITING_TOOLS = new Set(['sessions_wait'])
+
 export class RepeatedCalls {
   private last: string | undefined
   private count = 0
@@ -102,6 +106,7 @@ export class RepeatedCalls {
     if (this.limit === undefined) return undefined
     let stop: string | undefined
     for (const call of calls) {
+      if (WAITING_TOOLS.has(call.toolName)) continue
       const signature = `${call.toolName} ${stableJson(call.input)}`
       this.count = signature === this.last ? this.count + 1 : 1
       this.last = signature

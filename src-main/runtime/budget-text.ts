@@ -24,11 +24,11 @@ export function budgetStopMessage(hit: Reached, now = Date.now()): string {
  * The body of the `<task_error reason="budget">` a parent reads: why, what the child did, what it wrote last, and
  * that only the person can give more — so the model neither retries the same work nor starts a copy to get around it.
  */
-export function budgetErrorText(o: { stop: string; activity: string; lastText: string }): string {
+export function budgetErrorText(o: { reached: string; activity: string; lastText: string }): string {
   const last = o.lastText.trim()
   const clipped = last.length > 2000 ? `${last.slice(0, 2000)}…` : last
   return [
-    `It stopped at its budget. ${o.stop}`,
+    `It stopped at its budget, before its next model request: ${o.reached}.`,
     o.activity,
     ...(clipped ? [`What it wrote last:\n${clipped}`] : []),
     'Budgets are set by the person: do not start the same work again to get around one. Use what it did, finish what is left yourself if it is small, or tell the person the task needs a bigger budget.',

@@ -102,7 +102,7 @@ describe('budget matrix: limit × mode × when', () => {
       r.mode === 'blocking' || r.limit === 'subtree'
         ? toolParts(r.limit === 'subtree' ? (spenderParentTranscript(messages) ?? []) : messages).filter((p) => p.type === 'tool-task').map((p) => String(p.data.error ?? p.data.output))
         : messages.filter((m) => m.metadata.task !== undefined).flatMap((m) => m.parts.map((p) => String(p.data.text ?? '')))
-    expect(parentRead.join('\n')).toMatch(/<task_error agent="\w+" task_id="[^"]+" reason="budget">\nIt stopped at its budget\. Stopped before its next model request: .* is used up \(tokens: .*\)\.\nIt had made \d+ tool calls?/)
+    expect(parentRead.join('\n')).toMatch(/<task_error agent="\w+" task_id="[^"]+" reason="budget">\nIt stopped at its budget, before its next model request: .* is used up \(tokens: .*\)\.\nIt had made \d+ tool calls?/)
     expect(parentRead.join('\n')).toMatch(/tell the person the task needs a bigger budget/)
     // Never past the limit by more than the step in flight.
     expect((card.budget?.spent.tokens ?? 0)).toBeLessThanOrEqual((card.budget?.limit.tokens ?? 0) + STEP)

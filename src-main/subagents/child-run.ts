@@ -1,6 +1,6 @@
 import type { Config, MessageWithParts, ModelRef, TaskCard, TokenUsage } from '../../src-shared'
 import { isToolPart, runTurn, toolNameOf, type RunContext, type Transcript, type TurnResult } from '../loop'
-import { addStep, budgetErrorText, budgetStopMessage, type Allowance, type PrepareOptions, type RunLevel, type RunTotals } from '../runtime'
+import { addStep, budgetErrorText, budgetReachedLine, budgetStopMessage, type Allowance, type PrepareOptions, type RunLevel, type RunTotals } from '../runtime'
 import type { SessionsRepository } from '../store'
 import type { AbortCause } from './abort-cause'
 import type { Lane, Slot } from './lane'
@@ -173,7 +173,9 @@ function budgetStopped(r: ChildRun, result: TurnResult, own: MessageWithParts[],
   const view = r.allowance.view()
   if (view) r.card.budget = view
   setChildStatus(r, 'error', stop)
-  const body = budgetErrorText({ stop, activity: activitySentence(activityOf(own)), lastText: result.text })
+  const hit = r.allowance.reached()
+  const reached = hit ? budgetReachedLine(hit) : 'its budget is used up'
+  const body = budgetErrorText({ reached, activity: activitySentence(activityOf(own)), lastText: result.text })
   return { ok: false, aborted: false, text: `${taskError(r.child.agent.name, r.child.sessionId, `\n${body}\n`, 'budget')}\n${stats}` }
 }
 

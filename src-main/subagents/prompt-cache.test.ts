@@ -36,6 +36,8 @@ async function anthropicHarness(respond: (r: AnthropicRequest) => Parameters<typ
   h = await createHarness({
     config: {
       model: 'claude/claude-test',
+      // 16 siblings at once: more than the fan-out that waits for the person by default.
+      budgets: { fanOut: { askAboveChildren: 64 } },
       providers: { claude: { type: 'anthropic', baseURL: server.url, apiKey: 'sk-test', models: { 'claude-test': { pricing: { input: 3, output: 15 } } } } },
     },
   })

@@ -45,8 +45,8 @@ function shared(o: TaskSchemaOptions) {
     metadata: z.record(z.string(), z.unknown()).optional().describe('Data stored with its session (the subagent does not see it).'),
     budget: z
       .object({
-        tokens: z.number().int().positive().optional(),
-        cost_usd: z.number().positive().optional(),
+        tokens: z.number().int().positive().max(100_000_000).optional(),
+        cost_usd: z.number().positive().max(10_000).optional(),
       })
       .strict()
       .optional()

@@ -134,6 +134,15 @@ export const SITUATIONS: Situation[] = [
     drive: once('map the folders'),
   },
   {
+    // A child stopped at its budget: the task_error reason="budget" its parent reads (issue 25).
+    name: 'budget',
+    respond: (r) => {
+      if (agent(r) === 'explore') return hasToolResult(r) ? { text: 'never reached' } : call('list_dir', {})
+      return hasToolResult(r) ? { text: 'It stopped at its budget.' } : task({ subagent_type: 'explore', description: 'Map the folders', prompt: 'Map every folder.', budget: { tokens: 1 } })
+    },
+    drive: once('map the folders cheaply'),
+  },
+  {
     name: 'timeout',
     respond: (r) => {
       if (agent(r) === 'general') return hasToolResult(r) ? { text: 'never', delayMs: 5000 } : { text: 'Writing notes.md now.', ...call('write_file', { path: 'notes.md', content: 'notes' }) }
