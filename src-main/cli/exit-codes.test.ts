@@ -84,6 +84,17 @@ const CASES: Case[] = [
     code: 1,
     says: /context too long/,
   },
+  {
+    name: 'a run that reaches its --max-tokens (the whole tree counts; it stops and says why in one line)',
+    run: () => {
+      const s = scene()
+      writeFiles(s.home, { 'script.yaml': { usage: { input: 100, output: 50 }, agents: { build: [{ tools: [{ name: 'list_dir', input: {} }], repeat: true }], '*': [{ text: 'T', repeat: true }] } } })
+      return run(s, ['run', '--model', 'script/x', '--max-tokens', '200', 'list forever'])
+    },
+    code: 1,
+    says: /^agentry: Stopped before its next model request: this run's budget \(--max-cost \/ --max-tokens\) is used up \(tokens: 300 of 200 tokens\)\.\n/m,
+  },
+  { name: 'a --max-cost that is not an amount', run: () => run(scene(), ['run', '--max-cost', 'lots', 'hello']), code: 2, says: /--max-cost "lots": expected an amount in US dollars above 0/ },
   { name: 'an auth error (401)', run: async () => run(await withServer(() => ({ status: 401 })), ['run', 'hello']), code: 2, says: /mock.*(key|config)/i },
   { name: 'an unknown session id', run: () => run(scene(), ['show', 'ses_unknown']), code: 2, says: /no session ses_unknown.*agentry sessions/ },
   {

@@ -443,3 +443,31 @@ describe.each([
     expect(tool).toMatchObject({ type: 'tool-bash', toolState: 'output-error', data: { error: RESTART_REASON } })
   })
 })
+
+describe('spend survives a killed host (issue 25)', () => {
+  it('kill -9 mid-run: every step already taken is in the session totals and the day\'s spend, so budgets still count it', async () => {
+    fixture = createFixture({
+      permissions: '{ "*": "allow" }',
+      agents: { worker: { mode: 'subagent', permission: { '*': 'allow' } } },
+      script: {
+        usage: { input: 100, output: 50 },
+        agents: {
+          build: [{ step: 1, tools: [{ name: 'task', input: { subagent_type: 'worker', description: 'Loop', prompt: 'keep listing' } }] }, { text: 'never', repeat: true }],
+          // A different call each step (the repeat guard stays out of it), slowly enough to be killed mid-run.
+          worker: Array.from({ length: 40 }, (_, i) => ({ tools: [{ name: 'glob', input: { pattern: `*.x${i}` } }], delayMs: 100 })),
+          title: [{ text: 'Spend test', repeat: true }],
+        },
+      },
+    })
+    child = await startChildHost(bundle.file, fixture, { prompt: 'loop' })
+    const childSteps = () => flatten(child!.events.map((e) => e.event)).filter((f) => f.path.length === 1 && f.event.type === 'tool_call_end').length
+    await child.until(() => childSteps() >= 3, 'three of the child\'s steps')
+    const h = await restart()
+    const root = h.store.sessions.getSession(child.sessionId!)!
+    // The root's own step and at least three of its child's: 150 tokens each, none lost with the host.
+    expect(root.usage.total).toBe(150)
+    expect(root.subagentUsage?.total ?? 0).toBeGreaterThanOrEqual(3 * 150)
+    const { localDay } = await import('../store')
+    expect(h.store.spend.dailySpend(fixture.workdir, localDay()).tokens).toBeGreaterThanOrEqual(4 * 150)
+  }, 40_000)
+})
