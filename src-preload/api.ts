@@ -70,6 +70,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     checkpointsSpace: call('checkpoints.space'),
     settingsGet: call('settings.get'),
     settingsUpdate: call('settings.update'),
+    settingsBudgets: call('settings.budgets'),
     providersSetKey: call('providers.setKey'),
     providersRemoveKey: call('providers.removeKey'),
     providersTest: call('providers.test'),

@@ -3,7 +3,7 @@ import { lazy } from './lazy'
 import { Budget } from './budget'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { ModelPricing, SubagentLimits } from './config'
-import { ProviderDraft } from './settings-fields'
+import { BudgetDraft, BudgetSettingKey, ProviderDraft } from './settings-fields'
 import { RuleScope, RuntimeRule } from './permission'
 import { ApprovalRecord } from './approval'
 import { RestoreOutcome, TurnChanges } from './changes'
@@ -455,6 +455,15 @@ export const BridgeCalls = {
       })
       .strict(),
     output: Ok,
+  })),
+  /**
+   * Settings › Budgets: what the person's own config.yaml sets of `budgets`, `subagents.budget` and `runaway`, as the
+   * form shows it ('' = not set: no limit, or the default in `defaults`). `set`: saves those settings first (an empty
+   * text removes the setting). Problems are `config_error` with `data.fields` (setting → reason), the form's own checks.
+   */
+  'settings.budgets': call(() => ({
+    input: z.object({ set: BudgetDraft.optional() }).strict(),
+    output: z.object({ values: z.record(BudgetSettingKey, z.string()), defaults: z.record(BudgetSettingKey, z.string()) }),
   })),
   'providers.setKey': call(() => ({
     input: z.object({ provider: id, key: text(4096).min(1) }).strict(),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
-import { SubagentLimits } from './config'
+import { Config, SubagentLimits } from './config'
 import { describeZodIssues } from './zod-issues'
 
 /**
@@ -93,4 +93,96 @@ export function defaultModelError(model: string, providers: readonly string[]): 
 function sentence(reason: string): string {
   const s = reason.charAt(0).toUpperCase() + reason.slice(1)
   return s.endsWith('.') ? s : `${s}.`
+}
+
+/**
+ * Settings › Budgets: each setting by its place in config.yaml. They live in the person's own file only (a workspace
+ * file may lower `subagents.budget`, never raise it), and an empty field removes the setting: no limit, or the default.
+ */
+export const BUDGET_SETTING_KEYS = [
+  'budgets.session.costUsd',
+  'budgets.session.tokens',
+  'budgets.dailyCostUsd',
+  'budgets.fanOut.askAboveChildren',
+  'budgets.fanOut.askAboveCostUsd',
+  'subagents.budget.costUsd',
+  'subagents.budget.tokens',
+  'subagents.budget.seconds',
+  'subagents.budget.steps',
+  'runaway.maxOutputTokens',
+  'runaway.requestSeconds',
+  'runaway.repeatedCalls',
+] as const
+export type BudgetSettingKey = (typeof BUDGET_SETTING_KEYS)[number]
+export const BudgetSettingKey = lazy(() => z.enum(BUDGET_SETTING_KEYS))
+
+/** The Budgets form as typed: a setting → its text (`0.50`, `$2`, `200k`; empty: not set). Absent: left as it is. */
+export const BudgetDraft = lazy(() => z.partialRecord(BudgetSettingKey, z.string().max(40)))
+export type BudgetDraft = z.infer<typeof BudgetDraft>
+
+/**
+ * `0.5`, `$0.50`, `200k`, `1.5M`, `1,000` → the number; empty → null (remove the setting); anything else → undefined.
+ * The suffixes because token budgets are large numbers people write as "200k".
+ */
+export function parseAmount(text: string): number | null | undefined {
+  const t = text.trim().replace(/^\$/, '').replace(/[,_\s]/g, '')
+  if (t === '') return null
+  // A sign is read (and refused by the setting's own rule, with its reason) rather than called "not a number".
+  const m = /^(-?(?:\d+(?:\.\d*)?|\.\d+))([kKmM]?)$/.exec(t)
+  if (!m) return undefined
+  const scale = m[2] === '' ? 1 : m[2].toLowerCase() === 'k' ? 1_000 : 1_000_000
+  return Math.round(Number(m[1]) * scale * 1e6) / 1e6
+}
+
+/** The draft's settings as numbers (null: remove it), for config.yaml; only call it when budgetDraftErrors found none. */
+export function budgetDraftValues(draft: BudgetDraft): Partial<Record<BudgetSettingKey, number | null>> {
+  const out: Partial<Record<BudgetSettingKey, number | null>> = {}
+  for (const key of BUDGET_SETTING_KEYS) {
+    const text = draft[key]
+    if (text !== undefined) out[key] = parseAmount(text) ?? null
+  }
+  return out
+}
+
+/** The config sections the draft's set values make (`{ budgets: { session: { costUsd: 2 } } }`), to check as config.yaml would be. */
+export function budgetCandidate(values: Partial<Record<BudgetSettingKey, number | null>>): Record<string, unknown> {
+  const root: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(values)) {
+    if (value === null || value === undefined) continue
+    const segments = key.split('.')
+    let at = root
+    for (const s of segments.slice(0, -1)) at = (at[s] ??= {}) as Record<string, unknown>
+    at[segments[segments.length - 1]] = value
+  }
+  return root
+}
+
+/** The Budgets form's problems, by setting: the same rules config.yaml is read with. */
+export function budgetDraftErrors(draft: BudgetDraft): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const key of BUDGET_SETTING_KEYS) {
+    const text = draft[key]
+    if (text !== undefined && parseAmount(text) === undefined) errors[key] = 'Write a number, e.g. 0.50 or 200k; leave it empty for no limit.'
+  }
+  const candidate = budgetCandidate(budgetDraftValues(Object.fromEntries(Object.entries(draft).filter(([k]) => !errors[k]))))
+  const r = Config.safeParse(candidate)
+  if (r.success) return errors
+  for (const p of describeZodIssues(r.error.issues, candidate, Config, { echoValues: true })) errors[p.path] ??= sentence(p.reason)
+  return errors
+}
+
+/** Each setting's text as a config (a file's own settings, or the defaults) holds it; '' where it says nothing. */
+export function budgetDraftOf(config: unknown): Record<BudgetSettingKey, string> {
+  const out = {} as Record<BudgetSettingKey, string>
+  for (const key of BUDGET_SETTING_KEYS) {
+    let at: unknown = config
+    for (const s of key.split('.')) at = at && typeof at === 'object' ? (at as Record<string, unknown>)[s] : undefined
+    out[key] = typeof at === 'number' ? String(at) : ''
+  }
+  return out
+}
+
+/** What an empty field means for the settings that have a default (the rest: no limit). */
+export function budgetDefaults(): Record<BudgetSettingKey, string> {
+  return budgetDraftOf(Config.parse({}))
 }

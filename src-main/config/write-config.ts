@@ -47,6 +47,37 @@ export function writeConfigValue(dataDir: string, patch: ConfigPatch | Partial<C
 }
 
 /**
+ * Sets or removes settings by their dotted place in `{dataDir}/config.yaml` (`budgets.session.costUsd: 2`; null removes
+ * it, and a section left empty with it), keeping the person's comments and layout. `candidate`: the config sections the
+ * set values make, checked as the file will be read; throws without touching the file when they are invalid.
+ */
+export function writeConfigSettings(dataDir: string, values: Record<string, unknown>, candidate: Record<string, unknown>): void {
+  const result = Config.safeParse(candidate)
+  if (!result.success) {
+    const problems = describeZodIssues(result.error.issues, candidate, Config)
+    throw new Error(`Invalid settings: ${problems.map((p) => `${p.path}: ${p.reason}`).join('; ')}`)
+  }
+  editConfig(dataDir, (doc) => {
+    for (const [key, value] of Object.entries(values)) {
+      const segments = key.split('.')
+      if (value !== null && value !== undefined) {
+        // An empty `budgets:` (null) or a scalar where a section belongs would make setIn fail: make each a mapping.
+        for (let i = 1; i < segments.length; i++) if (!isMap(doc.getIn(segments.slice(0, i)))) doc.setIn(segments.slice(0, i), doc.createNode({}))
+        doc.setIn(segments, value)
+        continue
+      }
+      if (!doc.hasIn(segments)) continue
+      doc.deleteIn(segments)
+      for (let i = segments.length - 1; i > 0; i--) {
+        const section = doc.getIn(segments.slice(0, i))
+        if (!isMap(section) || section.items.length > 0) break
+        doc.deleteIn(segments.slice(0, i))
+      }
+    }
+  })
+}
+
+/**
  * Adds provider `name`, or changes its `type` and `baseURL` in place: the entry's other settings (models, pricing,
  * apiKeyEnv) and every comment stay as the person wrote them. `baseURL: undefined` removes the setting.
  */

@@ -1,11 +1,11 @@
 import path from 'node:path'
-import { defaultModelError, HostError, limitsErrors, type FieldErrors, type HostCalls, type ProviderConfig } from '../../src-shared'
-import { writeConfigValue, userConfigPath } from '../config'
+import { budgetCandidate, budgetDefaults, budgetDraftErrors, budgetDraftOf, budgetDraftValues, defaultModelError, HostError, limitsErrors, type FieldErrors, type HostCalls, type ProviderConfig } from '../../src-shared'
+import { readConfigLayer, writeConfigSettings, writeConfigValue, userConfigPath } from '../config'
 import { formatModelRef, defaultModelRef, lookupApiKey, keyRequired } from '../models'
 import { PERMISSIONS_FILE_NAME } from '../permissions'
 import type { CallDeps } from './calls'
 
-type SettingsCallNames = 'settings.get' | 'settings.update' | 'providers.setKey' | 'providers.removeKey' | 'rules.list' | 'rules.revoke'
+type SettingsCallNames = 'settings.get' | 'settings.update' | 'settings.budgets' | 'providers.setKey' | 'providers.removeKey' | 'rules.list' | 'rules.revoke'
 
 /** Settings, provider keys (never sent back to the renderer) and runtime permission rules. */
 export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
@@ -60,6 +60,20 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
         throw new HostError('config_error', (err as Error).message)
       }
       return { ok: true as const }
+    },
+    'settings.budgets': async ({ set }) => {
+      if (set) {
+        const fields = budgetDraftErrors(set)
+        if (Object.keys(fields).length) throw new HostError('config_error', Object.entries(fields).map(([f, r]) => `${f}: ${r}`).join(' '), { fields })
+        const values = budgetDraftValues(set)
+        try {
+          writeConfigSettings(d.dataDir, values, budgetCandidate(values))
+        } catch (err) {
+          throw new HostError('config_error', (err as Error).message)
+        }
+      }
+      // The person's own file as written (defaults not applied): an empty field means "not set", never a copied default.
+      return { values: budgetDraftOf(readConfigLayer(userConfigPath(d.dataDir)).clean), defaults: budgetDefaults() }
     },
     'providers.setKey': async ({ provider, key }) => {
       providerEntry(provider)

@@ -112,7 +112,11 @@ function routeShared(event: AgentEvent): void {
       return
     case 'tool_approval_required':
       addApprovals([e.approval])
-      notifyApproval(e.approval.id, e.approval.agentPath, e.approval.toolName)
+      // A budget question says what it is about (a run at its budget, a large fan-out) rather than "wants to run budget".
+      notifyApproval(
+        e.approval.id,
+        e.approval.kind === 'budget' ? `${e.approval.agentPath.join(' › ')}: ${e.approval.arguments.summary ?? 'a budget needs your decision'}` : `${e.approval.agentPath.join(' › ')} wants to run ${e.approval.toolName}`,
+      )
       return
     case 'tool_approval_resolved':
       removeApproval(e.approvalId)
@@ -150,17 +154,18 @@ function routeRootOnly(event: AgentEvent): void {
         inspectable: e.task.inspectable,
         createdAt: e.task.startedAt ?? e.at,
         endedAt: e.task.endedAt,
+        ...(e.task.budget ? { budget: e.task.budget } : {}),
       },
     ])
   }
 }
 
 /** An approval waiting while the person looks elsewhere raises an OS notification (once per approval). */
-function notifyApproval(id: string, agentPath: string[], tool: string): void {
+function notifyApproval(id: string, body: string): void {
   if (notified.has(id)) return
   notified.add(id)
   if (typeof document === 'undefined' || (!document.hidden && document.hasFocus())) return
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return
-  const n = new Notification('Agentry: approval needed', { body: `${agentPath.join(' › ')} wants to run ${tool}`, tag: id })
+  const n = new Notification('Agentry: approval needed', { body, tag: id })
   n.onclick = () => window.focus()
 }

@@ -1,7 +1,7 @@
 // What Settings asks of the host besides loading it (`loadSettings`): each change, then Settings reloaded so that
 // every section shows what the host now has.
 import type { CallInput, CallOutput, CallResult, McpAction } from '../../src-shared'
-import type { FieldErrors, ProviderDraft } from '../../src-shared/settings-fields'
+import type { BudgetDraft, FieldErrors, ProviderDraft } from '../../src-shared/settings-fields'
 import { call } from './bridge'
 import { fieldErrorsOf, toUiError, toUiResult, type UiError, type UiResult } from './ui-error'
 import { loadSettings } from './workspace-actions'
@@ -75,4 +75,18 @@ export async function loadMcpServers(workspaceRoot: string): Promise<UiResult<Ca
 export async function controlMcpServer(workspaceRoot: string, name: string, action: McpAction): Promise<UiError | null> {
   const r = await call('mcp.control', { workspaceRoot, name, action })
   return r.ok ? null : toUiError(`${action[0].toUpperCase()}${action.slice(1)} ${name}`, r.error)
+}
+
+type Budgets = CallOutput<'settings.budgets'>
+
+export async function loadBudgets(): Promise<UiResult<Budgets>> {
+  return toUiResult('Loading the budgets', await call('settings.budgets', {}))
+}
+
+/** Saves the settings in `set` (an empty text removes one); the host's refusals come back by setting, under each field. */
+export async function saveBudgets(set: BudgetDraft): Promise<{ ok: true; data: Budgets } | { ok: false; fields: FieldErrors; error: UiError | null }> {
+  const r = await call('settings.budgets', { set })
+  if (r.ok) return r
+  const fields = fieldErrorsOf(r.error)
+  return { ok: false, fields, error: Object.keys(fields).length === 0 ? toUiError('Saving the budgets', r.error) : null }
 }

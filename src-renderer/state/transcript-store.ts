@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { QueueEntry, SessionRecord } from '../../src-shared'
+import type { BudgetView, QueueEntry, SessionRecord } from '../../src-shared'
 import type { UiError } from './ui-error'
 import type { Transcripts } from './transcript-model'
 
@@ -12,6 +12,8 @@ export type BackgroundTask = {
   inspectable: boolean
   createdAt: number
   endedAt: number | null
+  /** spent against its budget, live from its card (absent: no budget, or not heard since a reload) */
+  budget?: BudgetView
 }
 
 type TranscriptStore = {

@@ -141,6 +141,8 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'checkpoints.space': () => ({ prune: r() < 0.2 }),
     'settings.get': () => ({ workspaceRoot: s.workdir }),
     'settings.update': () => pick([{ subagents: { maxConcurrent: 1 + Math.floor(r() * 4) } }, { subagents: { timeoutSeconds: 300 } }, {}])!,
+    // Reads, or a refused save: the fuzz does not change the person's budgets.
+    'settings.budgets': () => (r() < 0.5 ? {} : { set: { 'budgets.dailyCostUsd': 'lots' } }),
     'providers.setKey': () => ({ provider: 'script', key: 'not-a-real-key' }),
     'providers.removeKey': () => ({ provider: pick(['script', 'nope'])! }),
     'providers.test': () => ({ provider: pick(['script', 'nope'])! }),

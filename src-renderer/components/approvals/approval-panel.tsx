@@ -1,6 +1,7 @@
 import { useMemo } from 'react'
 import { pendingForRoot, useApprovals } from '../../state/approvals-store'
 import { useTranscript } from '../../state/transcript-store'
+import { BudgetApproval } from './approval-budget'
 import { QuestionApproval } from './approval-question'
 import { ToolApproval } from './approval-tool'
 
@@ -16,5 +17,7 @@ export function ApprovalPanel() {
   const list = useMemo(() => pendingForRoot(pending, rootId), [pending, rootId])
   if (!viewId || list.length === 0) return null
   const a = list[0]
-  return a.kind === 'question' ? <QuestionApproval key={a.id} approval={a} more={list.length - 1} /> : <ToolApproval key={a.id} approval={a} more={list.length - 1} />
+  if (a.kind === 'question') return <QuestionApproval key={a.id} approval={a} more={list.length - 1} />
+  if (a.kind === 'budget') return <BudgetApproval key={a.id} approval={a} more={list.length - 1} />
+  return <ToolApproval key={a.id} approval={a} more={list.length - 1} />
 }

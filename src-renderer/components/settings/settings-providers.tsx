@@ -159,8 +159,8 @@ function ProviderRow({ provider: p, names }: { provider: Provider; names: string
 }
 
 
-// The tool policy (subagents.tools) is edited in config.yaml, not here: these are the numeric limits.
-type Limits = Omit<Settings['subagents'], 'tools'>
+// The tool policy (subagents.tools) is edited in config.yaml, and each child's budget under Budgets: these are the numeric limits.
+type Limits = Omit<Settings['subagents'], 'tools' | 'budget'>
 const LIMIT_FIELDS: [keyof Limits, string][] = [
   ['maxDepth', 'Max depth'],
   ['maxConcurrent', 'Max concurrent per session'],

@@ -11,8 +11,9 @@ import { TrustSection } from './settings-trust'
 import { McpSection } from './settings-mcp'
 import { SandboxSection } from './settings-sandbox'
 import { CheckpointsSection } from './settings-checkpoints'
+import { BudgetsSection } from './settings-budgets'
 
-/** Settings: providers and keys, default model, subagent limits, permission rules, trust, MCP servers, agents and their load errors, checkpoints. */
+/** Settings: providers and keys, default model, subagent limits, permission rules, trust, MCP servers, agents and their load errors, checkpoints, budgets. */
 export function SettingsView() {
   const settings = useSettings((s) => s.settings)
   const loadError = useSettings((s) => s.loadError)
@@ -55,6 +56,7 @@ const SECTIONS: { id: string; Section: ComponentType<{ settings: Settings }> }[]
   { id: 'mcp', Section: McpSection },
   { id: 'agents', Section: AgentsSection },
   { id: 'checkpoints', Section: CheckpointsSection },
+  { id: 'budgets', Section: BudgetsSection },
   { id: 'data', Section: DataSection },
 ]
 

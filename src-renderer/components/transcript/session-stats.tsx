@@ -1,18 +1,24 @@
-import { useEffect } from 'react'
-import type { SessionRecord } from '../../../src-shared'
+import { useEffect, useMemo } from 'react'
+import { BudgetView, type SessionRecord } from '../../../src-shared'
 import { formatTokens } from '../../lib/format'
 import { formatRef, loadModelDetails, useModels } from '../../state/models-store'
 import { useTranscript } from '../../state/transcript-store'
+import { BudgetPill } from './budget-pill'
 
 /**
  * The session header's model and numbers: the model the next turn runs on, tokens (own + every subagent's), cost
  * when the price is known (a lower bound, marked ≥, when some model's price is not), and how full the model's
- * context window was at the last step.
+ * context window was at the last step; and, when it runs under a budget, spent against it.
  */
 export function SessionStats({ session }: { session: SessionRecord }) {
   const model = formatRef(session.model)
   const details = useModels((s) => (model ? s.details[model] : undefined))
   const used = useTranscript((s) => s.transcripts[session.id]?.contextTokens ?? null)
+  // Metadata is an open record the host fills: only a well-formed view is shown.
+  const rawBudget = session.metadata.budget
+  const budget = useMemo(() => (rawBudget === undefined ? null : (BudgetView.safeParse(rawBudget).data ?? null)), [rawBudget])
+  // The budget pill shows the cost spent already (against its limit): the plain figure would say it twice.
+  const budgetShowsCost = budget?.limit.costUsd !== undefined
   useEffect(() => {
     if (model) void loadModelDetails(model)
   }, [model])
@@ -42,11 +48,12 @@ export function SessionStats({ session }: { session: SessionRecord }) {
           {(session.usage.cacheRead > 0 || session.usage.cacheWrite > 0) && ` · cache ${formatTokens(session.usage.cacheRead)} read / ${formatTokens(session.usage.cacheWrite)} write`}
         </span>
       )}
-      {costText && (
+      {costText && !budgetShowsCost && (
         <span className="muted small nowrap" data-testid="session-cost" title={unpriced > 0 ? `${formatTokens(unpriced)} tokens of models with no known price are not counted` : 'Cost at list prices'}>
           {costText}
         </span>
       )}
+      {budget && <BudgetPill view={budget} testId="session-budget" label="Session budget" />}
       {share !== null && window && (
         <span
           className="context-gauge"

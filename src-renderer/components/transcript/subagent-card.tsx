@@ -10,6 +10,7 @@ import type { UiError } from '../../state/ui-error'
 import { loadChild, openSession, worktreeAction } from '../../state/session-actions'
 import { toggleExpanded, useTranscript } from '../../state/transcript-store'
 import { AgentChangesRow } from '../changes/agent-changes-row'
+import { BudgetPill } from './budget-pill'
 import { DiffView } from '../common/diff-view'
 import { ErrorNote } from '../common/error-note'
 import { NestedTranscriptView } from './nested-transcript-view'
@@ -26,6 +27,10 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
   const elapsed = card.startedAt !== null ? (card.endedAt ?? now) - card.startedAt : null
   const color = agentColor(card.agentType, info)
   const output = toolOutput(part)
+  // Stopped by a budget the person set: a normal end, told apart from a failure (amber, not red).
+  const atBudget = !active && card.budget?.reached !== undefined
+  // Refused before a child existed (the person declined a fan-out, an unknown agent, the depth limit): no card came.
+  const notStarted = !card.taskId && card.status === 'failed'
 
   useEffect(() => {
     if (expanded && card.inspectable && card.taskId) void loadChild(card.taskId)
@@ -33,13 +38,14 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
 
   return (
     <div
-      className={`subagent-card status-${card.status}`}
+      className={`subagent-card status-${card.status}${atBudget ? ' at-budget' : ''}`}
       style={{ ['--agent-color' as string]: color }}
       data-testid="subagent-card"
       data-agent={card.agentType}
       data-status={card.status}
       data-task-id={card.taskId}
       data-depth={card.depth}
+      data-budget={atBudget ? 'reached' : undefined}
     >
       <div className="subagent-head">
         <button
@@ -49,7 +55,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
           onClick={() => card.taskId && toggleExpanded(card.taskId)}
         >
           <span className="caret" aria-hidden>{expanded ? '▾' : '▸'}</span>
-          <StatusIcon state={card.status} />
+          <StatusIcon state={atBudget ? 'budget' : notStarted ? 'not_started' : card.status} />
           <span className="agent-dot" style={{ background: color }} />
           <span className="subagent-agent">{card.agentType}</span>
           <span className="subagent-desc" data-testid="subagent-name" title={card.options?.label ? card.description : undefined}>
@@ -60,7 +66,11 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
           {card.background && <span className="pill">background</span>}
           <TaskOptionPills card={card} />
           {/* "completed" beside "incomplete" would read as a contradiction: a finished run that stopped early says the latter. */}
-          {!(card.incomplete && card.status === 'completed') && (
+          {atBudget || notStarted ? (
+            <span className={`pill ${atBudget ? 'status-budget' : ''}`} data-testid="subagent-status">
+              {atBudget ? 'stopped at budget' : 'not started'}
+            </span>
+          ) : !(card.incomplete && card.status === 'completed') && (
             <span className={`pill status status-${card.status}`} data-testid="subagent-status">{card.status}</span>
           )}
           {card.incomplete && (
@@ -68,6 +78,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
               incomplete
             </span>
           )}
+          {card.budget && <BudgetPill view={card.budget} testId="subagent-budget" label={`Budget of ${card.agentType}`} sayReached={!atBudget} />}
           <span title="steps">{card.steps} step{card.steps === 1 ? '' : 's'}</span>
           {elapsed !== null && <span title="elapsed">{formatDuration(elapsed)}</span>}
           <span title={card.cacheRead || card.cacheWrite ? `tokens in / out; of the input, ${card.cacheRead ?? 0} read from and ${card.cacheWrite ?? 0} written to the prompt cache` : 'tokens in / out'}>
@@ -81,7 +92,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
           )}
         </span>
       </div>
-      {card.error && <div className="subagent-error">{card.error}</div>}
+      {card.error && <div className={`subagent-error${atBudget || notStarted ? ' budget' : ''}`} data-testid="subagent-error">{card.error}</div>}
       {card.inspectable && card.taskId && !active && <AgentChangesRow childSessionId={card.taskId} agent={card.agentType} />}
       {card.worktree && <WorktreeRow taskId={card.taskId} worktree={card.worktree} />}
       {expanded && (
@@ -170,7 +181,7 @@ function TaskOptionPills({ card }: { card: TaskCard }) {
 function fallbackCard(part: PartRecord): TaskCard {
   const input = toolInput(part)
   const str = (k: string): string => (typeof input[k] === 'string' ? (input[k] as string) : '')
-  return newTaskCard({
+  const card = newTaskCard({
     taskId: '',
     agentType: str('subagent_type') || 'subagent',
     description: str('description'),
@@ -179,4 +190,6 @@ function fallbackCard(part: PartRecord): TaskCard {
     depth: 1,
     status: part.toolState === 'output-error' ? 'failed' : part.toolState === 'output-available' ? 'completed' : 'queued',
   })
+  // A call refused before it started has no card from the host: the refusal the model read is all there is to say.
+  return part.toolState === 'output-error' ? { ...card, error: toolOutput(part) } : card
 }

@@ -5,6 +5,7 @@ import { abortTask, openSession } from '../../state/session-actions'
 import { toggleExpanded, useTranscript } from '../../state/transcript-store'
 import { useUi } from '../../state/ui-store'
 import { ErrorNote } from '../common/error-note'
+import { BudgetPill } from './budget-pill'
 import { StatusIcon } from './tool-card'
 
 /** Background children of the open root: status at a glance, open, abort. */
@@ -28,14 +29,17 @@ export function TasksPanel() {
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
       {list.map((t) => {
         const running = t.status === 'running' || t.status === 'queued'
+        const atBudget = !running && t.budget?.reached !== undefined
         return (
           <div key={t.taskId} className="task-row" data-testid="task-row" data-status={t.status} data-task-id={t.taskId}>
-            <StatusIcon state={t.status} />
+            <StatusIcon state={atBudget ? 'budget' : t.status} />
             <span className="agent-dot" style={{ background: agentColor(t.agentType, byName[t.agentType]) }} />
             <span className="task-text">
               <span className="task-agent">{t.agentType}</span> <span className="muted">{t.description}</span>
             </span>
-            <span className={`pill status-${t.status}`}>{t.status}</span>
+            {t.budget && <BudgetPill view={t.budget} testId="task-budget" label={`Budget of ${t.agentType}`} sayReached={!atBudget} />}
+            {/* stopped by the budget the person set: a normal end, not a red "failed" */}
+            {atBudget ? <span className="pill status-budget">stopped at budget</span> : <span className={`pill status-${t.status}`}>{t.status}</span>}
             <button
               className="btn small"
               data-testid="task-open"

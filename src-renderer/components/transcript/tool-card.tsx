@@ -138,6 +138,9 @@ function TodoList({ todos }: { todos: Todo[] }) {
 export function StatusIcon({ state }: { state: string }) {
   if (state === 'output-available' || state === 'completed') return <span className="status-icon ok" role="img" aria-label="done">✓</span>
   if (state === 'output-error' || state === 'failed') return <span className="status-icon err" role="img" aria-label="failed">✕</span>
+  // a run stopped by a budget the person set: an expected end, amber rather than a red failure
+  if (state === 'budget') return <span className="status-icon warn" role="img" aria-label="stopped at its budget">■</span>
+  if (state === 'not_started') return <span className="status-icon muted" role="img" aria-label="not started">○</span>
   if (state === 'aborted') return <span className="status-icon err" role="img" aria-label="aborted">■</span>
   if (state === 'approval-requested') return <span className="status-icon warn" role="img" aria-label="awaiting approval">⚑</span>
   if (state === 'queued') return <span className="status-icon muted" role="img" aria-label="queued">…</span>
