@@ -8,7 +8,7 @@ import { Allowance } from '../src-main/runtime'
 import { round } from './stats'
 
 const usage = { prompt: 1200, completion: 300, reasoning: 0, cacheRead: 800, cacheWrite: 0, total: 1500 }
-const LIMIT = { tokens: 1e15, costUsd: 1e12, seconds: 6 * 86_400, steps: 100_000 }
+const LIMIT = { tokens: 1e15, costUsd: 1e12, seconds: 6 * 86_400, steps: 1e12 }
 
 export async function run(): Promise<Record<string, unknown>> {
   let chain = new Allowance(undefined, { costUsd: LIMIT.costUsd }, 'day')
