@@ -28,6 +28,8 @@ export class Allowance {
   private cost: number | null
   private steps: number
   private limitNow: Budget
+  /** this allowance and every one above it, nearest first: fixed at construction, walked by every check */
+  private readonly line: readonly Allowance[]
   /** told of every charge that reaches this allowance (the turn's root records the workspace's daily spend) */
   onCharge?: (tokens: number, costUsd: number | null) => void
 
@@ -45,6 +47,7 @@ export class Allowance {
     this.cost = already.costUsd === undefined ? 0 : already.costUsd
     this.steps = already.steps ?? 0
     this.startedAt = now
+    this.line = parent ? [this, ...parent.line] : [this]
   }
 
   get limit(): Budget {
@@ -54,7 +57,7 @@ export class Allowance {
   /** A model step: charged here and to every allowance above. */
   charge(usage: TokenUsage, costUsd: number | null): void {
     const tokens = budgetTokens(usage)
-    for (let a: Allowance | undefined = this; a; a = a.parent) {
+    for (const a of this.line) {
       a.tokens += tokens
       a.cost = a.cost === null || costUsd === null ? null : a.cost + costUsd
       a.steps++
@@ -73,7 +76,7 @@ export class Allowance {
    */
   reached(now = Date.now()): Reached | undefined {
     let hit: Reached | undefined
-    for (let a: Allowance | undefined = this; a; a = a.parent) {
+    for (const a of this.line) {
       const field = a.ownReached(now)
       if (field) hit = { allowance: a, field }
     }
@@ -92,7 +95,7 @@ export class Allowance {
   /** What is left on each limited field: the least over this allowance and every one above it. */
   remaining(now = Date.now()): Budget {
     const out: Budget = {}
-    for (let a: Allowance | undefined = this; a; a = a.parent) {
+    for (const a of this.line) {
       const s = a.spent(now)
       for (const f of BUDGET_FIELDS) {
         const l = a.limitNow[f]
@@ -107,7 +110,7 @@ export class Allowance {
 
   /** At 80 % of some limit here or above. */
   warning(now = Date.now()): boolean {
-    for (let a: Allowance | undefined = this; a; a = a.parent) {
+    for (const a of this.line) {
       const s = a.spent(now)
       for (const f of BUDGET_FIELDS) {
         const l = a.limitNow[f]
@@ -120,7 +123,7 @@ export class Allowance {
 
   /** Whether any allowance on the chain limits anything. */
   get limited(): boolean {
-    for (let a: Allowance | undefined = this; a; a = a.parent) if (Object.keys(a.limitNow).length) return true
+    for (const a of this.line) if (Object.keys(a.limitNow).length) return true
     return false
   }
 
@@ -137,8 +140,7 @@ export class Allowance {
    * nearest limited one above (a child with no budget of its own still runs within its session's).
    */
   view(now = Date.now()): BudgetView | undefined {
-    let shown: Allowance | undefined = this
-    while (shown && Object.keys(shown.limitNow).length === 0) shown = shown.parent
+    const shown = this.line.find((a) => Object.keys(a.limitNow).length > 0)
     if (!shown) return undefined
     const hit = this.reached(now)
     return {

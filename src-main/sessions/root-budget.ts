@@ -44,10 +44,12 @@ export function turnAllowance(deps: Pick<RootBudgetDeps, 'spend'>, workspaceRoot
  * Otherwise the person decides — extend that limit by as much again (for this run only; config.yaml is unchanged) or
  * stop here — on the approval surface every client shows.
  */
-export async function rootBudgetCheck(deps: RootBudgetDeps, level: RunLevel, allowance: Allowance): Promise<string | undefined> {
+export async function rootBudgetCheck(deps: RootBudgetDeps, level: RunLevel, allowance: Allowance, show: () => void): Promise<string | undefined> {
   for (;;) {
     const hit = allowance.reached()
     if (!hit) return undefined
+    // The header shows the spend the person is asked about (a prompt over budget before its first step too).
+    show()
     if (level.headless) return budgetStopMessage(hit)
     const extendBy: Budget = { [hit.field]: hit.allowance.limit[hit.field] }
     const view = hit.allowance.view()
@@ -71,6 +73,7 @@ export async function rootBudgetCheck(deps: RootBudgetDeps, level: RunLevel, all
     })
     if (answer.outcome !== 'approved') return budgetStopMessage(hit)
     hit.allowance.extend(extendBy)
+    show()
   }
 }
 

@@ -77,7 +77,7 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
         countStep(host, level, usage, cost)
         showBudget()
       },
-      beforeRequest: () => rootBudgetCheck(deps, level, allowance),
+      beforeRequest: () => rootBudgetCheck(deps, level, allowance, showBudget),
     })
   } catch (err) {
     // Model not configured / key missing: the run cannot start; say why, in this session.

@@ -1,7 +1,6 @@
 import { describeBudget, formatUsd, type AgentInfo, type Budget } from '../../src-shared'
-import type { Approvals } from '../approvals'
 import { isToolPart, toolNameOf } from '../loop'
-import { tightest, type RunLevel, type RunToolContext } from '../runtime'
+import { tightest, type RunLevel, type RuntimeDeps, type RunToolContext } from '../runtime'
 import { ToolError } from '../tools'
 
 /** What a call's `budget` asks for, in Agentry's fields. */
@@ -32,7 +31,7 @@ export class FanOutGate {
   /** one decision per step (the assistant message holding its task calls) */
   private readonly decisions = new Map<string, Promise<string | undefined>>()
 
-  constructor(private readonly approvals: Approvals) {}
+  constructor(private readonly approvals: RuntimeDeps['approvals']) {}
 
   /** Resolves when this call may start; throws the refusal (a tool error the model reads) otherwise. */
   async approve(level: RunLevel, ctx: RunToolContext): Promise<void> {
@@ -78,7 +77,7 @@ export class FanOutGate {
       agentPath: level.agentPath,
       arguments: {
         summary: `${level.agent.name} wants to ${what}.`,
-        reason: `Asks because it is ${rule}.${budgets.some((b) => Object.keys(b).length) ? ` Each child's budget: ${budgets.map((b) => describeBudget(b)).join('; ')}.` : ''}`,
+        reason: `Asks because it is ${rule}.${budgetsInWords(budgets)}`,
         budget: { children: calls.length, ...(total !== undefined ? { childrenCostUsd: total } : {}) },
       },
       patterns: [],
@@ -96,4 +95,12 @@ export class FanOutGate {
 /** `agentry run --yes`: every ask is granted, this one too. */
 function yesGranted(level: RunLevel): boolean {
   return level.grants.some((r) => r.action === 'allow' && (r.tool === '*' || r.tool === 'task') && r.pattern === '*')
+}
+
+/** ` Their budgets: 12 × $0.50.` (or each one when they differ); nothing when none has one. */
+function budgetsInWords(budgets: Budget[]): string {
+  if (!budgets.some((b) => Object.keys(b).length)) return ''
+  const words = budgets.map((b) => describeBudget(b))
+  const same = words.every((w) => w === words[0])
+  return ` Their budgets: ${same ? `${words.length} × ${words[0]}` : words.join('; ')}.`
 }
