@@ -33,6 +33,8 @@ describe('loadConfig', () => {
       timeouts: { firstByteSeconds: 60, idleSeconds: 120 },
       sandbox: { enabled: true, writable: [] },
       checkpoints: { enabled: true, keepDays: 30 },
+      budgets: { fanOut: { askAboveChildren: 10 } },
+      runaway: { maxOutputTokens: 32_000, requestSeconds: 600, repeatedCalls: 5, backgroundRespawns: 3 },
     })
   })
 
@@ -122,13 +124,13 @@ subagents:
     expect(r.issues.every((i) => i.file === userFile)).toBe(true)
     expect(byPath).toEqual({
       model: 'must be "provider/model" (got "justamodel")',
-      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox, checkpoints, mcp',
+      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox, checkpoints, budgets, runaway, mcp',
       'providers.bad.type': expect.stringMatching(/^must be one of "anthropic", .* or "demo" \(got "gemini"\)$/),
       'providers.loose.baseURL': 'must be a URL such as http://127.0.0.1:11434 (got "not-a-url")',
       'providers.loose.extra': expect.stringMatching(/^unknown key; known keys: type, baseURL, apiKey/),
       'subagents.maxDepth': 'must be at least 1 (got 0)',
       'subagents.timeoutSeconds': 'must be a number, not the text "soon"',
-      'subagents.speed': 'unknown key; known keys: maxDepth, maxConcurrent, timeoutSeconds, archiveAfterMinutes, tools',
+      'subagents.speed': 'unknown key; known keys: maxDepth, maxConcurrent, timeoutSeconds, archiveAfterMinutes, tools, budget',
     })
     // valid parts survive; a provider whose type was bad is dropped whole, its sibling kept
     expect(r.config.model).toBeUndefined()

@@ -44,6 +44,7 @@ describe('openStore', () => {
       'chat_messages',
       'chat_parts',
       'chat_sessions',
+      'daily_spend',
       'event_log',
       'message_search',
       'message_search_pending',
