@@ -143,11 +143,12 @@ describe('budgets', () => {
     await expect.poll(() => transcriptText(page), { timeout: 30_000 }).toContain('Both helpers are back.')
     const pricey = page.locator('[data-testid=transcript] [data-testid=subagent-card][data-agent=pricey]')
     const careful = page.locator('[data-testid=transcript] [data-testid=subagent-card][data-agent=careful]')
-    // A child at its budget stopped cleanly: amber, "stopped at budget", with what it spent.
+    // A child at its budget stopped cleanly: amber, "stopped at budget", with what it spent — before the request that
+    // would have gone past it ($0.15 a step, $0.20 allowed: one step).
     expect(await pricey.getAttribute('data-budget')).toBe('reached')
     expect(await pricey.locator('[data-testid=subagent-status]').innerText()).toBe('stopped at budget')
     expect(await pricey.locator('[data-testid=subagent-budget]').getAttribute('data-state')).toBe('reached')
-    expect(await pricey.locator('[data-testid=subagent-budget]').innerText()).toBe('$0.30 / $0.20')
+    expect(await pricey.locator('[data-testid=subagent-budget]').innerText()).toBe('$0.15 / $0.20')
     expect(await careful.locator('[data-testid=subagent-budget]').getAttribute('data-state')).toBe('warning')
     expect(await careful.locator('[data-testid=subagent-budget]').innerText()).toBe('$0.15 / $0.18')
     await threeShots(page, '04-cards-warning-reached')
@@ -169,23 +170,23 @@ describe('budgets', () => {
     await threeShots(page, '05-settings-budgets')
     await page.click('[data-testid=close-settings]')
 
-    // The conversation spent $0.75 already (its own two steps, both helpers): the next prompt's first step goes past
-    // $0.80, and it asks before its second request.
+    // The conversation spent $0.60 already (its own two steps, both helpers): after the next prompt's first step
+    // ($0.75) another would go past $0.80, so it asks before its second request.
     await send(page, 'one more, please')
     await expect.poll(() => approval(page).count(), { timeout: 20_000 }).toBe(1)
     const panel = approval(page)
     expect(await panel.locator('.approval-title').innerText()).toBe('Budget reached')
-    expect(await panel.locator('[data-testid=budget-summary]').innerText()).toMatch(/^The session budget \(budgets\.session\) is used up \(cost: \$0\.90 of \$0\.80\)\. Extend it by \$0\.80/)
+    expect(await panel.locator('[data-testid=budget-summary]').innerText()).toMatch(/^The session budget \(budgets\.session\) would be used up by the next request \(cost: \$0\.75 of \$0\.80; the last one took \$0\.15\)\. Extend it by \$0\.80/)
     expect(await panel.locator('[data-testid=budget-approve]').innerText()).toMatch(/^Extend by \$0\.80/)
     expect(await panel.locator('[data-testid=budget-deny]').innerText()).toBe('Stop here')
     const header = page.locator('[data-testid=session-budget]')
     await expect.poll(() => header.getAttribute('data-state')).toBe('reached')
-    expect(await header.innerText()).toBe('budget reached · $0.90 / $0.80')
+    expect(await header.innerText()).toBe('budget reached · $0.75 / $0.80')
     await threeShots(page, '06-session-budget-reached')
 
     await panel.locator('[data-testid=budget-approve]').click()
     await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('One more answer.')
-    await expect.poll(() => header.innerText()).toBe('$1.05 / $1.60')
+    await expect.poll(() => header.innerText()).toBe('$0.90 / $1.60')
     await shot(page, 'budgets', '07-extended-1400')
   })
 })

@@ -92,7 +92,8 @@ const CASES: Case[] = [
       return run(s, ['run', '--model', 'script/x', '--max-tokens', '200', 'list forever'])
     },
     code: 1,
-    says: /^agentry: Stopped before its next model request: this run's budget \(--max-cost \/ --max-tokens\) is used up \(tokens: 300 of 200 tokens\)\.\n/m,
+    // 150 tokens a step: after the first, a second would go past 200, so it stops there.
+    says: /^agentry: Stopped before its next model request: this run's budget \(--max-cost \/ --max-tokens\) would be used up by the next request \(tokens: 150 of 200 tokens; the last one took 150 tokens\)\.\n/m,
   },
   { name: 'a --max-cost that is not an amount', run: () => run(scene(), ['run', '--max-cost', 'lots', 'hello']), code: 2, says: /--max-cost "lots": expected an amount in US dollars above 0/ },
   { name: 'an auth error (401)', run: async () => run(await withServer(() => ({ status: 401 })), ['run', 'hello']), code: 2, says: /mock.*(key|config)/i },

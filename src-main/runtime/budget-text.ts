@@ -1,4 +1,4 @@
-import { describeSpend, type BudgetField } from '../../src-shared'
+import { describeSpend, formatUsd, type BudgetField } from '../../src-shared'
 import type { Allowance, Reached } from './budget'
 
 /**
@@ -8,10 +8,16 @@ import type { Allowance, Reached } from './budget'
 
 const FIELD_WORDS: Record<BudgetField, string> = { costUsd: 'cost', tokens: 'tokens', seconds: 'time', steps: 'steps' }
 
-/** `the session budget is used up (tokens: 51k of 50k tokens, $0.21 of $1.00)` */
+/**
+ * `the session budget is used up (tokens: 51k of 50k tokens)`, or — stopped before a request that would go past it —
+ * `the session budget would be used up by the next request (tokens: 40k of 50k tokens; the last one took 12k)`
+ */
 export function budgetReachedLine(hit: Reached, now = Date.now()): string {
   const a: Allowance = hit.allowance
-  return `${a.owner} is used up (${FIELD_WORDS[hit.field]}: ${describeSpend(a.limit, a.spent(now))})`
+  const spend = `${FIELD_WORDS[hit.field]}: ${describeSpend(a.limit, a.spent(now))}`
+  if (!hit.predicted) return `${a.owner} is used up (${spend})`
+  const took = hit.field === 'costUsd' && hit.predicted.costUsd !== null ? formatUsd(hit.predicted.costUsd) : `${Math.round(hit.predicted.tokens)} tokens`
+  return `${a.owner} would be used up by the next request (${spend}; the last one took ${took})`
 }
 
 /** The error a run stopped by a budget ends with, in its own transcript. */

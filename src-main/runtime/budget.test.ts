@@ -71,4 +71,17 @@ describe('Allowance', () => {
     new Allowance(new Allowance(turn, {}, 'child'), {}, 'grandchild').charge(step(10, 5), 0.001)
     expect(seen).toEqual([[15, 0.001]])
   })
+  it('stops before a request that would go past a limit, expecting it to spend what the last one did', () => {
+    const a = new Allowance(undefined, { tokens: 400, costUsd: 1 }, 'the budget')
+    // A run's first request has nothing to go by.
+    expect(a.reached()).toBeUndefined()
+    a.charge(step(100, 50), 0.1)
+    expect(a.reached()).toBeUndefined()
+    a.charge(step(100, 50), 0.1)
+    // 300 spent, the last request took 150: the next would make 450 > 400.
+    expect(a.reached()).toEqual({ allowance: a, field: 'tokens', predicted: { tokens: 150, costUsd: 0.1 } })
+    // The view says reached only for the run it stops (one that answers now never makes that request).
+    expect(a.view()?.reached).toBeUndefined()
+    expect(a.view(Date.now(), a.reached())).toMatchObject({ reached: 'tokens', spent: { tokens: 300 } })
+  })
 })

@@ -14,6 +14,8 @@ export interface Reached {
   /** whose limit: this allowance or one above it */
   allowance: Allowance
   field: BudgetField
+  /** not reached yet, but the next request — expected to spend what the last one did — would go past it */
+  predicted?: { tokens: number; costUsd: number | null }
 }
 
 /**
@@ -30,6 +32,8 @@ export class Allowance {
   private limitNow: Budget
   /** this allowance and every one above it, nearest first: fixed at construction, walked by every check */
   private readonly line: readonly Allowance[]
+  /** the run's own last step (charged here first): what its next request is expected to spend at least */
+  private lastStep: { tokens: number; costUsd: number | null } | undefined
   /** told of every charge that reaches this allowance (the turn's root records the workspace's daily spend) */
   onCharge?: (tokens: number, costUsd: number | null) => void
 
@@ -57,6 +61,7 @@ export class Allowance {
   /** A model step: charged here and to every allowance above. */
   charge(usage: TokenUsage, costUsd: number | null): void {
     const tokens = budgetTokens(usage)
+    this.lastStep = { tokens, costUsd }
     for (const a of this.line) {
       a.tokens += tokens
       a.cost = a.cost === null || costUsd === null ? null : a.cost + costUsd
@@ -70,23 +75,38 @@ export class Allowance {
   }
 
   /**
-   * A limit reached here or above; the outermost when several are (a child's own limit is clamped to what its caller
-   * had left, so the session's budget running out reaches both — and the session's is the one to name). An unknown
-   * cost never counts as reaching a cost limit.
+   * A limit reached here or above — or one the next request would go past: a conversation only grows, so the next
+   * request of this run is expected to spend at least what its last one did, and stopping before it keeps the run
+   * within the limit instead of past it by a step (a run's first request has nothing to go by). The outermost limit
+   * when several are (a child's own limit is clamped to what its caller had left, so the session's budget running
+   * out reaches both — and the session's is the one to name). An unknown cost never counts as reaching a cost limit.
    */
   reached(now = Date.now()): Reached | undefined {
+    let hit = this.usedUp(now)
+    if (hit || !this.lastStep) return hit
+    for (const a of this.line) {
+      const field = a.ownReached(now, this.lastStep)
+      if (field) hit = { allowance: a, field, predicted: this.lastStep }
+    }
+    return hit
+  }
+
+  /** A limit used up here or above (the outermost), leaving the next request out of it. */
+  private usedUp(now: number): Reached | undefined {
     let hit: Reached | undefined
     for (const a of this.line) {
-      const field = a.ownReached(now)
+      const field = a.ownReached(now, undefined)
       if (field) hit = { allowance: a, field }
     }
     return hit
   }
 
-  private ownReached(now: number): BudgetField | undefined {
+  private ownReached(now: number, next: { tokens: number; costUsd: number | null } | undefined): BudgetField | undefined {
     const l = this.limitNow
-    if (l.costUsd !== undefined && this.cost !== null && this.cost >= l.costUsd) return 'costUsd'
-    if (l.tokens !== undefined && this.tokens >= l.tokens) return 'tokens'
+    const cost = this.cost === null ? null : this.cost + (next?.costUsd ?? 0)
+    if (l.costUsd !== undefined && cost !== null && (next ? cost > l.costUsd : cost >= l.costUsd)) return 'costUsd'
+    const tokens = this.tokens + (next?.tokens ?? 0)
+    if (l.tokens !== undefined && (next ? tokens > l.tokens : tokens >= l.tokens)) return 'tokens'
     if (l.steps !== undefined && this.steps >= l.steps) return 'steps'
     if (l.seconds !== undefined && (now - this.startedAt) / 1000 >= l.seconds) return 'seconds'
     return undefined
@@ -139,10 +159,12 @@ export class Allowance {
    * Spend against the budget as clients show it: this allowance's own limit and spend when it sets one, else the
    * nearest limited one above (a child with no budget of its own still runs within its session's).
    */
-  view(now = Date.now()): BudgetView | undefined {
+  view(now = Date.now(), stoppedBy?: Reached): BudgetView | undefined {
     const shown = this.line.find((a) => Object.keys(a.limitNow).length > 0)
     if (!shown) return undefined
-    const hit = this.reached(now)
+    // `reached` is what happened: a limit used up, or the one a run was stopped (or asks) for. A next request that
+    // would go past a limit is a reason to stop only once the run wants to make it: one that answers now never does.
+    const hit = stoppedBy ?? this.usedUp(now)
     return {
       limit: { ...shown.limitNow },
       spent: shown.spent(now),

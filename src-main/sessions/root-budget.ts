@@ -1,6 +1,6 @@
 import { describeBudget, type Budget, type Config, type SessionRecord } from '../../src-shared'
 import type { Approvals } from '../approvals'
-import { Allowance, budgetReachedLine, budgetStopMessage, budgetTokens, type RunLevel } from '../runtime'
+import { Allowance, budgetReachedLine, budgetStopMessage, budgetTokens, type Reached, type RunLevel } from '../runtime'
 import { localDay, newId, type SessionsRepository, type SpendRepository } from '../store'
 
 export interface RootBudgetDeps {
@@ -44,15 +44,15 @@ export function turnAllowance(deps: Pick<RootBudgetDeps, 'spend'>, workspaceRoot
  * Otherwise the person decides — extend that limit by as much again (for this run only; config.yaml is unchanged) or
  * stop here — on the approval surface every client shows.
  */
-export async function rootBudgetCheck(deps: RootBudgetDeps, level: RunLevel, allowance: Allowance, show: () => void): Promise<string | undefined> {
+export async function rootBudgetCheck(deps: RootBudgetDeps, level: RunLevel, allowance: Allowance, show: (hit?: Reached) => void): Promise<string | undefined> {
   for (;;) {
     const hit = allowance.reached()
     if (!hit) return undefined
     // The header shows the spend the person is asked about (a prompt over budget before its first step too).
-    show()
+    show(hit)
     if (level.headless) return budgetStopMessage(hit)
     const extendBy: Budget = { [hit.field]: hit.allowance.limit[hit.field] }
-    const view = hit.allowance.view()
+    const view = allowance.view(Date.now(), hit)
     const answer = await deps.approvals.request({
       sessionId: level.sessionId,
       rootSessionId: level.rootSessionId,
@@ -78,10 +78,10 @@ export async function rootBudgetCheck(deps: RootBudgetDeps, level: RunLevel, all
 }
 
 /** The conversation's live spend against its budget, for the session header (`metadata.budget`); cleared when none. */
-export function publishBudget(deps: RootBudgetDeps, level: RunLevel, allowance: Allowance, emit: (s: SessionRecord) => void): void {
+export function publishBudget(deps: RootBudgetDeps, level: RunLevel, allowance: Allowance, emit: (s: SessionRecord) => void, hit?: Reached): void {
   const session = deps.sessions.getSession(level.rootSessionId)
   if (!session) return
-  const view = allowance.view()
+  const view = allowance.view(Date.now(), hit)
   if (!view && session.metadata.budget === undefined) return
   const { budget: _old, ...rest } = session.metadata
   emit(deps.sessions.updateSession(session.id, { metadata: view ? { ...rest, budget: view } : rest }))

@@ -1,6 +1,6 @@
 import type { AgentInfo, Config, QueueEntry, SessionRecord, SessionStatus, TokenUsage } from '../../src-shared'
 import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
-import { addStep, type Allowance, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
+import { addStep, type Allowance, type Reached, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
 import { INTERRUPTED_REASON } from '../subagents'
 import { maybeCompact } from './compaction'
 import type { Emitter } from './emitter'
@@ -62,7 +62,12 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   const level = host.level(session, agent, settings, record.controller.signal, userMessageId)
   const allowance = turnAllowance(deps, session.workspaceRoot, host.budgetsAbove(session, settings.config.config, entry !== undefined && !retrying))
   level.allowance = allowance
-  const showBudget = () => publishBudget(deps, level, allowance, (s) => host.emitter(s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s }))
+  // The limit the person was last asked about: shown as reached if the turn ends on it.
+  let asked: Reached | undefined
+  const showBudget = (hit?: Reached) => {
+    if (hit) asked = hit
+    publishBudget(deps, level, allowance, (s) => host.emitter(s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s }), hit)
+  }
   if (firstPrompt && entry) host.title(level, session, entry.text)
   const info = await deps.modelInfo(level.modelRef, settings.config.config)
   let run
@@ -97,7 +102,7 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   } finally {
     await recording?.end()
   }
-  showBudget()
+  showBudget(result.finishReason === 'budget' ? asked : undefined)
   // Interrupted (the client running the turn went away) is not a failure of the session: it is left idle.
   const interrupted = result.finishReason === 'aborted' && record.controller.signal.reason === INTERRUPTED_REASON
   const status: SessionStatus = interrupted ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'

@@ -170,10 +170,10 @@ function budgetStopped(r: ChildRun, result: TurnResult, own: MessageWithParts[],
   const stop = result.error ?? 'its budget is used up'
   r.card.status = 'failed'
   r.card.error = stop
-  const view = r.allowance.view()
+  const hit = r.allowance.reached()
+  const view = r.allowance.view(Date.now(), hit)
   if (view) r.card.budget = view
   setChildStatus(r, 'error', stop)
-  const hit = r.allowance.reached()
   const reached = hit ? budgetReachedLine(hit) : 'its budget is used up'
   const body = budgetErrorText({ reached, activity: activitySentence(activityOf(own)), lastText: result.text })
   return { ok: false, aborted: false, text: `${taskError(r.child.agent.name, r.child.sessionId, `\n${body}\n`, 'budget')}\n${stats}` }
