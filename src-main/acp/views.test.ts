@@ -16,6 +16,9 @@ describe('permission options × what they answer', () => {
     ['a plan', approval({ kind: 'plan', toolName: 'plan_exit', arguments: { plan: 'x' } }), ['approve', 'reject']],
     ['a question with answers', approval({ kind: 'question', toolName: 'question', arguments: { question: 'q', options: ['a', 'b'] } }), ['answer:0', 'answer:1', 'skip']],
     ['a free-text question', approval({ kind: 'question', toolName: 'question', arguments: { question: 'q' } }), ['skip']],
+    // A budget is the person's limit, never a rule to widen: once or not at all, whatever suggestions a record holds.
+    ['a run at its budget', approval({ kind: 'budget', toolName: 'budget', arguments: { summary: 'The session budget is used up.', budget: { extendBy: { costUsd: 1 } } } }), ['allow_once', 'deny']],
+    ['a fan-out', approval({ kind: 'budget', toolName: 'task', arguments: { summary: 'build wants to start 12 subagents at once.', budget: { children: 12 } } }), ['allow_once', 'deny']],
   ])('%s', (_label, a, ids) => {
     const options = permissionOptions(a)
     expect(options.map((o) => o.optionId)).toEqual(ids)
@@ -29,6 +32,12 @@ describe('permission options × what they answer', () => {
     // Options the request did not offer are refused, never guessed.
     expect(answerFor(a, 'allow_always_session') === undefined).toBe(!ids.includes('allow_always_session'))
     expect(answerFor(a, 'bogus')).toBeUndefined()
+  })
+  it('words the budget choices for what they do', () => {
+    const extend = approval({ kind: 'budget', toolName: 'budget', arguments: { summary: 's', budget: {} } })
+    expect(permissionOptions(extend).map((o) => o.name)).toEqual(['Extend the budget and go on', 'Stop here'])
+    const fanOut = approval({ kind: 'budget', toolName: 'task', arguments: { summary: 's', budget: { children: 12 } } })
+    expect(permissionOptions(fanOut).map((o) => o.name)).toEqual(['Start 12 subagents', "Don't start them"])
   })
   it('names risky patterns and the question answer', () => {
     const risky = approval({ alwaysSuggestions: [{ pattern: 'git push *', risky: true, reason: 'network' }] })
