@@ -64,8 +64,12 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   level.allowance = allowance
   // The limit the person was last asked about: shown as reached if the turn ends on it.
   let asked: Reached | undefined
+  // Nothing to show (no budget now, none shown before): no read of the row per step.
+  let shown = session.metadata.budget !== undefined
   const showBudget = (hit?: Reached) => {
     if (hit) asked = hit
+    if (!shown && !allowance.limited) return
+    shown = true
     publishBudget(deps, level, allowance, (s) => host.emitter(s).emit({ type: 'session_updated', sessionId: s.id, at: Date.now(), session: s }), hit)
   }
   if (firstPrompt && entry) host.title(level, session, entry.text)

@@ -25,6 +25,8 @@ export interface ChildRun {
   modelInfo(ref: ModelRef, config: Config): Promise<{ cost(usage: TokenUsage): number | null }>
   /** one step's tokens and cost, as it happens: its own row (if stored) and its ancestors' subagent totals */
   countUsage(usage: TokenUsage, cost: number | null): void
+  /** its turn is over: the parent's row, with the new totals, goes to viewers (once per child, not per step) */
+  announceUsage(): void
   lane: Lane
   onSlot(slot: Slot): void
   child: RunLevel
@@ -103,6 +105,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
       },
     })
     result = await runTurn(run)
+    r.announceUsage()
     const outcome: ChildOutcome =
       result.finishReason === 'aborted'
         ? aborted()

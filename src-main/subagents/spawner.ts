@@ -223,6 +223,7 @@ export class Subagents {
         prepare: (lvl, t, o) => this.prepare(lvl, t, o),
         modelInfo: this.deps.modelInfo,
         countUsage: (usage, cost) => this.countUsage(level, child, usage, cost),
+        announceUsage: () => this.announceUsage(level),
         lane: this.laneFor(child.rootSessionId, limits.maxConcurrent),
         onSlot: (slot) => this.slots.set(child, slot),
         child,
@@ -324,13 +325,17 @@ export class Subagents {
   }
 
   /**
-   * A child's tokens: its own totals when it is a stored session, and the subagent totals of every stored ancestor
-   * (opaque children have no row; their usage still reaches the root). The parent's row is announced so its view
-   * shows the new total while the run goes on; the root's arrives with its next status change.
+   * A step's tokens, as it happens (a host that dies loses nothing spent): the child's own totals when it is a stored
+   * session, and the subagent totals of every stored ancestor (opaque children have no row; their usage still
+   * reaches the root).
    */
   private countUsage(parent: RunLevel, child: RunLevel, usage: TokenUsage, cost: number | null): void {
     if (child.agent.inspectable) this.deps.sessions.addSessionUsage(child.sessionId, usage, cost)
     this.deps.sessions.addSubagentUsage(parent.path, usage, cost)
+  }
+
+  /** The parent's row with its children's totals, announced once a child's turn is over (its card shows it live). */
+  private announceUsage(parent: RunLevel): void {
     const row = this.deps.sessions.getSession(parent.sessionId)
     if (row) parent.emit({ type: 'session_updated', sessionId: row.id, at: Date.now(), session: row })
   }
