@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
-import { Budget } from './budget'
+import { Budget, BudgetView } from './budget'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { ModelPricing, SubagentLimits } from './config'
 import { BudgetDraft, BudgetSettingKey, ProviderDraft } from './settings-fields'
@@ -353,6 +353,8 @@ export const BridgeCalls = {
           status: z.string(),
           createdAt: z.number(),
           endedAt: z.number().nullable(),
+          /** a running task's spend against its budget (a finished one's is on its card) */
+          budget: BudgetView.optional(),
         }),
       ),
     }),

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
+import { HostError, type AgentInfo, type AgentMode, type BudgetView, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
 import { createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import type { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
@@ -209,6 +209,7 @@ export function createCalls(d: CallDeps): HostApi {
         status: j.status,
         createdAt: j.createdAt,
         endedAt: j.endedAt,
+        ...budgetOf(d.runs.get(j.id)?.budget?.()),
       })),
     }),
     // The person stops one child from the tasks panel: like Stop, for that child and everything below it.
@@ -225,3 +226,8 @@ export function createCalls(d: CallDeps): HostApi {
   return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage, snapshot) }
 }
 
+
+/** A running task's budget view, spread into its listing only when it has one. */
+function budgetOf(view: BudgetView | undefined): { budget?: BudgetView } {
+  return view ? { budget: view } : {}
+}

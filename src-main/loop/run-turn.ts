@@ -4,7 +4,7 @@ import { ModelStreamError, streamWithRetry } from '../models'
 import { newId } from '../store'
 import { abortReasonOf, toolJsonSchema, type ToolDef } from '../tools'
 import { awaitsAnswer, buildPrompt, markCacheBreakpoints } from './prompt'
-import { RepeatedCalls, RequestGuard } from './runaway'
+import { RepeatedCalls, RequestGuard, RunawayError } from './runaway'
 import { beginStep, endStep } from './step-gate'
 import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
 import { appendErrorMessage, type Transcript } from './transcript'
@@ -345,6 +345,7 @@ export function errorCode(err: unknown, otherwise = 'model_error'): string {
   const name = err instanceof Error ? err.name : ''
   if (name === 'ModelAuthError') return 'model_auth'
   if (name === 'ModelConfigError') return 'model_config'
+  if (err instanceof RunawayError) return 'runaway'
   return otherwise
 }
 

@@ -95,7 +95,7 @@ describe('output cap, counted on our side', () => {
     const kept = assistantText(messages())
     expect(kept.startsWith(WORDS.repeat(10))).toBe(true)
     expect(estimateOutputTokens(kept.length)).toBeGreaterThan(outputCutAt(300))
-    expect(notices(messages())).toEqual([{ code: 'model_error', message: r.error }])
+    expect(notices(messages())).toEqual([{ code: 'runaway', message: r.error }])
     expect(events.filter((e) => e.type === 'error')).toHaveLength(1)
   })
 
@@ -130,7 +130,7 @@ describe('request duration', () => {
     await waitFor(() => server.interrupted.includes(0))
     expect(server.requests).toHaveLength(1)
     expect(assistantText(messages())).toMatch(/^(tick ){3,}$/)
-    expect(notices(messages())).toEqual([{ code: 'model_error', message: r.error }])
+    expect(notices(messages())).toEqual([{ code: 'runaway', message: r.error }])
   })
 
   it('times each request on its own: one that ends in time runs, a later one still streaming is stopped', async () => {

@@ -81,8 +81,13 @@ export class RequestGuard {
   private halt(message: string): void {
     if (this.stop.signal.aborted) return
     // Not transient: the same request would run away again, so nothing retries it.
-    this.stop.abort(new ModelStreamError(message, { provider: this.limits.provider }))
+    this.stop.abort(new RunawayError(message, { provider: this.limits.provider }))
   }
+}
+
+/** A request a runaway guard stopped: a model failure of its own kind (`runaway`), so clients can tell it from an outage. */
+export class RunawayError extends ModelStreamError {
+  readonly runaway = true
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../src-shared'
+import type { BudgetView, TokenUsage } from '../../src-shared'
 import { addUsage, emptyUsage } from '../loop'
 
 /**
@@ -37,6 +37,8 @@ export interface RunRecord {
   readonly totals: RunTotals
   /** settles when the run and what it writes afterwards (a background child's delivery) are over */
   readonly done: Promise<void>
+  /** its spend against its budget, now (absent: nothing limits it) */
+  budget?(): BudgetView | undefined
 }
 
 export interface BeginRun {
@@ -49,6 +51,7 @@ export interface BeginRun {
   controller?: AbortController
   /** how to abort it (default: the controller, with the reason) */
   abort?(controller: AbortController, reason: string, self: boolean): void
+  budget?(): BudgetView | undefined
 }
 
 /** A run may not start: its session runs already, or its tree is closing (being deleted or archived). */
@@ -92,6 +95,7 @@ export class RunRegistry {
       abort: (reason, self) => abort(controller, reason, self),
       totals: { usage: emptyUsage(), costUsd: 0, steps: 0 },
       done: Promise.resolve(),
+      ...(o.budget ? { budget: o.budget } : {}),
     }
     if (o.kind === 'helper') this.helpers.add(record)
     else this.bySession.set(o.sessionId, record)

@@ -169,6 +169,36 @@ describe('a child cannot raise its own budget', () => {
   })
 })
 
+describe('a running task in the listing', () => {
+  it('tasks.list carries a running background child\'s spend against its budget (the tasks panel after a reload)', async () => {
+    h = await createHarness({
+      agents: { worker: { mode: 'subagent', permission: { '*': 'allow' }, budget: { tokens: 10_000 } } },
+      script: {
+        usage: USAGE,
+        agents: {
+          build: [{ step: 1, tools: [task('slow', { background: true })] }, { text: 'started', repeat: true }],
+          worker: [{ step: 1, tools: [{ name: 'list_dir', input: {} }] }, { text: 'done', delayMs: 1500 }],
+          title: [{ text: 't', repeat: true }],
+        },
+      },
+    })
+    const run = await h.run('go', { wait: false })
+    const entry = await (async () => {
+      const end = Date.now() + 15_000
+      for (;;) {
+        const { tasks } = await h!.host.api.calls['tasks.list']({ rootSessionId: run.sessionId })
+        const t = tasks.find((x) => x.budget?.spent.steps === 1)
+        if (t) return t
+        if (Date.now() > end) throw new Error('no running task with its budget was listed')
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    })()
+    expect(entry.budget).toMatchObject({ limit: { tokens: 10_000 }, spent: { tokens: 150, steps: 1 }, warning: false })
+    await h.host.runner.idle()
+    await h.host.runs.settleAll()
+  })
+})
+
 describe('background respawn loop', () => {
   it('the same background task started again and again is refused after runaway.backgroundRespawns', async () => {
     const again = task('watch', { background: true })

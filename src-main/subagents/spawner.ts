@@ -260,6 +260,7 @@ export class Subagents {
           label,
           background,
           controller,
+          budget: () => allowance.view(),
           // Its own Stop, or one from above: the cause is the person's (or the host's) either way.
           abort: (c, reason, self) => this.causes.abort(c, self ? reason : PARENT_ABORT_REASON, causeOfReason(reason)),
         },
