@@ -95,6 +95,16 @@ const CASES: Case[] = [
     // 150 tokens a step: after the first, a second would go past 200, so it stops there.
     says: /^agentry: Stopped before its next model request: this run's budget \(--max-cost \/ --max-tokens\) would be used up by the next request \(tokens: 150 of 200 tokens; the last one took 150 tokens\)\.\n/m,
   },
+  {
+    name: 'a run past 80% of its budget says so once on stderr, then stops before going past it',
+    run: () => {
+      const s = scene()
+      writeFiles(s.home, { 'script.yaml': { usage: { input: 100, output: 50 }, agents: { build: [{ tools: [{ name: 'list_dir', input: {} }], repeat: true }], '*': [{ text: 'T', repeat: true }] } } })
+      return run(s, ['run', '--model', 'script/x', '--max-tokens', '180', 'list forever'])
+    },
+    code: 1,
+    says: /^budget: over 80% spent — 150 of 180 tokens \(this run's budget \(--max-cost \/ --max-tokens\)\)\n(.|\n)*^agentry: Stopped before its next model request/m,
+  },
   { name: 'a --max-cost that is not an amount', run: () => run(scene(), ['run', '--max-cost', 'lots', 'hello']), code: 2, says: /--max-cost "lots": expected an amount in US dollars above 0/ },
   { name: 'an auth error (401)', run: async () => run(await withServer(() => ({ status: 401 })), ['run', 'hello']), code: 2, says: /mock.*(key|config)/i },
   { name: 'an unknown session id', run: () => run(scene(), ['show', 'ses_unknown']), code: 2, says: /no session ses_unknown.*agentry sessions/ },

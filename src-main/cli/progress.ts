@@ -1,4 +1,6 @@
 import type { LeafEvent, SequencedEvent } from '../../src-shared'
+import type { BudgetView } from '../../src-shared/budget'
+import { describeSpend } from '../../src-shared/budget-text'
 import { foldEvent } from '../../src-shared/event-fold'
 import { formatDuration } from '../../src-shared/duration'
 
@@ -16,6 +18,8 @@ export class ProgressView {
 
   /** said once, when the first bash command starts (where it runs and what it can reach) */
   private sandboxNote: string | undefined
+  /** the 80 % budget warning: said once per run */
+  private budgetWarned = false
 
   constructor(
     private readonly out: NodeJS.WritableStream,
@@ -52,6 +56,13 @@ export class ProgressView {
       this.sandboxNote = undefined
     } else if (event.type === 'tool_call_end' && event.toolName !== 'task' && !event.ok) {
       this.line(`${pad}${RED}✗${RESET} ${event.toolName}: ${firstLine(event.output)}`)
+    } else if (event.type === 'session_updated' && depth === 0 && !this.budgetWarned) {
+      // The run's spend against its budget (--max-cost, the session's, the day's): one line at 80 %.
+      const b = event.session.metadata.budget as BudgetView | undefined
+      if (b && typeof b === 'object' && b.warning && !b.reached && b.limit && b.spent) {
+        this.budgetWarned = true
+        this.line(`${DIM}budget: over 80% spent — ${describeSpend(b.limit, b.spent)}${b.owner ? ` (${b.owner})` : ''}${RESET}`)
+      }
     } else if (event.type === 'status_change' && event.status === 'retrying' && depth === 0) {
       this.line(`${DIM}retrying: ${event.reason ?? ''}${RESET}`)
     }
