@@ -8,6 +8,7 @@ import { buildSystemPrompt } from '../loop'
 import { acceptsToolResultImages } from '../models'
 import type { SessionsRepository } from '../store'
 import type { EditorFiles, ToolContext, ToolDef } from '../tools'
+import { askThePerson } from './ask-person'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel, WriteSink } from './level'
@@ -101,21 +102,7 @@ export class Runtime {
   toolContext(level: RunLevel, handle: PartHandle, toolName: string): RunToolContext {
     const { approvals, rules } = this.deps
     const ask = (kind: 'question' | 'plan', args: ApprovalArguments) =>
-      approvals.request({
-        sessionId: level.sessionId,
-        rootSessionId: level.rootSessionId,
-        messageId: handle.part.messageId,
-        toolCallId: handle.part.toolCallId ?? '',
-        toolName,
-        kind,
-        agentPath: level.agentPath,
-        arguments: args,
-        patterns: [],
-        alwaysSuggestions: [],
-        workspaceRoot: level.workdir,
-        signal: level.signal,
-        emit: level.emit,
-      })
+      askThePerson(approvals, level, { kind, toolName, toolCallId: handle.part.toolCallId ?? '', messageId: handle.part.messageId, arguments: args })
     let ownChecks: RuleSources | undefined
     return {
       level,

@@ -1,6 +1,6 @@
 import { describeBudget, type Budget, type Config, type SessionRecord } from '../../src-shared'
 import type { Approvals } from '../approvals'
-import { Allowance, budgetReachedLine, budgetStopMessage, budgetTokens, type Reached, type RunLevel } from '../runtime'
+import { Allowance, askThePerson, budgetReachedLine, budgetStopMessage, budgetTokens, type Reached, type RunLevel } from '../runtime'
 import { localDay, newId, type SessionsRepository, type SpendRepository } from '../store'
 
 export interface RootBudgetDeps {
@@ -53,23 +53,15 @@ export async function rootBudgetCheck(deps: RootBudgetDeps, level: RunLevel, all
     if (level.headless) return budgetStopMessage(hit)
     const extendBy: Budget = { [hit.field]: hit.allowance.limit[hit.field] }
     const view = allowance.view(Date.now(), hit)
-    const answer = await deps.approvals.request({
-      sessionId: level.sessionId,
-      rootSessionId: level.rootSessionId,
-      messageId: null,
-      toolCallId: newId('bud'),
-      toolName: 'budget',
+    const answer = await askThePerson(deps.approvals, level, {
       kind: 'budget',
-      agentPath: level.agentPath,
+      toolName: 'budget',
+      toolCallId: newId('bud'),
+      messageId: null,
       arguments: {
         summary: `${capitalized(budgetReachedLine(hit))}. Extend it by ${describeBudget(extendBy)} for this run, or stop here?`,
         budget: { ...(view ? { view } : {}), extendBy },
       },
-      patterns: [],
-      alwaysSuggestions: [],
-      workspaceRoot: level.workdir,
-      signal: level.signal,
-      emit: level.emit,
     })
     if (answer.outcome !== 'approved') return budgetStopMessage(hit)
     hit.allowance.extend(extendBy)

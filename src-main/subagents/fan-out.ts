@@ -1,6 +1,6 @@
 import { describeBudget, formatUsd, type AgentInfo, type Budget } from '../../src-shared'
 import { isToolPart, toolNameOf } from '../loop'
-import { tightest, type RunLevel, type RuntimeDeps, type RunToolContext } from '../runtime'
+import { askThePerson, tightest, type RunLevel, type RuntimeDeps, type RunToolContext } from '../runtime'
 import { ToolError } from '../tools'
 
 /** What a call's `budget` asks for, in Agentry's fields. */
@@ -67,24 +67,16 @@ export class FanOutGate {
       if (yesGranted(level)) return undefined
       return `Not started: this step would ${what}, which needs the person's approval (${rule}), and no one can answer in this run (it was started without --yes). Start fewer at a time${many ? ` (at most ${limits.askAboveChildren})` : ''}, or do the work yourself.`
     }
-    const answer = await this.approvals.request({
-      sessionId: level.sessionId,
-      rootSessionId: level.rootSessionId,
-      messageId: ctx.handle.part.messageId,
-      toolCallId: ctx.toolCallId,
-      toolName: 'task',
+    const answer = await askThePerson(this.approvals, level, {
       kind: 'budget',
-      agentPath: level.agentPath,
+      toolName: 'task',
+      toolCallId: ctx.toolCallId,
+      messageId: ctx.handle.part.messageId,
       arguments: {
         summary: `${level.agent.name} wants to ${what}.`,
         reason: `Asks because it is ${rule}.${budgetsInWords(budgets)}`,
         budget: { children: calls.length, ...(total !== undefined ? { childrenCostUsd: total } : {}) },
       },
-      patterns: [],
-      alwaysSuggestions: [],
-      workspaceRoot: level.workdir,
-      signal: level.signal,
-      emit: level.emit,
     })
     if (answer.outcome === 'approved') return undefined
     const said = answer.outcome === 'denied' && answer.feedback ? ` They said: ${answer.feedback}` : ''
