@@ -22,8 +22,10 @@ export function describeSpend(limit: Budget, spent: BudgetSpent): string {
   return parts.join(', ')
 }
 
+/** `$0`, `$0.0031` below a cent, else `$1.25`: every client's way of writing a cost. */
 export function formatUsd(v: number): string {
-  return v >= 1 ? `$${v.toFixed(2)}` : v >= 0.01 ? `$${v.toFixed(2)}` : `$${v.toFixed(4)}`
+  if (v === 0) return '$0'
+  return v < 0.01 ? `$${v.toFixed(4)}` : `$${v.toFixed(2)}`
 }
 
 function formatCount(n: number): string {

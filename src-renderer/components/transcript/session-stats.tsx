@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react'
-import { BudgetView, type SessionRecord } from '../../../src-shared'
+import { BudgetView, formatUsd, type SessionRecord } from '../../../src-shared'
 import { formatTokens } from '../../lib/format'
 import { formatRef, loadModelDetails, useModels } from '../../state/models-store'
 import { useTranscript } from '../../state/transcript-store'
@@ -71,10 +71,4 @@ export function SessionStats({ session }: { session: SessionRecord }) {
       )}
     </span>
   )
-}
-
-export function formatUsd(n: number): string {
-  if (n === 0) return '$0'
-  if (n < 0.01) return `$${n.toFixed(4)}`
-  return `$${n.toFixed(2)}`
 }
