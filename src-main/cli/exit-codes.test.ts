@@ -72,6 +72,13 @@ interface Case {
 
 const run = (s: Scene, args: string[], env: Record<string, string> = {}) => agentry(args, { home: s.home, cwd: s.work, env: { ...s.env, ...env } })
 
+/** A run whose model lists the folder forever, 150 tokens a step: only its --max-tokens stops it. */
+function listForever(maxTokens: string): Promise<CliRun> {
+  const s = scene()
+  writeFiles(s.home, { 'script.yaml': { usage: { input: 100, output: 50 }, agents: { build: [{ tools: [{ name: 'list_dir', input: {} }], repeat: true }], '*': [{ text: 'T', repeat: true }] } } })
+  return run(s, ['run', '--model', 'script/x', '--max-tokens', maxTokens, 'list forever'])
+}
+
 const CASES: Case[] = [
   { name: 'a run that answers', run: () => run(scene(), ['run', '--model', 'script/x', 'hello']), code: 0, prints: /All done\./ },
   {
@@ -86,22 +93,14 @@ const CASES: Case[] = [
   },
   {
     name: 'a run that reaches its --max-tokens (the whole tree counts; it stops and says why in one line)',
-    run: () => {
-      const s = scene()
-      writeFiles(s.home, { 'script.yaml': { usage: { input: 100, output: 50 }, agents: { build: [{ tools: [{ name: 'list_dir', input: {} }], repeat: true }], '*': [{ text: 'T', repeat: true }] } } })
-      return run(s, ['run', '--model', 'script/x', '--max-tokens', '200', 'list forever'])
-    },
+    run: () => listForever('200'),
     code: 1,
     // 150 tokens a step: after the first, a second would go past 200, so it stops there.
     says: /^agentry: Stopped before its next model request: this run's budget \(--max-cost \/ --max-tokens\) would be used up by the next request \(tokens: 150 of 200 tokens; the last one took 150 tokens\)\.\n/m,
   },
   {
     name: 'a run past 80% of its budget says so once on stderr, then stops before going past it',
-    run: () => {
-      const s = scene()
-      writeFiles(s.home, { 'script.yaml': { usage: { input: 100, output: 50 }, agents: { build: [{ tools: [{ name: 'list_dir', input: {} }], repeat: true }], '*': [{ text: 'T', repeat: true }] } } })
-      return run(s, ['run', '--model', 'script/x', '--max-tokens', '180', 'list forever'])
-    },
+    run: () => listForever('180'),
     code: 1,
     says: /^budget: over 80% spent — 150 of 180 tokens \(this run's budget \(--max-cost \/ --max-tokens\)\)\n(.|\n)*^agentry: Stopped before its next model request/m,
   },

@@ -118,7 +118,6 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         toolChoice: finalStep || toolSpecs.length === 0 ? undefined : { type: 'auto' },
         temperature: ctx.agent.temperature,
         topP: ctx.agent.topP,
-        // The provider is told the cap too, so that it normally stops there by itself.
         // Only the agent's own cap goes to the provider: a default sent to every provider would be refused by models
         // with a smaller output limit (gpt-4o: 16k) or context (vLLM). The runaway cap is enforced on our side.
         maxOutputTokens: ctx.agent.maxOutputTokens,

@@ -40,7 +40,7 @@ export class Allowance {
   constructor(
     readonly parent: Allowance | undefined,
     limit: Budget,
-    /** whose limit, in words: "this task's", "the session's", "today's for this workspace" */
+    /** whose limit, in words: `the budget of task "…"`, `the session budget (budgets.session)`, … */
     readonly owner: string,
     /** spent before this run (a session's earlier turns, the day's other runs); seconds always start now */
     already: { tokens?: number; costUsd?: number | null; steps?: number } = {},
@@ -120,7 +120,7 @@ export class Allowance {
       for (const f of BUDGET_FIELDS) {
         const l = a.limitNow[f]
         if (l === undefined) continue
-        const used = f === 'costUsd' ? (s.costUsd ?? 0) : s[f]
+        const used = usedOf(s, f)
         const left = Math.max(0, l - used)
         out[f] = out[f] === undefined ? left : Math.min(out[f], left)
       }
@@ -134,7 +134,7 @@ export class Allowance {
       const s = a.spent(now)
       for (const f of BUDGET_FIELDS) {
         const l = a.limitNow[f]
-        const used = f === 'costUsd' ? (s.costUsd ?? 0) : s[f]
+        const used = usedOf(s, f)
         if (l !== undefined && used >= l * WARN_AT) return true
       }
     }
@@ -172,6 +172,11 @@ export class Allowance {
       ...(hit ? { reached: hit.field, owner: hit.allowance.owner } : { owner: shown.owner }),
     }
   }
+}
+
+/** What is spent on one field (an unknown cost counts as nothing spent, as for reaching a limit). */
+function usedOf(s: BudgetSpent, f: BudgetField): number {
+  return f === 'costUsd' ? (s.costUsd ?? 0) : s[f]
 }
 
 /** Each field the least of the budgets that set it (a call, an agent file, the config): the tightest wins. */

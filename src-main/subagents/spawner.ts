@@ -135,9 +135,10 @@ export class Subagents {
     }
     const applied = applyTaskOptions(level, agent, input, this.deps.resolveCallModel)
     const background = fork || (input.background ?? agent.background)
-    const budget = childBudget(level, agent, input)
     if (background) this.respawns.check(level, agent.name, input.prompt)
     await this.fanOut.approve(level, ctx)
+    // After the person's answer: what the caller has left is read when the child starts, not before the wait.
+    const budget = childBudget(level, agent, input)
     if (resumed) this.refuseIfRunning(resumed.taskId)
     const taskId = resumed?.taskId ?? newId('ses')
     const label = shownName(input)
