@@ -61,9 +61,7 @@ export function writeConfigSettings(dataDir: string, values: Record<string, unkn
     for (const [key, value] of Object.entries(values)) {
       const segments = key.split('.')
       if (value !== null && value !== undefined) {
-        // An empty `budgets:` (null) or a scalar where a section belongs would make setIn fail: make each a mapping.
-        for (let i = 1; i < segments.length; i++) if (!isMap(doc.getIn(segments.slice(0, i)))) doc.setIn(segments.slice(0, i), doc.createNode({}))
-        doc.setIn(segments, value)
+        setIn(doc, segments, value)
         continue
       }
       if (!doc.hasIn(segments)) continue
@@ -166,9 +164,10 @@ function stripUndefined(obj: object): Record<string, unknown> {
 }
 
 /** Like `doc.setIn`, but first turns an empty `providers:` / `subagents:` / `sandbox:` entry into a mapping. */
-function setIn(doc: Document, [section, key]: [string, string], value: unknown): void {
-  if (!isMap(doc.get(section))) doc.set(section, doc.createNode({}))
-  doc.setIn([section, key], value)
+/** Sets a value at any depth; an empty section (`budgets:`, null) or a scalar where a section belongs becomes a mapping. */
+function setIn(doc: Document, segments: string[], value: unknown): void {
+  for (let i = 1; i < segments.length; i++) if (!isMap(doc.getIn(segments.slice(0, i)))) doc.setIn(segments.slice(0, i), doc.createNode({}))
+  doc.setIn(segments, value)
 }
 
 function deleteIn(doc: Document, [section, key]: [string, string]): void {
