@@ -33,3 +33,18 @@ function formatCount(n: number): string {
   if (n >= 10_000) return `${Math.round(n / 1000)}k`
   return String(Math.round(n))
 }
+
+/**
+ * `0.5`, `$0.50`, `200k`, `1.5M`, `1,000` → the number; empty → null (remove the setting); anything else → undefined.
+ * The suffixes because token budgets are large numbers people write as "200k". Settings › Budgets and
+ * `agentry run --max-cost/--max-tokens` read amounts with it.
+ */
+export function parseAmount(text: string): number | null | undefined {
+  const t = text.trim().replace(/^\$/, '').replace(/[,_\s]/g, '')
+  if (t === '') return null
+  // A sign is read (and refused by the setting's own rule, with its reason) rather than called "not a number".
+  const m = /^(-?(?:\d+(?:\.\d*)?|\.\d+))([kKmM]?)$/.exec(t)
+  if (!m) return undefined
+  const scale = m[2] === '' ? 1 : m[2].toLowerCase() === 'k' ? 1_000 : 1_000_000
+  return Math.round(Number(m[1]) * scale * 1e6) / 1e6
+}

@@ -85,4 +85,4 @@ export const RunawayLimits = lazy(() =>
 )
 export type RunawayLimits = z.infer<typeof RunawayLimits>
 
-export { describeBudget, describeSpend, formatUsd } from './budget-text'
+export { describeBudget, describeSpend, formatUsd, parseAmount } from './budget-text'

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
 import { Config, SubagentLimits } from './config'
+import { parseAmount } from './budget-text'
 import { describeZodIssues } from './zod-issues'
 
 /**
@@ -119,20 +120,6 @@ export const BudgetSettingKey = lazy(() => z.enum(BUDGET_SETTING_KEYS))
 /** The Budgets form as typed: a setting → its text (`0.50`, `$2`, `200k`; empty: not set). Absent: left as it is. */
 export const BudgetDraft = lazy(() => z.partialRecord(BudgetSettingKey, z.string().max(40)))
 export type BudgetDraft = z.infer<typeof BudgetDraft>
-
-/**
- * `0.5`, `$0.50`, `200k`, `1.5M`, `1,000` → the number; empty → null (remove the setting); anything else → undefined.
- * The suffixes because token budgets are large numbers people write as "200k".
- */
-export function parseAmount(text: string): number | null | undefined {
-  const t = text.trim().replace(/^\$/, '').replace(/[,_\s]/g, '')
-  if (t === '') return null
-  // A sign is read (and refused by the setting's own rule, with its reason) rather than called "not a number".
-  const m = /^(-?(?:\d+(?:\.\d*)?|\.\d+))([kKmM]?)$/.exec(t)
-  if (!m) return undefined
-  const scale = m[2] === '' ? 1 : m[2].toLowerCase() === 'k' ? 1_000 : 1_000_000
-  return Math.round(Number(m[1]) * scale * 1e6) / 1e6
-}
 
 /** The draft's settings as numbers (null: remove it), for config.yaml; only call it when budgetDraftErrors found none. */
 export function budgetDraftValues(draft: BudgetDraft): Partial<Record<BudgetSettingKey, number | null>> {

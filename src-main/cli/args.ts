@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { parseAmount } from '../../src-shared/budget-text'
 
 export class UsageError extends Error {
   override readonly name = 'UsageError'
@@ -121,14 +122,13 @@ export function parseRunBudget(values: Record<string, unknown>): { costUsd?: num
   if (cost === undefined && tokens === undefined) return undefined
   const out: { costUsd?: number; tokens?: number } = {}
   if (cost !== undefined) {
-    const v = Number(cost.trim().replace(/^\$/, ''))
-    if (!Number.isFinite(v) || v <= 0) throw new UsageError(`--max-cost "${cost}": expected an amount in US dollars above 0, e.g. --max-cost 0.50`)
+    const v = parseAmount(cost)
+    if (typeof v !== 'number' || v <= 0) throw new UsageError(`--max-cost "${cost}": expected an amount in US dollars above 0, e.g. --max-cost 0.50`)
     out.costUsd = v
   }
   if (tokens !== undefined) {
-    const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(tokens.trim())
-    const v = m ? Math.round(Number(m[1]) * (m[2] ? (m[2].toLowerCase() === 'k' ? 1e3 : 1e6) : 1)) : NaN
-    if (!Number.isInteger(v) || v <= 0) throw new UsageError(`--max-tokens "${tokens}": expected a whole number of tokens above 0, e.g. --max-tokens 200000 (or 200k)`)
+    const v = parseAmount(tokens)
+    if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new UsageError(`--max-tokens "${tokens}": expected a whole number of tokens above 0, e.g. --max-tokens 200000 (or 200k)`)
     out.tokens = v
   }
   return out
