@@ -60,6 +60,8 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     approvalsAnswer: call('approvals.answer'),
     tasksList: call('tasks.list'),
     tasksAbort: call('tasks.abort'),
+    runsMap: call('runs.map'),
+    sessionsSteer: call('sessions.steer'),
     tasksWorktree: call('tasks.worktree'),
     changesList: call('changes.list'),
     changesUndo: call('changes.undo'),

@@ -62,6 +62,9 @@ export const ApprovalRecord = lazy(() =>
     answer: z.unknown().nullable(),
     createdAt: z.number(),
     resolvedAt: z.number().nullable(),
+    /** where it was asked, for a list across workspaces (the inbox): the conversation's workspace and title */
+    workspaceRoot: z.string().optional(),
+    conversationTitle: z.string().optional(),
   })
 )
 export type ApprovalRecord = z.infer<typeof ApprovalRecord>

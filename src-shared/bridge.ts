@@ -4,7 +4,8 @@ import { Budget, BudgetView } from './budget'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { ModelPricing, SubagentLimits } from './config'
 import { BudgetDraft, BudgetSettingKey, ProviderDraft } from './settings-fields'
-import { RuleScope, RuntimeRule } from './permission'
+import { AlwaysScope, RuntimeRule } from './permission'
+import { RunNode } from './run-map'
 import { ApprovalRecord } from './approval'
 import { RestoreOutcome, TurnChanges } from './changes'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
@@ -335,11 +336,26 @@ export const BridgeCalls = {
         approvalId: id,
         decision: z.enum(['allow_once', 'allow_always', 'deny']),
         patterns: z.array(text(1000).min(1)).max(20).optional(),
-        scope: RuleScope.optional(),
+        scope: AlwaysScope.optional(),
         feedback: text(10_000).optional(),
       })
       .strict(),
     output: z.object({ approval: ApprovalRecord, alsoResolved: z.array(z.string()) }),
+  })),
+  /** Every agent a conversation started, as one tree (the run map's snapshot; events keep it live: foldRunEvent). */
+  'runs.map': call(() => ({
+    input: z.object({ rootSessionId: id }).strict(),
+    output: z.object({ nodes: z.array(RunNode) }),
+  })),
+  /**
+   * A message for a running session (a root turn or a child, opaque ones too): it is added to its conversation as the
+   * person's at its next step — between model calls, never inside a tool call. A session that is not running is
+   * refused (conflict): prompt it instead. If the run ends before its next step the text comes back
+   * (`message_returned` on the root stream).
+   */
+  'sessions.steer': call(() => ({
+    input: z.object({ sessionId: id, text: text(200_000).min(1) }).strict(),
+    output: z.object({ delivery: z.literal('next_step') }),
   })),
   'tasks.list': call(() => ({
     input: z.object({ rootSessionId: id }).strict(),

@@ -121,6 +121,19 @@ export const MessagesHiddenEvent = lazy(() =>
     reason: z.enum(['retried', 'edited', 'undone']),
   })
 )
+/**
+ * A message the person (or an agent) sent to a running session could not be delivered: the run ended before its next
+ * step. The text comes back whole so nothing is lost; the app puts it where the person can send it again.
+ */
+export const MessageReturnedEvent = lazy(() =>
+  z.object({
+    type: z.literal('message_returned'),
+    ...base,
+    text: z.string(),
+    /** why it was not delivered, in words */
+    reason: z.string(),
+  })
+)
 export const SessionCreatedEvent = lazy(() =>
   z.object({ type: z.literal('session_created'), ...base, session: SessionRecord })
 )
@@ -142,6 +155,7 @@ const leafEvents = [
   ToolApprovalResolvedEvent,
   MessageQueuedEvent,
   MessagesHiddenEvent,
+  MessageReturnedEvent,
   SessionCreatedEvent,
   SessionUpdatedEvent,
   PartUpdatedEvent,

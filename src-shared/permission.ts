@@ -30,6 +30,14 @@ export type PermissionRule = z.infer<typeof PermissionRule>
 export const RuleScope = lazy(() => z.enum(['session', 'workspace']))
 export type RuleScope = z.infer<typeof RuleScope>
 
+/**
+ * How far an "Always allow" answer reaches. `run`: the asking agent's current run and the agents it starts, until it
+ * ends (never stored); `session`: the asking session and every session below it, from now on (never its parent or
+ * another conversation); `workspace`: every conversation of the workspace.
+ */
+export const AlwaysScope = lazy(() => z.enum(['run', 'session', 'workspace']))
+export type AlwaysScope = z.infer<typeof AlwaysScope>
+
 /** A runtime "Always allow" rule as stored and listed. */
 export const RuntimeRule = lazy(() =>
   z.object({

@@ -1,4 +1,4 @@
-import type { AgentEvent, AlwaysSuggestion, ApprovalArguments, ApprovalRecord, RuleScope } from '../../src-shared'
+import type { AgentEvent, AlwaysScope, AlwaysSuggestion, ApprovalArguments, ApprovalRecord } from '../../src-shared'
 import type { ApprovalsRepository } from '../store'
 
 export type ApprovalKind = ApprovalRecord['kind']
@@ -32,9 +32,15 @@ export interface AnswerInput {
   approvalId: string
   decision: 'allow_once' | 'allow_always' | 'deny'
   patterns?: string[]
-  scope?: RuleScope
+  scope?: AlwaysScope
   feedback?: string
 }
+
+/**
+ * A port of the runtime: "Always allow … for this run" lives with the asking session's run (the run registry) and ends
+ * with it. False when that session does not run now (nothing to hold the grant).
+ */
+export type GrantForRun = (sessionId: string, rule: { tool: string; pattern: string; action: 'allow' }) => boolean
 
 /**
  * A port of the session layer, passed with an answer: an approval whose run is gone (a host restart) may still be
@@ -60,7 +66,10 @@ export class Approvals {
   private readonly waiting = new Map<string, Waiting>()
   private readonly listeners = new Set<(rootSessionId: string) => void>()
 
-  constructor(private readonly records: ApprovalsRepository) {}
+  constructor(
+    private readonly records: ApprovalsRepository,
+    private readonly grantForRun?: GrantForRun,
+  ) {}
 
   /** Persist a pending approval, announce it, and wait for the answer (or for the run's abort). */
   request(req: ApprovalRequest): Promise<ApprovalAnswer> {
@@ -113,7 +122,8 @@ export class Approvals {
         this.records.resolveApproval(row.id, 'expired', { decision: input.decision })
         throw new ApprovalError('conflict', `The run that asked for this approval is no longer active (expired). Send the prompt again to retry.`)
       }
-      if (input.decision === 'allow_always') this.addAlwaysRules(row, input, target.workspaceRoot)
+      // The run it would have held a "for this run" grant is gone: the resumed call is allowed once.
+      if (input.decision === 'allow_always' && input.scope !== 'run') this.addAlwaysRules(row, input, target.workspaceRoot)
       const status = input.decision === 'deny' ? 'denied' : 'approved'
       const resolved = this.records.resolveApproval(row.id, status, { outcome: status, feedback })
       resume.resumed(resolved ?? this.records.getApproval(row.id)!)
@@ -131,11 +141,23 @@ export class Approvals {
     return { approval: this.records.getApproval(row.id)!, alsoResolved }
   }
 
-  /** "Always allow": runtime rules for the suggested (or edited) patterns; they can never lift a deny. */
+  /**
+   * "Always allow": runtime rules for the suggested (or edited) patterns; they can never lift a deny. A session grant is
+   * the asking session's: it reaches the sessions below it (their rules read every session on their path), never its
+   * parent or a sibling. A run grant lives with the asking run.
+   */
   private addAlwaysRules(row: ApprovalRecord, input: AnswerInput, workspaceRoot: string): void {
     const patterns = input.patterns?.length ? input.patterns : row.alwaysSuggestions.length ? row.alwaysSuggestions.map((s) => s.pattern) : row.patterns
     const scope = input.scope ?? 'session'
-    const scopeKey = scope === 'session' ? row.rootSessionId : workspaceRoot
+    if (scope === 'run') {
+      for (const pattern of patterns) {
+        if (!this.grantForRun?.(row.sessionId, { tool: row.toolName, pattern, action: 'allow' })) {
+          throw new ApprovalError('conflict', `The run that asked is no longer running, so there is no run to allow this for. Answer allow_once, or always for the session.`)
+        }
+      }
+      return
+    }
+    const scopeKey = scope === 'session' ? row.sessionId : workspaceRoot
     for (const pattern of patterns) this.records.addRule({ scope, scopeKey, tool: row.toolName, pattern, action: 'allow' })
   }
 

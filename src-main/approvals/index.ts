@@ -1,2 +1,2 @@
 export { Approvals, ApprovalError } from './approvals'
-export type { ApprovalAnswer, ApprovalRequest, AnswerInput, ApprovalKind, ResumeHook } from './approvals'
+export type { ApprovalAnswer, ApprovalRequest, AnswerInput, ApprovalKind, GrantForRun, ResumeHook } from './approvals'

@@ -16,6 +16,7 @@ import { changeCalls } from './change-calls'
 import { chatCalls } from './chat-calls'
 import { mcpCalls } from './mcp-calls'
 import { providerCalls } from './provider-calls'
+import { buildRunMap } from './run-map'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
@@ -50,7 +51,7 @@ export interface CallDeps {
   forgetStream(stream: string): void
   mcp: McpPool
   /** every run in flight */
-  runs: Pick<RunRegistry, 'get' | 'list'>
+  runs: Pick<RunRegistry, 'get' | 'list' | 'steer'>
   /** the conversations' scratchpads: removed when a conversation is archived or deleted */
   scratchpads: Pick<Scratchpads, 'remove'>
   /** undo, redo, revert and the Changes view */
@@ -212,6 +213,14 @@ export function createCalls(d: CallDeps): HostApi {
         ...budgetOf(d.runs.get(j.id)?.budget?.()),
       })),
     }),
+    'runs.map': async ({ rootSessionId }) => ({ nodes: buildRunMap(d, rootSessionId) }),
+    // The person's message to a running session (a root turn or a child at any depth), read at its next step.
+    'sessions.steer': async ({ sessionId, text }) => {
+      if (!d.runs.steer(sessionId, text, 'person')) {
+        throw new HostError('conflict', `Session ${sessionId} is not running, so there is no next step to give this to. Send it as a new message in that session instead.`)
+      }
+      return { delivery: 'next_step' as const }
+    },
     // The person stops one child from the tasks panel: like Stop, for that child and everything below it.
     'tasks.abort': async ({ taskId }) => ({ aborted: d.runs.get(taskId)?.kind === 'task' && d.runner.abort(taskId) }),
     ...settingsCalls(d),

@@ -115,16 +115,25 @@ export async function createHost(options: HostOptions): Promise<Host> {
     // MCP servers start when a run first needs them and stop with the host (before the store closes).
     const mcp = new McpPool({ dataDir, env })
     disposers.push(() => mcp.dispose())
+    // Every run in flight, in one tree: the runner's turns and the subagents' tasks start and end in it.
+    const runs = new RunRegistry()
     const rules: RuleSources = {
       protectedWrite: (absTarget, workdir) => protectedWriteReason(absTarget, workdir, dataDir),
-      runtimeRules: (rootSessionId, workdir) =>
-        [
+      runtimeRules: (path, workdir) => [
+        ...[
           ...store.approvals.listRules({ scope: 'workspace', scopeKey: workdir }),
-          ...(rootSessionId ? store.approvals.listRules({ scope: 'session', scopeKey: rootSessionId }) : []),
+          ...path.flatMap((id) => store.approvals.listRules({ scope: 'session', scopeKey: id })),
         ].map(({ tool, pattern, action }) => ({ tool, pattern, action })),
+        ...runs.grantsOn(path),
+      ],
     }
 
-    const approvals = new Approvals(store.approvals)
+    const approvals = new Approvals(store.approvals, (sessionId, rule) => {
+      const run = runs.get(sessionId)
+      if (!run) return false
+      run.grants.push(rule)
+      return true
+    })
     const modelFor = (ref: ModelRef, agentName: string, loaded: LoadedConfig) =>
       resolveModel(ref, { config: loaded.config, configDir: dataDir, keys, env, agentName, keyLimits: loaded.keyLimits })
     // Checkpoints around turns (undo, the Changes view): the runtime tells the recorder who was allowed to write what.
@@ -135,6 +144,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     disposers.push(() => recorder.drain())
     const runtime = new Runtime({
       writes: recorder.log,
+      mailboxes: runs,
       approvals,
       dataDir,
       rules,
@@ -146,8 +156,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
       editorFiles: options.editorFiles,
       mcp,
     })
-    // Every run in flight, in one tree: the runner's turns and the subagents' tasks start and end in it.
-    const runs = new RunRegistry()
     const subagents = new Subagents({
       runtime,
       runs,
@@ -194,6 +202,23 @@ export async function createHost(options: HostOptions): Promise<Host> {
       // After the recovery below: a turn's before-snapshot must not be taken as the after of a turn the last host died in.
       checkpoints: { begin: async (o) => (config().config.checkpoints.enabled ? (await recovered, recorder.begin(o)) : undefined) },
     })
+    // A message sent to a run that ended before its next step: an agent's becomes a turn on that session (as
+    // sessions_send said it would); the person's comes back to them whole, on the conversation's stream.
+    disposers.push(
+      runs.onReturned((record, unread) => {
+        for (const m of unread) {
+          if (m.from === 'agent' && sessions.getSession(record.sessionId)) runner.prompt({ sessionId: record.sessionId, text: m.text })
+          else
+            publish(sessions.getSession(record.path[0] ?? record.sessionId), {
+              type: 'message_returned',
+              sessionId: record.sessionId,
+              at: Date.now(),
+              text: m.text,
+              reason: `${record.label ?? record.agentType} finished before its next step, so it never read this message.`,
+            })
+        }
+      }),
+    )
     const undo = new Undo({
       recorder,
       rows: store.checkpoints,
@@ -217,7 +242,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const workspaces = new Workspaces(dataDir, options.defaultWorkspace ?? process.cwd())
     const sandboxStatus = async (workdir: string) => {
       const layers = staticRules(workdir)
-      const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: rules.runtimeRules(undefined, workdir) }])
+      const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: rules.runtimeRules([], workdir) }])
       return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env, { memoFile: path.join(dataDir, SANDBOX_PROBE_FILE) }))
     }
     const calls = createCalls({

@@ -59,6 +59,16 @@ export function backgroundNoticeLine(task: unknown): string {
   return `[Automated notice, not from the user] The background task "${t.description}" (${t.agentType}, task_id ${t.taskId}) ${ENDED[t.outcome]}`
 }
 
+/**
+ * The line before a message that reached a run while it worked (the person steering it, or its caller through
+ * sessions_send): said so the model reads it as a correction to weigh now, not as a new task after the old one.
+ */
+export function steeredLine(from: unknown): string {
+  return from === 'agent'
+    ? '[Sent by the agent that started you, while you were working. Take it into account before you go on.]'
+    : '[Sent by the person while you were working. Take it into account before you go on.]'
+}
+
 export interface PromptOptions {
   /** the model takes images in tool results (see models' acceptsToolResultImages); else only their textual mention */
   toolResultImages?: boolean
@@ -69,7 +79,11 @@ function toModelMessages(message: MessageWithParts, o: PromptOptions): LanguageM
   if (message.role === 'user' || message.metadata.synthetic) {
     const text = texts.join('\n')
     if (!text) return []
-    const body = message.metadata.synthetic ? `${backgroundNoticeLine(message.metadata.task)}\n${text}` : text
+    const body = message.metadata.synthetic
+      ? `${backgroundNoticeLine(message.metadata.task)}\n${text}`
+      : message.metadata.steered
+        ? `${steeredLine(message.metadata.steered)}\n${text}`
+        : text
     return [{ role: 'user', content: [{ type: 'text', text: body }] }]
   }
   if (message.role === 'system') return texts.length ? [{ role: 'system', content: texts.join('\n') }] : []

@@ -7,7 +7,7 @@ import { awaitsAnswer, buildPrompt, markCacheBreakpoints } from './prompt'
 import { RepeatedCalls, RequestGuard, RunawayError } from './runaway'
 import { beginStep, endStep } from './step-gate'
 import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
-import { appendErrorMessage, type Transcript } from './transcript'
+import { appendErrorMessage, appendTextMessage, type Transcript } from './transcript'
 
 export type FinishReason = 'stop' | 'max_steps' | 'aborted' | 'error' | 'budget'
 
@@ -49,6 +49,13 @@ export interface RunContext {
   requestMs?: number
   /** the same tool call with the same arguments this many times in a row ends the turn with an error */
   repeatedCallLimit?: number
+  /** messages sent to this run while it works (steering), taken between steps: never inside a tool call */
+  inbox?: SteerInbox
+}
+
+/** Where a run's steering messages wait (the run registry's mailbox of its session). */
+export interface SteerInbox {
+  take(): { text: string; from: 'person' | 'agent' }[]
 }
 
 export interface TurnResult {
@@ -100,6 +107,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         appendErrorMessage(ctx.transcript, ctx.emit, 'budget', stop)
         return { text: lastText, finalText: '', finishReason: 'budget', usage, steps, error: stop, lastMessageId, contextTokens }
       }
+      deliverSteering(ctx)
       beginStep(ctx.transcript)
       const prompt = buildPrompt(ctx.system, ctx.transcript.history(), { toolResultImages: ctx.toolResultImages })
       if (finalStep) prompt.push({ role: 'user', content: [{ type: 'text', text: FINAL_ANSWER_NOTICE }] })
@@ -155,6 +163,8 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         // Nothing to show for the whole turn: said as a failure, never a silent success with no output.
         throw new ModelStreamError(`provider "${ctx.model.provider}" returned an empty answer (no text and no tool calls). Try again, or pick another model.`, { provider: ctx.model.provider })
       }
+      // A message that came while the model wrote its answer is read now rather than handed back undelivered.
+      if (step.calls.length === 0 && !finalStep && deliverSteering(ctx)) continue
       if (step.calls.length === 0 || finalStep) {
         return { text: lastText, finalText, finishReason: finalStep ? 'max_steps' : 'stop', usage, steps, lastMessageId, contextTokens }
       }
@@ -180,6 +190,13 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
     appendErrorMessage(ctx.transcript, ctx.emit, errorCode(err), message)
     return { text: lastText, finalText: '', finishReason: 'error', usage, steps, error: message, lastMessageId, contextTokens }
   }
+}
+
+/** Adds the messages waiting for this run to its conversation, as their sender's; true when there were any. */
+function deliverSteering(ctx: RunContext): boolean {
+  const messages = ctx.inbox?.take() ?? []
+  for (const m of messages) appendTextMessage(ctx.transcript, ctx.emit, 'user', m.text, { steered: m.from })
+  return messages.length > 0
 }
 
 interface StepResult {

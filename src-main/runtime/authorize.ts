@@ -8,8 +8,12 @@ import { findProtectedWrite, guardProtectedWrite, type GateDecision } from './pr
 import { scratchpadRules } from './scratchpad'
 
 export interface RuleSources {
-  /** "always" rules for this conversation and workspace (a run's own grants come with its level) */
-  runtimeRules(rootSessionId: string | undefined, workdir: string): Ruleset
+  /**
+   * "Always allow" answers that reach a run at `path` (session ids from its conversation's root down to its own): the
+   * workspace's, every session's on the path (a grant flows down to the sessions below it, never up), and the "for
+   * this run" grants of the runs on the path. (A run's own `--allow` grants come with its level.)
+   */
+  runtimeRules(path: readonly string[], workdir: string): Ruleset
   /** why writing this real path always needs the person (protected configuration), or null */
   protectedWrite(absTarget: string, workdir: string): string | null
 }
@@ -17,7 +21,7 @@ export interface RuleSources {
 /** The layered rules of every level of a run: its static layers were read when the prompt started (level.settings). */
 export function chainFor(level: RunLevel, rules: Pick<RuleSources, 'runtimeRules'>): LayeredRules[] {
   const { static: staticRules, workspace } = level.settings.rules
-  const stored = rules.runtimeRules(level.rootSessionId, level.workdir)
+  const stored = rules.runtimeRules(level.path, level.workdir)
   const scratch = scratchpadRules(level.scratchpad)
   const runtime = level.grants.length || scratch.length ? [...stored, ...level.grants, ...scratch] : stored
   return level.chain.map((agent, i) => ({ agent, static: staticRules, workspace, runtime, agentName: level.agentPath[i] }))
@@ -58,7 +62,7 @@ export function rulesSay(o: { level: RunLevel; rules: RuleSources; toolName: str
   const action = decideAll(o.level, o.rules, reqs).action
   if (action !== 'allow' || !o.named) return action
   // The run's own grants (`agentry run --allow`) are the person's too, like their "Always allow" answers.
-  const layers = [o.level.settings.rules.static, o.rules.runtimeRules(o.level.rootSessionId, o.level.workdir), o.level.grants]
+  const layers = [o.level.settings.rules.static, o.rules.runtimeRules(o.level.path, o.level.workdir), o.level.grants]
   return reqs.every((req) => allowedByName(layers, req)) ? 'allow' : 'ask'
 }
 
@@ -78,7 +82,7 @@ export function allowedByName(layers: Ruleset[], req: PermissionRequest): boolea
 export function snapshotRules(level: RunLevel, rules: RuleSources): RuleSources {
   let runtime: Ruleset | undefined
   return {
-    runtimeRules: () => (runtime ??= rules.runtimeRules(level.rootSessionId, level.workdir)),
+    runtimeRules: () => (runtime ??= rules.runtimeRules(level.path, level.workdir)),
     protectedWrite: rules.protectedWrite,
   }
 }

@@ -33,6 +33,8 @@ export interface BackgroundSink {
 export interface SessionsPort {
   prompt(sessionId: string, text: string): { queued: boolean }
   isRunning(sessionId: string): boolean
+  /** a message for the session's run in flight, at its next step; false when it does not run */
+  steer(sessionId: string, text: string): boolean
 }
 
 /**

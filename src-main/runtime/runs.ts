@@ -1,5 +1,6 @@
 import type { BudgetView, TokenUsage } from '../../src-shared'
 import { addUsage, emptyUsage } from '../loop'
+import type { Ruleset } from '../permissions'
 
 /**
  * Every run in flight, in one tree: turns of stored sessions (the runner's), children running as tasks (blocking and
@@ -39,6 +40,18 @@ export interface RunRecord {
   readonly done: Promise<void>
   /** its spend against its budget, now (absent: nothing limits it) */
   budget?(): BudgetView | undefined
+  /** "Always allow … for this run" answers: they reach this run and the runs it starts, and end with it */
+  readonly grants: Ruleset
+  /** messages sent to it while it runs, waiting for its next step (see RunRegistry.steer) */
+  readonly mailbox: SteerMessage[]
+}
+
+/** A message for a running session, delivered at its next step. */
+export interface SteerMessage {
+  text: string
+  /** the person (the app, an editor) or an agent above it (sessions_send) */
+  from: 'person' | 'agent'
+  at: number
 }
 
 export interface BeginRun {
@@ -72,6 +85,7 @@ export class RunRegistry {
   private readonly helpers = new Set<RunRecord>()
   /** sessions whose tree is closing (a count: closings may overlap) */
   private readonly closing = new Map<string, number>()
+  private readonly returnListeners = new Set<(record: RunRecord, unread: SteerMessage[]) => void>()
 
   /**
    * Registers a run; `work` is what it does. The record leaves the registry when `work` settles, whatever the outcome.
@@ -96,12 +110,17 @@ export class RunRegistry {
       totals: { usage: emptyUsage(), costUsd: 0, steps: 0 },
       done: Promise.resolve(),
       ...(o.budget ? { budget: o.budget } : {}),
+      grants: [],
+      mailbox: [],
     }
     if (o.kind === 'helper') this.helpers.add(record)
     else this.bySession.set(o.sessionId, record)
     const leave = () => {
       if (o.kind === 'helper') this.helpers.delete(record)
       else if (this.bySession.get(o.sessionId) === record) this.bySession.delete(o.sessionId)
+      // The run ended before its next step: what was sent to it goes back, never silently dropped.
+      const unread = record.mailbox.splice(0)
+      if (unread.length) for (const l of this.returnListeners) l(record, unread)
     }
     // The work starts only now, with the record in place: whatever it starts below itself finds its parent here.
     let running: Promise<void>
@@ -188,6 +207,38 @@ export class RunRegistry {
 
   isClosing(sessionId: string): boolean {
     return this.closing.has(sessionId)
+  }
+
+  /**
+   * A message for the turn or task running this session, taken at its next step (between model requests). False when
+   * the session does not run (or only a helper writes for it): the caller prompts it instead.
+   */
+  steer(sessionId: string, text: string, from: SteerMessage['from']): boolean {
+    const record = this.bySession.get(sessionId)
+    if (!record || record.controller.signal.aborted) return false
+    record.mailbox.push({ text, from, at: Date.now() })
+    return true
+  }
+
+  /** The messages waiting for this session's run, emptied (the loop calls it before each model request). */
+  takeMessages(sessionId: string): SteerMessage[] {
+    return this.bySession.get(sessionId)?.mailbox.splice(0) ?? []
+  }
+
+  /** Told when a run ends with messages it never took (it finished first): they must reach someone. */
+  onReturned(cb: (record: RunRecord, unread: SteerMessage[]) => void): () => void {
+    this.returnListeners.add(cb)
+    return () => this.returnListeners.delete(cb)
+  }
+
+  /** The "for this run" grants of every run on a path (a run's reach the runs it started below it). */
+  grantsOn(path: readonly string[]): Ruleset {
+    const out: Ruleset = []
+    for (const id of path) {
+      const r = this.bySession.get(id)
+      if (r?.grants.length) out.push(...r.grants)
+    }
+    return out
   }
 }
 

@@ -12,6 +12,7 @@ import { askThePerson } from './ask-person'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
 import { networkAllowed, sandboxPolicy } from './sandbox-policy'
 import type { RunLevel, WriteSink } from './level'
+import type { RunRegistry } from './runs'
 import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type McpToolSource } from './mcp-visibility'
 import { offeredNativeTools, toolsForRun } from './tool-set'
 
@@ -32,6 +33,8 @@ export interface RuntimeDeps {
   retryDelayMs?: number
   /** told of every allowed tool call (checkpoints attribute a turn's changes with it); absent → nobody listens */
   writes?: WriteSink
+  /** where messages sent to a running session wait for its next step (the run registry); absent → no steering */
+  mailboxes?: Pick<RunRegistry, 'takeMessages'>
 }
 
 /** The context every tool gets, plus — for tools of higher layers such as `task` — the run level and the tool's own part. */
@@ -68,6 +71,7 @@ export class Runtime {
     const tools = toolsForRun(level.agent, level.chain, [...(o.tools ?? []), ...(mcp?.tools ?? [])], level.depth)
     const native = offeredNativeTools(level, this.deps.rules)
     const { runaway } = level.settings.config.config
+    const mailboxes = this.deps.mailboxes
     const system = o.bare
       ? level.agent.prompt.trim()
       : buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef, scratchpad: level.scratchpad, worktree: level.worktree })
@@ -91,6 +95,7 @@ export class Runtime {
       outputTokenCap: level.agent.maxOutputTokens ?? runaway.maxOutputTokens,
       requestMs: runaway.requestSeconds * 1000,
       repeatedCallLimit: runaway.repeatedCalls,
+      ...(mailboxes && !o.bare ? { inbox: { take: () => mailboxes.takeMessages(level.sessionId) } } : {}),
       retryDelayMs: this.deps.retryDelayMs,
       timeouts: {
         firstByteMs: level.settings.config.config.timeouts.firstByteSeconds * 1000,

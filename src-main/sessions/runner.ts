@@ -348,7 +348,11 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       emitter,
       options: this.conversationOptions.get(emitter.stream),
       background: this,
-      sessionsPort: { prompt: (id, text) => ({ queued: this.prompt({ sessionId: id, text }).queued }), isRunning: (id) => this.isRunning(id) },
+      sessionsPort: {
+        prompt: (id, text) => ({ queued: this.prompt({ sessionId: id, text }).queued }),
+        isRunning: (id) => this.isRunning(id),
+        steer: (id, text) => this.deps.runs.steer(id, text, 'agent'),
+      },
     })
   }
 

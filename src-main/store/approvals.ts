@@ -40,7 +40,14 @@ type ApprovalRow = {
   answer_json: string | null
   created_at: number
   resolved_at: number | null
+  /** joined from the conversation's row (absent when it is gone) */
+  conversation_workspace: string | null
+  conversation_title: string | null
 }
+
+/** An approval with where it was asked: its conversation's workspace and title, for lists across workspaces. */
+const SELECT_WITH_CONVERSATION = `SELECT * FROM (SELECT a.*, c.workspace_root AS conversation_workspace, c.title AS conversation_title
+  FROM approvals a LEFT JOIN chat_sessions c ON c.id = a.root_session_id)`
 
 const CreateSchema = z.object({
   sessionId: z.string().min(1),
@@ -86,6 +93,8 @@ function toRecord(r: ApprovalRow): ApprovalRecord {
     answer: parseJson(r.answer_json),
     createdAt: r.created_at,
     resolvedAt: r.resolved_at,
+    ...(r.conversation_workspace !== null ? { workspaceRoot: r.conversation_workspace } : {}),
+    ...(r.conversation_title !== null ? { conversationTitle: r.conversation_title } : {}),
   }
 }
 
@@ -96,7 +105,7 @@ export function createApprovalRepo(db: Database.Database) {
      VALUES (@id, @sessionId, @rootSessionId, @messageId, @toolCallId, @toolName, @kind, @agentPath,
        @arguments, @patterns, @alwaysPatterns, 'pending', @now)`,
   )
-  const selectOne = db.prepare<[string], ApprovalRow>('SELECT * FROM approvals WHERE id = ?')
+  const selectOne = db.prepare<[string], ApprovalRow>(`${SELECT_WITH_CONVERSATION} WHERE id = ?`)
   const listStatement = statementCache<ApprovalRow>(db)
   const resolve = db.prepare(
     `UPDATE approvals SET status = @status, answer_json = @answer, resolved_at = @now
@@ -132,7 +141,7 @@ export function createApprovalRepo(db: Database.Database) {
     list(f: ApprovalFilter = {}): ApprovalRecord[] {
       if (f.status !== undefined) checkInput(ApprovalStatus, f.status, 'listApprovals status')
       const where = whereEquals({ root_session_id: f.rootSessionId, session_id: f.sessionId, status: f.status })
-      return listStatement(`SELECT * FROM approvals${where.sql} ORDER BY id`).all(...where.params).map(toRecord)
+      return listStatement(`${SELECT_WITH_CONVERSATION}${where.sql} ORDER BY id`).all(...where.params).map(toRecord)
     },
 
     /**

@@ -99,7 +99,8 @@ export function createSessionTools(d: SessionToolDeps): ToolDef[] {
     }),
     defineTool({
       name: 'sessions_send',
-      description: 'Send a message to one of your subagents\' sessions (see sessions_list): it runs a turn on it now, or after the turn it is running.',
+      description:
+        'Send a message to one of your subagents\' sessions (see sessions_list). If it is running, it reads the message before its next model call (use this to correct or redirect it); if it is idle, the message starts a turn on it now.',
       parameters: z.object({ session_id: sessionId, message: z.string().min(1).describe('The message, as its user would write it.') }).strict(),
       permission: targetAsk,
       display: (input) => ({ summary: `message to ${input.session_id}: ${input.message.slice(0, 120)}` }),
@@ -107,8 +108,11 @@ export function createSessionTools(d: SessionToolDeps): ToolDef[] {
         const level = levelOf(ctx)
         const s = reachable(d, level, input.session_id)
         if (!level.sessionsPort) throw new ToolError('sessions_send is not available in this run (no session runner).')
+        if (level.sessionsPort.steer(s.id, input.message)) {
+          return { output: `Delivered to ${s.id} while it runs: it reads your message before its next model call (if it finishes first, the message starts a new turn on it). Use sessions_wait for its answer.` }
+        }
         const { queued } = level.sessionsPort.prompt(s.id, input.message)
-        return { output: queued ? `Queued for ${s.id}: it is running; your message is taken after its current run. Use sessions_wait for the answer.` : `Sent to ${s.id}; it is running. Use sessions_wait for the answer.` }
+        return { output: queued ? `Queued for ${s.id}: it is busy; your message starts a turn after its current one. Use sessions_wait for the answer.` : `Sent to ${s.id}: it is idle, so your message started a turn on it now. Use sessions_wait for the answer.` }
       },
     }),
     defineTool({

@@ -29,7 +29,7 @@ export interface TaskRunner {
 export function callableAgents(level: RunLevel, all: AgentInfo[], rules: Pick<RuleSources, 'runtimeRules'>): AgentInfo[] {
   // One query of the runtime rules for every candidate: each decideFor would otherwise query them again, for every
   // agent, on every prepare (that is, every subagent spawn). Static rules come with the level, read once per prompt.
-  const runtimeRules = rules.runtimeRules(level.rootSessionId, level.workdir)
+  const runtimeRules = rules.runtimeRules(level.path, level.workdir)
   const snapshot = { runtimeRules: () => runtimeRules }
   return callableSubagents(all).filter(
     (a) => a.name !== FORK_TYPE && decideFor(level, snapshot, { tool: 'task', kind: 'name', subjects: [a.name] }).action !== 'deny',

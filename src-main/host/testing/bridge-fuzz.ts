@@ -89,6 +89,7 @@ const WEIGHTS: Partial<Record<BridgeCallName, number>> = {
   'sessions.archive': 2,
   'messages.abort': 2,
   'tasks.abort': 2,
+  'sessions.steer': 2,
 }
 const NAMES = (Object.keys(BridgeCalls) as BridgeCallName[]).flatMap((n) => Array.from({ length: WEIGHTS[n] ?? 1 }, () => n))
 
@@ -128,6 +129,8 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     },
     'tasks.list': () => ({ rootSessionId: session() }),
     'tasks.abort': () => ({ taskId: some(s.tasks, 'ses') }),
+    'runs.map': () => ({ rootSessionId: session() }),
+    'sessions.steer': () => ({ sessionId: r() < 0.5 ? session() : some(s.tasks, 'ses'), text: 'a word from the fuzz' }),
     // No task of the fuzz runs in a worktree: asked about one anyway (and about ids nobody had), the call answers.
     'tasks.worktree': () => ({ sessionId: session(), taskId: some(s.tasks, 'ses'), action: pick(['diff', 'remove'] as const)! }),
     // Undo and revert on whatever the fuzz's turns changed (write-free prompts: nothing, or a conflict), from any state.
