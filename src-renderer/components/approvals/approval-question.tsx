@@ -6,8 +6,17 @@ import { answerApproval } from '../../state/session-actions'
 import { ApprovalShell } from './approval-shell'
 import { ErrorNote } from '../common/error-note'
 
-/** A `question` from an agent (at any depth): its options as buttons, or an answer in the person's words. */
+/** A `question` from an agent (at any depth), in the conversation. */
 export function QuestionApproval({ approval: a, more }: { approval: ApprovalRecord; more: number }) {
+  return (
+    <ApprovalShell approval={a} more={more} title="The agent asks" testId="question-dialog">
+      <QuestionAnswer approval={a} />
+    </ApprovalShell>
+  )
+}
+
+/** The question, its options as buttons, or an answer in the person's words (the conversation's panel and the inbox). */
+export function QuestionAnswer({ approval: a }: { approval: ApprovalRecord }) {
   const { input } = approvalArgs(a)
   const question = typeof input.question === 'string' ? input.question : 'The agent has a question.'
   const options = Array.isArray(input.options) ? input.options.filter((o): o is string => typeof o === 'string') : []
@@ -26,7 +35,7 @@ export function QuestionApproval({ approval: a, more }: { approval: ApprovalReco
   }
 
   return (
-    <ApprovalShell approval={a} more={more} title="The agent asks" testId="question-dialog">
+    <>
       <p className="question-text" data-testid="question-text">{question}</p>
       {options.length > 0 && (
         <div className="question-options">
@@ -62,6 +71,6 @@ export function QuestionApproval({ approval: a, more }: { approval: ApprovalReco
           Answer <kbd>Enter</kbd>
         </button>
       </div>
-    </ApprovalShell>
+    </>
   )
 }
