@@ -6,6 +6,8 @@ import { CommandPalette } from './components/shell/command-palette'
 import { Composer } from './components/composer/composer'
 import { ConnectionBanner } from './components/shell/connection-banner'
 import { FirstRun } from './components/shell/first-run'
+import { useInboxTitle } from './components/inbox/inbox-entry'
+import { InboxView } from './components/inbox/inbox-view'
 import { Notices } from './components/shell/notices'
 import { SessionSidebar } from './components/sidebar/session-sidebar'
 import { SettingsView } from './components/settings/settings-view'
@@ -25,14 +27,9 @@ export function App() {
   const fatal = useConnection((s) => s.fatal)
   const changesOpen = useUi((s) => s.changesOpen)
 
-  useEffect(() => {
-    // Ask for notification permission on the first interaction (browsers ignore requests without one).
-    const ask = () => {
-      if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission()
-    }
-    window.addEventListener('pointerdown', ask, { once: true })
-    return () => window.removeEventListener('pointerdown', ask)
-  }, [])
+  // The count of waiting decisions in the window title. Notification permission is asked only from the inbox's
+  // (or Settings') "Turn on notifications" button, never on load or on a first click.
+  useInboxTitle()
 
   useEffect(() => {
     // App shortcuts. (In a browser tab, Chrome keeps Ctrl+N for itself; the palette has "New session" too.)
@@ -74,6 +71,8 @@ export function App() {
         <main className="main">
           {screen === 'settings' ? (
             <SettingsView />
+          ) : screen === 'inbox' ? (
+            <InboxView />
           ) : (
             <div className={`chat ${viewId && changesOpen ? 'changes-open' : ''}`}>
               <div className="chat-main">

@@ -2,6 +2,9 @@ import { createRoot } from 'react-dom/client'
 import { App } from './app'
 import { connectToHost } from './bridge'
 import { setBridge } from './state/bridge'
+import { setNotificationOpener } from './state/browser-notifications'
+import { openConversation } from './state/inbox-actions'
+import { notify } from './state/ui-store'
 import { useConnection } from './state/connection-store'
 import { boot, openWorkspace, refreshApprovals, refreshSessions } from './state/workspace-actions'
 import { newSession, openSession, reloadView } from './state/session-actions'
@@ -16,7 +19,11 @@ function start(): void {
     // The desktop shell's File › Open Folder… lands here.
     onAppCommand((cmd) => {
       if (cmd.type === 'workspace-opened') void openWorkspace(cmd.root).then((ok) => ok && newSession())
+      // A desktop notification was clicked: its conversation, in whichever workspace it lives.
+      else if (cmd.type === 'open-session') void openConversation(cmd.sessionId).then((e) => e && notify(e))
     })
+    // A browser notification was clicked (daemon mode): the same.
+    setNotificationOpener((sessionId, root) => void openConversation(sessionId, root).then((e) => e && notify(e)))
     let wasDown = false
     client.onConnectionChange((state) => {
       useConnection.setState({ state })

@@ -1,7 +1,9 @@
-import type { AgentEvent, LeafEvent, SequencedEvent, SubscriptionMessage } from '../../src-shared'
+import { foldEvent, type AgentEvent, type LeafEvent, type SequencedEvent, type SubscriptionMessage } from '../../src-shared'
 import { addApprovals, removeApproval, replaceApprovals } from './approvals-store'
 import { getBridge } from './bridge'
+import { noticeApprovals, noticeResolved, noticeRootStatus, noticeTurnComplete } from './browser-notifications'
 import { changesMayHaveChanged } from './changes-actions'
+import { conversationOf, rememberConversation } from './inbox-store'
 import { toUiError } from './ui-error'
 import { patchSession, upsertSession } from './sessions-store'
 import { TranscriptDraft, leafOf } from './transcript-model'
@@ -19,13 +21,14 @@ import { useWorkspace } from './workspace-store'
 let disposeGlobal: (() => void) | null = null
 let disposeRoot: (() => void) | null = null
 let followed: string | null = null
-const notified = new Set<string>()
 
 export function startGlobalFeed(): void {
   disposeGlobal?.()
   disposeGlobal = getBridge().subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
     if (m.kind === 'snapshot') {
       replaceApprovals(m.approvals)
+      // Every (re)subscription sends one: the notifier knows which of these it already told about.
+      noticeApprovals(m.approvals, true)
       for (const r of m.runs) patchSession(r.sessionId, { status: r.status })
       return
     }
@@ -101,25 +104,29 @@ export function seedTranscript(sessionId: string, messages: Parameters<Transcrip
 
 /** Sidebar, approvals and queue: safe to apply from either feed. */
 function routeShared(event: AgentEvent): void {
-  const e = leafOf(event)
+  // depth 0: the conversation's root itself (its turns are the runs a notification may report)
+  const { leaf: e, depth } = foldEvent(event)
   switch (e.type) {
     case 'status_change':
       patchSession(e.sessionId, { status: e.status })
+      if (depth === 0) noticeRootStatus(e.sessionId, e.status, e.at)
       return
     case 'session_created':
     case 'session_updated':
       upsertSession(e.session, useWorkspace.getState().root)
+      // The inbox names conversations of every workspace; the sessions store keeps only the open one's.
+      rememberConversation(e.session)
       return
     case 'tool_approval_required':
       addApprovals([e.approval])
-      // A budget question says what it is about (a run at its budget, a large fan-out) rather than "wants to run budget".
-      notifyApproval(
-        e.approval.id,
-        e.approval.kind === 'budget' ? `${e.approval.agentPath.join(' › ')}: ${e.approval.arguments.summary ?? 'a budget needs your decision'}` : `${e.approval.agentPath.join(' › ')} wants to run ${e.approval.toolName}`,
-      )
+      noticeApprovals([e.approval])
       return
     case 'tool_approval_resolved':
       removeApproval(e.approvalId)
+      noticeResolved(e.approvalId)
+      return
+    case 'turn_complete':
+      if (depth === 0) noticeTurnComplete(e.sessionId, { ...e, ...conversationOf(e.sessionId) })
       return
     default:
       return
@@ -158,14 +165,4 @@ function routeRootOnly(event: AgentEvent): void {
       },
     ])
   }
-}
-
-/** An approval waiting while the person looks elsewhere raises an OS notification (once per approval). */
-function notifyApproval(id: string, body: string): void {
-  if (notified.has(id)) return
-  notified.add(id)
-  if (typeof document === 'undefined' || (!document.hidden && document.hasFocus())) return
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return
-  const n = new Notification('Agentry: approval needed', { body, tag: id })
-  n.onclick = () => window.focus()
 }

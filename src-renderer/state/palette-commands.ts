@@ -3,6 +3,7 @@ import { shortcut } from '../lib/keys'
 import { agentColor, pickable, selectAgent, useAgents } from './agents-store'
 import { toggleChangesPanel } from './changes-actions'
 import { chooseModel, modelChoices, pickerProviders, useModels } from './models-store'
+import { openInbox } from './inbox-actions'
 import { indexSessions, useSessions } from './sessions-store'
 import { abortRun, newSession, openSession } from './session-actions'
 import { useTranscript } from './transcript-store'
@@ -54,6 +55,7 @@ function rootCommands(): PaletteItem[] {
     { id: 'switch-session', label: 'Switch session…', next: 'session' },
     { id: 'switch-agent', label: 'Switch agent…', next: 'agent' },
     { id: 'switch-model', label: 'Switch model…', next: 'model' },
+    { id: 'inbox', label: 'Open inbox', detail: 'every decision waiting on you, in every workspace', run: openInbox },
     { id: 'settings', label: 'Open settings', run: () => useUi.setState({ screen: 'settings' }) },
     { id: 'toggle-sidebar', label: useUi.getState().sidebarCollapsed ? 'Show the session list' : 'Hide the session list', run: toggleSidebar },
     { id: 'focus-composer', label: 'Focus the message box', run: focusComposer },

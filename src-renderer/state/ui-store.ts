@@ -1,7 +1,8 @@
 import { create } from 'zustand'
 import type { UiError } from './ui-error'
 
-export type Screen = 'chat' | 'settings'
+/** `inbox`: every decision waiting on the person, across workspaces (components/inbox) */
+export type Screen = 'chat' | 'settings' | 'inbox'
 
 type UiStore = {
   screen: Screen

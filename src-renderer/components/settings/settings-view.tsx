@@ -12,6 +12,7 @@ import { McpSection } from './settings-mcp'
 import { SandboxSection } from './settings-sandbox'
 import { CheckpointsSection } from './settings-checkpoints'
 import { BudgetsSection } from './settings-budgets'
+import { NotificationsSection } from '../inbox/notify-prompt'
 
 /** Settings: providers and keys, default model, subagent limits, permission rules, trust, MCP servers, agents and their load errors, checkpoints, budgets. */
 export function SettingsView() {
@@ -57,6 +58,7 @@ const SECTIONS: { id: string; Section: ComponentType<{ settings: Settings }> }[]
   { id: 'agents', Section: AgentsSection },
   { id: 'checkpoints', Section: CheckpointsSection },
   { id: 'budgets', Section: BudgetsSection },
+  { id: 'notifications', Section: NotificationsSection },
   { id: 'data', Section: DataSection },
 ]
 

@@ -8,6 +8,7 @@ import { buildRows, indexSessions, setFilters, toggleCollapsed, useSessions } fr
 import { openSession, newSession } from '../../state/session-actions'
 import { useTranscript } from '../../state/transcript-store'
 import { ErrorNote } from '../common/error-note'
+import { InboxEntry } from '../inbox/inbox-entry'
 import { MessageHits } from './message-hits'
 import { SessionRowView } from './session-row'
 
@@ -38,6 +39,7 @@ export function SessionSidebar() {
   return (
     <aside className="sidebar" data-testid="session-sidebar" aria-label="Sessions">
       <div className="sidebar-head">
+        <InboxEntry />
         <button className="btn primary block" data-testid="new-session" onClick={() => newSession()}>
           + New session
         </button>
