@@ -143,6 +143,25 @@ export const SITUATIONS: Situation[] = [
     drive: once('map the folders cheaply'),
   },
   {
+    // The person steers a running child (issue 26): its next request carries their message, marked as sent meanwhile.
+    name: 'steer',
+    respond: (r) => {
+      if (agent(r) === 'general') {
+        if (lastText(r).includes('only the src folder')) return { text: 'Listing only src, as asked.' }
+        return hasToolResult(r) ? { text: 'never reached' } : { ...call('list_dir', {}), delayMs: 300 }
+      }
+      return hasToolResult(r) ? { text: 'The helper listed src.' } : task({ subagent_type: 'general', description: 'List the files', prompt: 'List every file.' })
+    },
+    drive: async (lh) => {
+      const { sessionId } = await lh.h.run('list the files', { wait: false })
+      await waitFor(() => lh.requests().some((r) => agent(r) === 'general'))
+      const child = await waitFor(() => lh.h.host.runs.list('task')[0])
+      await lh.h.host.api.calls['sessions.steer']({ sessionId: child.sessionId, text: 'Look at only the src folder, please.' })
+      await lh.h.host.runner.idle()
+      await waitFor(() => !lh.h.host.runner.isRunning(sessionId))
+    },
+  },
+  {
     name: 'timeout',
     respond: (r) => {
       if (agent(r) === 'general') return hasToolResult(r) ? { text: 'never', delayMs: 5000 } : { text: 'Writing notes.md now.', ...call('write_file', { path: 'notes.md', content: 'notes' }) }
