@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { methods, type SessionNotification } from '@agentclientprotocol/sdk'
+import { methods, type SessionNotification } from '@agentclientprotocol/sdk/unstable'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RuntimeRule, SessionSummary } from '../../src-shared'
 import { createBridgeClient } from '../../src-shared/bridge-client'

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { methods, type ReadTextFileRequest, type RequestPermissionRequest, type WriteTextFileRequest } from '@agentclientprotocol/sdk'
+import { methods, type ReadTextFileRequest, type RequestPermissionRequest, type WriteTextFileRequest } from '@agentclientprotocol/sdk/unstable'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SubscriptionMessage } from '../../src-shared'
 import { createBridgeClient } from '../../src-shared/bridge-client'

@@ -1,4 +1,4 @@
-import { methods, type McpServer } from '@agentclientprotocol/sdk'
+import { methods, type McpServer } from '@agentclientprotocol/sdk/unstable'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { McpServerInfo } from '../../src-shared'
 import { createBridgeClient } from '../../src-shared/bridge-client'

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { methods } from '@agentclientprotocol/sdk'
+import { methods } from '@agentclientprotocol/sdk/unstable'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SessionSummary } from '../../src-shared'
 import { AGENTRY_BIN, agentry, buildCli, cliEnv, spawnAgentry } from '../cli/testing/cli-process'

@@ -7,7 +7,7 @@ import {
   RequestError,
   type AgentConnection,
   type ClientCapabilities,
-} from '@agentclientprotocol/sdk'
+} from '@agentclientprotocol/sdk/unstable'
 import type { AgentListEntry, ClientMcpServer, SessionRecord } from '../../src-shared'
 import type { BridgeClient } from '../../src-shared/bridge-client'
 import type { EditorFiles } from '../tools'
@@ -66,7 +66,7 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
     )
   })
 
-  const viewOptions = (workdir: string): ViewOptions => ({ workdir, notices: Boolean(caps.session?.notices) })
+  const viewOptions = (workdir: string): ViewOptions => ({ workdir, notices: Boolean(caps.session?.notices), childSessions: Boolean(caps.subagents) })
   const ports: SessionPorts = {
     link,
     notify(sessionId, update) {
@@ -81,10 +81,25 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
   }
 
   const host = async (): Promise<BridgeClient> => (await link.get()).api
-  const session = (sessionId: string): AcpSession => {
+  /** The conversation a child session shown to the editor belongs to. */
+  const ownerOfChild = (sessionId: string): AcpSession | undefined => [...sessions.values()].find((s) => s.hasChild(sessionId))
+  /**
+   * A child session is the agent's: the editor watches it and may cancel its work, nothing else (the RFD's restricted
+   * methods). Asking more of one is an error that says where to go instead.
+   */
+  const refuseChild = (sessionId: string, method: string): void => {
+    const owner = ownerOfChild(sessionId)
+    if (!owner) return
+    throw RequestError.invalidParams(
+      { sessionId, rootSessionId: owner.id },
+      `${sessionId} is a subagent's session: its parent agent talks to it, so ${method} is not available for it; send your message to its conversation ${owner.id}, or stop the subagent with session/cancel`,
+    )
+  }
+  const session = (sessionId: string, method: string): AcpSession => {
     const s = sessions.get(sessionId)
-    if (!s) throw RequestError.sessionNotFound(sessionId)
-    return s
+    if (s) return s
+    refuseChild(sessionId, method)
+    throw RequestError.sessionNotFound(sessionId)
   }
   const agentsOf = async (api: BridgeClient, workdir: string): Promise<AgentListEntry[]> => (await api.calls['agents.list']({ workspaceRoot: workdir })).agents
 
@@ -106,7 +121,8 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
   }
 
   /** A stored root session, for load/resume (a subagent's session is opened through its conversation). */
-  const stored = async (api: BridgeClient, sessionId: string) => {
+  const stored = async (api: BridgeClient, sessionId: string, method: string) => {
+    refuseChild(sessionId, method)
     const detail = await api.calls['sessions.get']({ sessionId }).catch((err: unknown) => {
       throw toRequestError(err)
     })
@@ -149,7 +165,7 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
     .onRequest(methods.agent.session.load, async ({ params }) => {
       const servers = clientMcpServers(params.mcpServers, editorName)
       const api = await host().catch((err: unknown) => Promise.reject(toRequestError(err)))
-      const detail = await stored(api, params.sessionId)
+      const detail = await stored(api, params.sessionId, 'session/load')
       const mode = currentAgent(detail.session, detail.messages)
       // History first, as session/update notifications; then the live stream from where the history ends.
       for (const update of replayUpdates(detail.messages, viewOptions(detail.session.workspaceRoot))) ports.notify(detail.session.id, update)
@@ -160,7 +176,7 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
     .onRequest(methods.agent.session.resume, async ({ params }) => {
       const servers = clientMcpServers(params.mcpServers, editorName)
       const api = await host().catch((err: unknown) => Promise.reject(toRequestError(err)))
-      const detail = await stored(api, params.sessionId)
+      const detail = await stored(api, params.sessionId, 'session/resume')
       const mode = currentAgent(detail.session, detail.messages)
       withMcp(open(detail.session, mode, api, detail.lastSeq, detail.messages), servers)
       return { modes: modeState(await agentsOf(api, detail.session.workspaceRoot), mode), configOptions: configOptions(detail.session.model) }
@@ -180,12 +196,12 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
       }
     })
     .onRequest(methods.agent.session.close, async ({ params }) => {
-      await session(params.sessionId).close()
+      await session(params.sessionId, 'session/close').close()
       sessions.delete(params.sessionId)
       return {}
     })
     .onRequest(methods.agent.session.setMode, async ({ params }) => {
-      const s = session(params.sessionId)
+      const s = session(params.sessionId, 'session/set_mode')
       const agents = await agentsOf(await host(), s.workdir).catch((err: unknown) => Promise.reject(toRequestError(err)))
       if (!pickableAgents(agents).some((a) => a.name === params.modeId)) {
         throw RequestError.invalidParams({ modeId: params.modeId }, `no agent "${params.modeId}" to switch to; pick one of ${pickableAgents(agents).map((a) => a.name).join(', ')}`)
@@ -194,7 +210,7 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
       return {}
     })
     .onRequest(methods.agent.session.setConfigOption, async ({ params }) => {
-      const s = session(params.sessionId)
+      const s = session(params.sessionId, 'session/set_config_option')
       const api = await host()
       const { session: record } = await api.calls['sessions.get']({ sessionId: s.id }).catch((err: unknown) => Promise.reject(toRequestError(err)))
       if (params.configId !== MODEL_OPTION) throw RequestError.invalidParams({ configId: params.configId }, `no option "${params.configId}"; the only one is "${MODEL_OPTION}"`)
@@ -203,9 +219,12 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
       }
       return { configOptions: configOptions(record.model) }
     })
-    .onRequest(methods.agent.session.prompt, ({ params, signal }) => session(params.sessionId).prompt(params.prompt, signal))
+    .onRequest(methods.agent.session.prompt, ({ params, signal }) => session(params.sessionId, 'session/prompt').prompt(params.prompt, signal))
     .onNotification(methods.agent.session.cancel, async ({ params }) => {
-      await sessions.get(params.sessionId)?.cancel()
+      const s = sessions.get(params.sessionId)
+      if (s) return s.cancel()
+      // A child advertises `cancel`: its own work stops (and its children's); the conversation's turn goes on.
+      await ownerOfChild(params.sessionId)?.cancelChild(params.sessionId)
     })
 
   // Handlers and ports above use it only once messages flow, which is after this line.

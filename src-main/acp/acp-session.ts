@@ -1,11 +1,12 @@
 import crypto from 'node:crypto'
-import { RequestError, type ContentBlock, type PromptResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk'
-import { foldEvent, type AgentEvent, type ApprovalRecord, type ClientMcpServer, type MessageWithParts, type SessionRecord, type SessionStatus, type SubscriptionMessage } from '../../src-shared'
+import { RequestError, type ContentBlock, type PromptResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk/unstable'
+import type { AgentEvent, ApprovalRecord, ClientMcpServer, MessageWithParts, SessionRecord, SessionStatus, SubscriptionMessage } from '../../src-shared'
 import type { BridgeClient } from '../../src-shared/bridge-client'
-import { answerFor, approvalContent, approvalTitle, permissionOptions } from './approval-view'
+import { ChildSessions } from './child-sessions'
 import { toRequestError } from './errors'
 import type { HostLink } from './host-link'
 import { LiveView } from './live-view'
+import { PermissionRequests } from './permission-requests'
 import { promptText } from './prompt-text'
 import type { ViewOptions } from './view'
 
@@ -34,7 +35,8 @@ const TERMINAL = new Set<SessionStatus>(['idle', 'error', 'aborted'])
 /**
  * One Agentry root session as an ACP session: its event stream becomes `session/update`s (LiveView), a prompt is a
  * queued message whose turn ends with the root's `turn_complete`, a cancel aborts the run and every descendant,
- * and approvals from any depth become permission requests that answer the same records the app answers.
+ * and approvals from any depth become permission requests that answer the same records the app answers. For a
+ * client that advertised `subagents`, every subagent is also a child session of its own (ChildSessions).
  */
 export class AcpSession {
   readonly id: string
@@ -50,7 +52,9 @@ export class AcpSession {
   private readonly turns = new Map<string, Turn>()
   private readonly ownRequests = new Set<string>()
   private active: Turn | undefined
-  private readonly asking = new Map<string, { controller: AbortController; toolCallId: string }>()
+  private readonly permissions: PermissionRequests
+  /** the subagents as child sessions, when the client advertised `subagents` */
+  private readonly children: ChildSessions | undefined
   private title: string
   private activeAgent: unknown
   private confirming = false
@@ -68,7 +72,31 @@ export class AcpSession {
     this.mode = mode
     this.title = record.title
     this.activeAgent = record.metadata.activeAgent
-    this.view = new LiveView(this.id, o, (u) => this.send(u), (requestId) => typeof requestId === 'string' && this.ownRequests.has(requestId))
+    const own = (requestId: unknown) => typeof requestId === 'string' && this.ownRequests.has(requestId)
+    this.view = new LiveView(this.id, o, (u) => this.send(u), own, { childSessions: o.childSessions })
+    this.children = o.childSessions ? new ChildSessions(this.id, o, (sessionId, u) => this.send(u, sessionId)) : undefined
+    this.permissions = new PermissionRequests({
+      requestPermission: (request, signal) => ports.requestPermission(request, signal),
+      notify: (sessionId, u) => this.send(u, sessionId),
+      api: () => this.ensureFollowing(),
+      log: ports.log,
+      placeOf: (a) => this.placeOf(a),
+    })
+  }
+
+  /** A child session of this conversation (shown to a client that advertised `subagents`). */
+  hasChild(sessionId: string): boolean {
+    return this.children?.has(sessionId) ?? false
+  }
+
+  /** `session/cancel` on a child: that child and the children it started stop; its parent reads why and goes on. */
+  async cancelChild(sessionId: string): Promise<void> {
+    try {
+      const api = await this.ensureFollowing()
+      await api.calls['tasks.abort']({ taskId: sessionId })
+    } catch (err) {
+      this.ports.log(`could not stop subagent ${sessionId}: ${err instanceof Error ? err.message : String(err)}`)
+    }
   }
 
   /** Calls that a loaded transcript already shows, so their later events (a resumed approval) find them. */
@@ -138,19 +166,22 @@ export class AcpSession {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    // Nothing more is asked from now on (as nothing more is sent); what is open is withdrawn.
+    this.permissions.withdrawAll(true)
     if (this.turns.size) await this.cancel()
     this.unsubscribe?.()
     this.unsubscribe = undefined
-    for (const a of this.asking.values()) a.controller.abort()
     this.view.dispose()
+    this.children?.dispose()
   }
 
   /** The host went away: prompts in flight fail (their run is gone with it); the next request connects again. */
   hostLost(reason: string): void {
     this.unsubscribe = undefined
     this.api = undefined
-    for (const a of this.asking.values()) a.controller.abort()
+    this.permissions.withdrawAll()
     this.view.settleOpen(reason)
+    this.children?.hostLost(reason)
     for (const t of [...this.turns.values()]) t.finish(new RequestError(-32603, `${reason} The run of this prompt was interrupted; send it again.`))
   }
 
@@ -161,13 +192,20 @@ export class AcpSession {
     return api
   }
 
-  private send(update: SessionUpdate): void {
-    if (!this.closed) this.ports.notify(this.id, update)
+  /** On this session, or on one of its child sessions. */
+  private send(update: SessionUpdate, sessionId = this.id): void {
+    if (!this.closed) this.ports.notify(sessionId, update)
+  }
+
+  /** An announced child's approval asks in the child's session; any other in this one (as without child sessions). */
+  private placeOf(a: ApprovalRecord): { sessionId: string; view: LiveView; child: boolean } {
+    const view = this.children?.approvalOf(a)
+    return view ? { sessionId: a.sessionId, view, child: true } : { sessionId: this.id, view: this.view, child: false }
   }
 
   private onMessage(m: SubscriptionMessage): void {
     if (m.kind === 'snapshot') {
-      for (const a of m.approvals) this.ask(a)
+      for (const a of m.approvals) this.permissions.ask(a)
       return
     }
     if (m.kind === 'resync') {
@@ -191,7 +229,9 @@ export class AcpSession {
   }
 
   private onEvent(e: AgentEvent): void {
-    this.trackApprovals(e)
+    // Children first: one is announced before anything carries its id (its permission requests included).
+    this.children?.onEvent(e)
+    this.permissions.onEvent(e)
     if (e.type !== 'subagent_event' && e.sessionId === this.id) this.trackRoot(e)
     this.view.onEvent(e)
     if (e.type === 'turn_complete' && e.sessionId === this.id && this.active) {
@@ -282,45 +322,5 @@ export class AcpSession {
     if (reason === 'max_steps' || reason === 'budget') return turn.finish({ stopReason: 'max_turn_requests' })
     const message = turn.lastError?.message ?? 'The run failed before it could answer.'
     turn.finish(new RequestError(-32603, message, { code: turn.lastError?.code ?? 'run_failed', sessionId: this.id }))
-  }
-
-  private trackApprovals(e: AgentEvent): void {
-    const { leaf: inner } = foldEvent(e)
-    if (inner.type === 'tool_approval_required') {
-      this.ask(inner.approval)
-    } else if (inner.type === 'tool_approval_resolved') {
-      const asked = this.asking.get(inner.approvalId)
-      if (!asked) return
-      this.asking.delete(inner.approvalId)
-      // Answered here or elsewhere (the app, another client): a request still open in the editor is withdrawn.
-      asked.controller.abort('answered elsewhere')
-      if (inner.outcome === 'approved') this.send({ sessionUpdate: 'tool_call_update', toolCallId: asked.toolCallId, status: 'in_progress' })
-    }
-  }
-
-  /** Ask the editor; its answer resolves the host's approval record (the same one the app shows). */
-  private ask(a: ApprovalRecord): void {
-    if (this.asking.has(a.id) || this.closed) return
-    const controller = new AbortController()
-    const toolCallId = this.view.callForApproval(a)
-    this.asking.set(a.id, { controller, toolCallId })
-    const request: RequestPermissionRequest = {
-      sessionId: this.id,
-      toolCall: { toolCallId, title: approvalTitle(a), status: 'pending', content: approvalContent(a) },
-      options: permissionOptions(a),
-    }
-    this.ports
-      .requestPermission(request, controller.signal)
-      .then(async (response) => {
-        if (response.outcome.outcome !== 'selected' || controller.signal.aborted) return
-        const answer = answerFor(a, response.outcome.optionId)
-        if (!answer) return this.ports.log(`the editor picked "${response.outcome.optionId}", which approval ${a.id} did not offer; it stays pending`)
-        const api = await this.ensureFollowing()
-        await api.calls['approvals.answer']({ approvalId: a.id, ...answer })
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return // withdrawn: answered elsewhere, cancelled, or the host went away
-        this.ports.log(`approval ${a.id}: ${err instanceof Error ? err.message : String(err)}`)
-      })
   }
 }

@@ -1,4 +1,4 @@
-import type { PermissionOption, ToolCallContent } from '@agentclientprotocol/sdk'
+import type { PermissionOption, ToolCallContent } from '@agentclientprotocol/sdk/unstable'
 import type { ApprovalRecord, CallInput } from '../../src-shared'
 import { fenced, text, toolTitle } from './tool-view'
 

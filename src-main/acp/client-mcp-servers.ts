@@ -1,4 +1,4 @@
-import { RequestError, type McpServer } from '@agentclientprotocol/sdk'
+import { RequestError, type McpServer } from '@agentclientprotocol/sdk/unstable'
 import { ClientMcpServer, MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, type McpServerConfig } from '../../src-shared'
 
 /**
@@ -11,6 +11,8 @@ export function clientMcpServers(servers: readonly McpServer[] | undefined, from
     if (!MCP_SERVER_NAME_RE.test(server.name)) {
       throw RequestError.invalidParams({ mcpServers: i }, `MCP server "${server.name}": Agentry names its tools mcp__<server>__<tool>, so rename it: ${MCP_SERVER_NAME_HINT}`)
     }
+    // MCP over ACP (the unstable schema's "acp" transport) is not advertised (mcpCapabilities has no `acp`).
+    if ('type' in server && server.type === 'acp') throw RequestError.invalidParams({ mcpServers: i }, `MCP server "${server.name}": MCP over ACP is not supported; pass a stdio, HTTP or SSE server`)
     const pairs = (list: { name: string; value: string }[]) => Object.fromEntries(list.map((p) => [p.name, p.value]))
     const config: McpServerConfig =
       'command' in server

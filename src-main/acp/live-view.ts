@@ -1,4 +1,4 @@
-import type { SessionUpdate } from '@agentclientprotocol/sdk'
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable'
 import { foldEvent, type AgentEvent, type ApprovalRecord, type MessageRecord, type MessageWithParts, type SubagentEvent } from '../../src-shared'
 import { approvalTitle } from './approval-view'
 import { TaskProgress } from './task-progress'
@@ -17,10 +17,19 @@ interface ChildCall {
   open: boolean
 }
 
+/** How a view differs when the client shows subagents as child sessions (each child has a view of its own). */
+export interface LiveMode {
+  /** children are child sessions: a task call shows its card and answer, not what the child does (its session does) */
+  childSessions?: boolean
+  /** a child's view: how a message that arrives in the session reads (from its parent, or the person's) */
+  incoming?: (m: MessageRecord, text: string) => SessionUpdate
+}
+
 /**
- * The live half of the view: a root session's event stream as `session/update`s. Text streams as message and
- * thought chunks; the session's own tool calls become tool calls whose final fields are the replay's (view.ts);
- * each `task` call shows its child's progress until the child's answer replaces it; `todo` becomes the plan.
+ * The live half of the view: a session's own events as `session/update`s (a root's; with child sessions, also each
+ * child's, on its own id). Text streams as message and thought chunks; the session's own tool calls become tool calls
+ * whose final fields are the replay's (view.ts); each `task` call shows its child's progress until the child's answer
+ * replaces it; `todo` becomes the plan.
  */
 export class LiveView {
   private readonly calls = new Map<string, CallState>()
@@ -40,6 +49,7 @@ export class LiveView {
     private readonly send: (u: SessionUpdate) => void,
     /** a prompt this connection sent (the editor already shows it) */
     private readonly own: (requestId: unknown) => boolean,
+    private readonly mode: LiveMode = {},
   ) {}
 
   /** The stored calls of a loaded session, so events that finish them later (a resumed approval) find them. */
@@ -151,7 +161,8 @@ export class LiveView {
     const body = part.data.text
     const whole = classify(message, body)
     if (whole.kind === 'user') {
-      if (!this.own(message.metadata.requestId)) this.send(textChunk('user', body, message.id))
+      if (this.mode.incoming) this.send(this.mode.incoming(message, body))
+      else if (!this.own(message.metadata.requestId)) this.send(textChunk('user', body, message.id))
     } else if (whole.kind === 'notice') {
       this.send(noticeUpdate(body, message.id, this.o))
     } else if (whole.kind === 'background') {
@@ -170,7 +181,7 @@ export class LiveView {
     const callId = this.tasks.get(e.sessionId)
     const { leaf, depth } = foldEvent(e)
     if (leaf.type === 'tool_call_end') this.onChildToolEnd(leaf.sessionId, leaf.toolCallId, leaf.ok, leaf.output)
-    if (!callId) return
+    if (!callId || this.mode.childSessions) return
     // Depth below the task's own child: 0 for the child itself.
     if (this.progressOf(callId).onChildEvent(leaf, depth - 1)) this.scheduleProgress(callId)
   }
@@ -203,7 +214,7 @@ export class LiveView {
         const call = this.calls.get(callId)
         const p = this.progress.get(callId)
         if (!call || !p || callSettled(call) || call.state === 'error') return
-        this.send({ sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'in_progress', content: taskProgressContent(p.card, p.snapshot(), p.writing) })
+        this.send({ sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'in_progress', content: taskProgressContent(p.card, p.snapshot(), p.writing), ...this.childLink(call) })
       }, PROGRESS_MS),
     )
   }
@@ -212,7 +223,15 @@ export class LiveView {
   private sendCall(call: CallState): void {
     clearTimeout(this.timers.get(call.id))
     this.timers.delete(call.id)
-    this.send({ sessionUpdate: 'tool_call_update', toolCallId: call.id, ...callFields(call) })
+    this.send({ sessionUpdate: 'tool_call_update', toolCallId: call.id, ...callFields(call), ...this.childLink(call) })
+  }
+
+  /**
+   * A task call names its child session. ACP v1 (this SDK's schema) has no `session` tool call content to link them,
+   * so the link is Agentry's own `_meta`; the child session itself says the rest.
+   */
+  private childLink(call: CallState): { _meta?: Record<string, unknown> } {
+    return this.mode.childSessions && call.card ? { _meta: { agentry: { childSessionId: call.card.taskId } } } : {}
   }
 
   dispose(): void {

@@ -1,4 +1,4 @@
-import type { SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk'
+import type { SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk/unstable'
 import type { AgentListEntry, MessageWithParts, ModelRef, SessionRecord } from '../../src-shared'
 
 /**

@@ -1,5 +1,5 @@
-import type { ContentBlock } from '@agentclientprotocol/sdk'
-import { RequestError } from '@agentclientprotocol/sdk'
+import type { ContentBlock } from '@agentclientprotocol/sdk/unstable'
+import { RequestError } from '@agentclientprotocol/sdk/unstable'
 import { fenced } from './tool-view'
 
 /**

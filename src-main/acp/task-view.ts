@@ -1,4 +1,4 @@
-import type { ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk'
+import type { ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk/unstable'
 import type { TaskCard } from '../../src-shared'
 import { formatDuration } from '../../src-shared/duration'
 import { fenced, text } from './tool-view'

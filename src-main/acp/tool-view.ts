@@ -1,5 +1,5 @@
 import path from 'node:path'
-import type { ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk'
+import type { ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk/unstable'
 
 /**
  * How one of Agentry's tool calls looks in an editor: kind (the icon), title, file locations ("follow along") and

@@ -1,4 +1,4 @@
-import type { PlanEntry, SessionUpdate, ToolCall } from '@agentclientprotocol/sdk'
+import type { PlanEntry, SessionUpdate, ToolCall } from '@agentclientprotocol/sdk/unstable'
 import type { MessageRecord, MessageWithParts, PartRecord } from '../../src-shared'
 import { isBackground, resultTaskId, taskContent, taskStatus, type TaskCardSummary } from './task-view'
 import { toolContent, toolKind, toolLocations, toolStatus, toolTitle, type ToolCallSource } from './tool-view'
@@ -14,6 +14,8 @@ export interface ViewOptions {
   workdir: string
   /** the client shows `notice` updates; otherwise notices are agent text */
   notices: boolean
+  /** the client advertised `subagents`: each subagent is a child session of its own (child-sessions.ts) */
+  childSessions?: boolean
 }
 
 /** One tool call of the session's own transcript (the root's), identified in ACP by its part id. */

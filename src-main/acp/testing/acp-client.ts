@@ -12,12 +12,12 @@ import {
   type RequestPermissionResponse,
   type SessionNotification,
   type WriteTextFileRequest,
-} from '@agentclientprotocol/sdk'
+} from '@agentclientprotocol/sdk/unstable'
 import { AGENTRY_BIN, cliEnv, tempDir, writeFiles } from '../../cli/testing/cli-process'
 
 /**
  * `agentry acp` as an editor runs it — a child process on stdio — driven by the ACP SDK's own client (not ours), for
- * tests and benches. Records every `session/update`; permission and file requests go to the handlers the test sets.
+ * tests and benches. The client is the SDK's unstable v1 entry point: the one that reads child sessions' updates. Records every `session/update`; permission and file requests go to the handlers the test sets.
  */
 export interface AcpProcess {
   child: ChildProcess
@@ -46,6 +46,8 @@ export interface AcpOptions {
   args?: string[]
   /** what the client says it can do (fs, session notices) */
   fs?: { readTextFile?: boolean; writeTextFile?: boolean }
+  /** the client advertises `subagents` (child sessions, ACP's Subagent Sessions) */
+  subagents?: boolean
   nodeArgs?: string[]
 }
 
@@ -129,11 +131,11 @@ export function startAcp(o: AcpOptions): AcpProcess {
   return proc
 }
 
-/** `initialize` as an editor sends it, with the file capabilities the test wants. */
-export function initialize(p: AcpProcess, fs: AcpOptions['fs'] = {}) {
+/** `initialize` as an editor sends it, with the file capabilities (and child sessions) the test wants. */
+export function initialize(p: AcpProcess, fs: AcpOptions['fs'] = {}, subagents = false) {
   return p.agent.request(methods.agent.initialize, {
     protocolVersion: 1,
-    clientCapabilities: { fs: { readTextFile: Boolean(fs.readTextFile), writeTextFile: Boolean(fs.writeTextFile) } },
+    clientCapabilities: { fs: { readTextFile: Boolean(fs.readTextFile), writeTextFile: Boolean(fs.writeTextFile) }, ...(subagents ? { subagents: {} } : {}) },
     clientInfo: { name: 'agentry-test', version: '1.0.0' },
   })
 }
@@ -158,7 +160,7 @@ export function acpScene(script: Record<string, unknown>, files: Record<string, 
     /** a started process with an initialized connection and a new session in the workspace */
     async open(o: Partial<AcpOptions> = {}) {
       const p = this.start(o)
-      await initialize(p, o.fs)
+      await initialize(p, o.fs, o.subagents)
       const session = await p.agent.request(methods.agent.session.new, { cwd: work, mcpServers: [] })
       return { p, session, sessionId: session.sessionId }
     },

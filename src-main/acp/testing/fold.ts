@@ -1,4 +1,4 @@
-import type { SessionNotification, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk'
+import type { SessionNotification, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk/unstable'
 
 /** A tool call as an editor ends up showing it: the `tool_call` and every `tool_call_update` merged in order. */
 export interface FoldedCall {
@@ -61,4 +61,24 @@ export function fold(updates: (SessionNotification | SessionUpdate)[]): FoldedVi
 
 export function contentText(content: ToolCallContent[] | undefined): string {
   return (content ?? []).map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : c.type === 'diff' ? `diff ${c.path}` : c.type)).join('\n')
+}
+
+/** The updates sent on one session (a root, or a child session), in order. */
+export function onSession(updates: SessionNotification[], sessionId: string): SessionUpdate[] {
+  return updates.filter((n) => n.sessionId === sessionId).map((n) => n.update)
+}
+
+/** The children announced on a session, with every state they reported there, in order. */
+export function childrenOf(updates: SessionNotification[], parentId: string) {
+  const children = new Map<string, { title?: string | null; description?: string | null; capabilities?: unknown; states: { state: string; stopReason?: unknown }[] }>()
+  for (const u of onSession(updates, parentId)) {
+    if (u.sessionUpdate !== 'subagent_update') continue
+    const child = children.get(u.sessionId) ?? { states: [] }
+    if (u.title !== undefined) child.title = u.title
+    if (u.description !== undefined) child.description = u.description
+    if (u.capabilities !== undefined) child.capabilities = u.capabilities
+    if (u.state) child.states.push({ state: u.state.state, ...('stopReason' in u.state ? { stopReason: u.state.stopReason } : {}) })
+    children.set(u.sessionId, child)
+  }
+  return children
 }
