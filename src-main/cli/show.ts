@@ -73,10 +73,10 @@ function printSession({ session, messages, children }: SessionTree, depth: numbe
   }
 }
 
-function printMessages(messages: MessageWithParts[], agent: string, depth: number, out: NodeJS.WritableStream): void {
+export function printMessages(messages: MessageWithParts[], agent: string, depth: number, out: NodeJS.WritableStream): void {
   const pad = '  '.repeat(depth)
   for (const m of messages) {
-    const who = m.role === 'user' ? 'user' : m.metadata.synthetic ? 'background result' : m.metadata.notice ? 'notice' : String(m.metadata.agent ?? agent)
+    const who = m.role === 'user' ? (m.metadata.steered === 'agent' ? 'its caller, while it ran' : m.metadata.steered ? 'user, while it ran' : 'user') : m.metadata.synthetic ? 'background result' : m.metadata.notice ? 'notice' : String(m.metadata.agent ?? agent)
     for (const part of m.parts) printPart(part, who, depth, out)
     if (!m.parts.length && m.role === 'user') out.write(`${pad}user: (empty)\n`)
   }
