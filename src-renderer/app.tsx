@@ -12,10 +12,13 @@ import { Notices } from './components/shell/notices'
 import { SessionSidebar } from './components/sidebar/session-sidebar'
 import { SettingsView } from './components/settings/settings-view'
 import { TasksPanel } from './components/transcript/tasks-panel'
+import { RunMapPanel } from './components/run-map/run-map-panel'
+import { RunNodeTranscript } from './components/run-map/run-node-transcript'
 import { TranscriptView } from './components/transcript/transcript-view'
 import { WorkspaceBar } from './components/shell/workspace-bar'
 import { modKey } from './lib/keys'
 import { useConnection } from './state/connection-store'
+import { useRunMap } from './state/run-map-store'
 import { newSession } from './state/session-actions'
 import { useTranscript } from './state/transcript-store'
 import { focusComposer, useUi } from './state/ui-store'
@@ -26,6 +29,9 @@ export function App() {
   const viewId = useTranscript((s) => s.viewId)
   const fatal = useConnection((s) => s.fatal)
   const changesOpen = useUi((s) => s.changesOpen)
+  const runMapOpen = useUi((s) => s.runMapOpen)
+  // An opaque child chosen on the run map has no session of its own: its transcript takes the transcript's place.
+  const shownNode = useRunMap((s) => (runMapOpen && s.shown && s.shown.viewId === viewId ? s.shown.id : null))
 
   // The count of waiting decisions in the window title. Notification permission is asked only from the inbox's
   // (or Settings') "Turn on notifications" button, never on load or on a first click.
@@ -76,11 +82,11 @@ export function App() {
           ) : (
             <div className={`chat ${viewId && changesOpen ? 'changes-open' : ''}`}>
               <div className="chat-main">
-                {viewId ? <TranscriptView /> : <FirstRun />}
+                {viewId ? shownNode ? <RunNodeTranscript id={shownNode} /> : <TranscriptView /> : <FirstRun />}
                 <ApprovalPanel />
                 <Composer autoFocus />
               </div>
-              {viewId && (changesOpen ? <ChangesPanel /> : <TasksPanel />)}
+              {viewId && (runMapOpen ? <RunMapPanel /> : changesOpen ? <ChangesPanel /> : <TasksPanel />)}
             </div>
           )}
         </main>

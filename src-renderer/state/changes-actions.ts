@@ -96,7 +96,8 @@ function textOf(sessionId: string, messageId: string): string | null {
 
 /** Opens or closes the Changes panel (it takes the tasks panel's place); opening reloads the list. */
 export function toggleChangesPanel(open = !useUi.getState().changesOpen): void {
-  useUi.setState({ changesOpen: open })
+  // One panel beside the transcript at a time: the changes take the run map's place.
+  useUi.setState(open ? { changesOpen: true, runMapOpen: false } : { changesOpen: false })
   const viewId = useTranscript.getState().viewId
   if (open && viewId) void loadChanges(viewId)
 }

@@ -6,6 +6,8 @@ import { changesMayHaveChanged } from './changes-actions'
 import { conversationOf, rememberConversation } from './inbox-store'
 import { toUiError } from './ui-error'
 import { patchSession, upsertSession } from './sessions-store'
+import { messageReturned, runMapResubscribed } from './run-map-actions'
+import { foldRunBatch } from './run-map-store'
 import { TranscriptDraft, leafOf } from './transcript-model'
 import { upsertTasks, useTranscript } from './transcript-store'
 import { notify } from './ui-store'
@@ -46,6 +48,7 @@ export function followRoot(rootId: string, afterSeq: number, onResync: (reason: 
     if (m.kind === 'snapshot') {
       addApprovals(m.approvals)
       flushNow()
+      runMapResubscribed(rootId)
       const draftStatuses = m.runs
       for (const r of draftStatuses) patchSession(r.sessionId, { status: r.status })
       useTranscript.setState((s) => {
@@ -86,12 +89,15 @@ export function flushNow(): void {
   const batch = buffer
   buffer = []
   const draft = new TranscriptDraft(useTranscript.getState().transcripts)
+  const leaves: LeafEvent[] = []
   for (const e of batch) {
     draft.apply(e.seq, e.event)
     routeShared(e.event)
     routeRootOnly(e.event)
+    leaves.push(leafOf(e.event))
   }
   if (draft.changed) useTranscript.setState({ transcripts: draft.result() })
+  foldRunBatch(followed, leaves)
 }
 
 /** Seeds a transcript from fetched data, after applying anything already buffered (so nothing is lost or doubled). */
@@ -127,6 +133,10 @@ function routeShared(event: AgentEvent): void {
       return
     case 'turn_complete':
       if (depth === 0) noticeTurnComplete(e.sessionId, { ...e, ...conversationOf(e.sessionId) })
+      return
+    case 'message_returned':
+      // Whichever conversation is on screen: the text must never be lost.
+      messageReturned(e.sessionId, e.text, e.reason)
       return
     default:
       return

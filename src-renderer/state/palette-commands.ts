@@ -2,6 +2,7 @@ import { formatWhen } from '../lib/format'
 import { shortcut } from '../lib/keys'
 import { agentColor, pickable, selectAgent, useAgents } from './agents-store'
 import { toggleChangesPanel } from './changes-actions'
+import { toggleRunMap } from './run-map-actions'
 import { chooseModel, modelChoices, pickerProviders, useModels } from './models-store'
 import { openInbox } from './inbox-actions'
 import { indexSessions, useSessions } from './sessions-store'
@@ -63,6 +64,8 @@ function rootCommands(): PaletteItem[] {
   if (viewId) {
     const open = useUi.getState().changesOpen
     list.push({ id: 'toggle-changes', label: open ? 'Hide the changes' : 'Show the changes', detail: 'what each turn changed: diffs, revert, undo', run: () => toggleChangesPanel(!open) })
+    const mapOpen = useUi.getState().runMapOpen
+    list.push({ id: 'toggle-run-map', label: mapOpen ? 'Hide the run map' : 'Show the run map', detail: 'every agent of this conversation: status, spend, message, stop', run: () => toggleRunMap(!mapOpen) })
   }
   if (viewId && isRunning(status)) {
     list.splice(3, 0, {

@@ -16,6 +16,8 @@ type UiStore = {
   paletteOpen: boolean
   /** the Changes panel (what each turn changed) is open beside the transcript, in place of the tasks panel */
   changesOpen: boolean
+  /** the run map (every agent of the open conversation) is open beside the transcript, in place of the other panels */
+  runMapOpen: boolean
   /** short confirmations (e.g. "Rewound: 2 files restored"), bottom right, gone after a while */
   infos: { id: number; text: string }[]
   /** text for the message box (a rewound message comes back there); `ifText`: only while the box still holds that */
@@ -32,6 +34,7 @@ export const useUi = create<UiStore>(() => ({
   tasksClosedFor: null,
   paletteOpen: false,
   changesOpen: false,
+  runMapOpen: false,
   infos: [],
   composerFill: null,
 }))

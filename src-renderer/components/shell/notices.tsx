@@ -1,5 +1,6 @@
 import { dismissInfo, dismissNotice, useUi } from '../../state/ui-store'
 import { ErrorNote } from '../common/error-note'
+import { ReturnedMessages } from '../run-map/returned-messages'
 
 /** Errors with no better place on screen, and short confirmations, bottom right, dismissable. */
 export function Notices() {
@@ -10,6 +11,7 @@ export function Notices() {
       {notices.map((n) => (
         <ErrorNote key={n.id} error={n} onDismiss={() => dismissNotice(n.id)} />
       ))}
+      <ReturnedMessages />
       {/* Always in the page, so a screen reader announces what is added to it. */}
       <div className="info-notes" role="status" aria-live="polite">
         {infos.map((n) => (

@@ -20,6 +20,8 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
   if (m.metadata.notice) return <NoticeCallout kind={String(m.metadata.notice)} parts={m.parts} />
   if (m.role === 'user') {
     const agent = typeof m.metadata.agent === 'string' ? m.metadata.agent : null
+    // Sent to a run while it worked, read at its next step (the host writes who sent it: 'person' or 'agent').
+    const steered = m.metadata.steered === 'agent' ? 'agent' : m.metadata.steered ? 'person' : null
     const text = messageText(m.parts)
     return (
       <div className={`msg msg-user ${nested ? 'nested' : ''}`} data-testid="message" data-role="user">
@@ -30,6 +32,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
               <div className="bubble">
                 {m.parts.map((p) => (p.type === 'text' ? <div key={p.id} className="user-text">{partText(p)}</div> : null))}
               </div>
+              {steered && <SteeredMarker from={steered} />}
               {!nested && (
                 <div className="msg-actions">
                   <CopyButton text={() => text} label="Copy message" testId="copy-message" />
@@ -86,6 +89,14 @@ function ErrorCallout({ sessionId, messageId, error, parts, nested }: { sessionI
 
 /** `metadata.notice` of a stored run error (the host's loop/transcript.ts writes it). */
 const ERROR_NOTICE = 'error'
+
+function SteeredMarker({ from }: { from: 'person' | 'agent' }) {
+  return (
+    <div className="steered-marker" data-testid="steered-marker" data-from={from}>
+      {from === 'agent' ? 'sent by its caller while it was running' : 'sent while it was running'}
+    </div>
+  )
+}
 
 function AgentTag({ name }: { name: string }) {
   const info = useAgents((s) => s.byName[name])

@@ -4,6 +4,7 @@ import { openSession } from '../../state/session-actions'
 import { useSessions } from '../../state/sessions-store'
 import { useTranscript } from '../../state/transcript-store'
 import { toggleChangesPanel } from '../../state/changes-actions'
+import { toggleRunMap } from '../../state/run-map-actions'
 import { useUi } from '../../state/ui-store'
 import { RedoBar } from '../changes/redo-bar'
 import { ErrorNote } from '../common/error-note'
@@ -30,6 +31,7 @@ export function TranscriptView() {
   const taskCount = useTranscript((s) => Object.keys(s.tasks).length)
   const tasksClosed = useUi((s) => s.tasksClosedFor !== null && s.tasksClosedFor === rootId)
   const changesOpen = useUi((s) => s.changesOpen)
+  const runMapOpen = useUi((s) => s.runMapOpen)
 
   const keys = messageIds ?? EMPTY
   const render = useCallback((key: string) => (viewId ? <MessageView sessionId={viewId} messageId={key} /> : null), [viewId])
@@ -58,11 +60,14 @@ export function TranscriptView() {
           <span className="spacer" />
           {status && <span className={`pill status-${status}`} data-testid="session-status">{status.replaceAll('_', ' ')}</span>}
           {session && <SessionStats session={session} />}
-          {(tasksClosed || changesOpen) && taskCount > 0 && (
-            <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null, changesOpen: false })}>
+          {(tasksClosed || changesOpen || runMapOpen) && taskCount > 0 && (
+            <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null, changesOpen: false, runMapOpen: false })}>
               Tasks ({taskCount})
             </button>
           )}
+          <button className="btn small" data-testid="run-map-toggle" aria-pressed={runMapOpen} title="Every agent this conversation started, live: status, time and spend; open one, message a running one, stop a branch" onClick={() => toggleRunMap()}>
+            Map
+          </button>
           <button className="btn small" data-testid="changes-toggle" aria-pressed={changesOpen} title="What each turn changed in the workspace: diffs, who changed them, revert and undo" onClick={() => toggleChangesPanel()}>
             Changes
           </button>
