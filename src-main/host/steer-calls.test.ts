@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { foldEvent, foldRunEvent, runMapOrder, type RunMap, type TaskCard } from '../../src-shared'
+import { foldEvent, foldRunEvent, runMapOrder, type RunMap, type RunNode, type TaskCard } from '../../src-shared'
 import { loadShellGrammar } from '../permissions'
 import { createHarness, toolParts, waitFor, type Harness } from '../testing/harness'
 
@@ -36,10 +36,13 @@ describe('runs.map', () => {
     const run = await h.run('fan out please', { wait: false })
     const slow = await waitFor(() => h!.host.runs.list('task').find((r) => r.label === 'Slow one'))
     // While the slow child runs its command: it is running, and its current tool is bash.
-    const during = await waitFor(async () => {
-      const { nodes } = await h!.host.api.calls['runs.map']({ rootSessionId: run.sessionId })
-      const node = nodes.find((n) => n.id === slow.sessionId)
-      return node?.currentTool === 'bash' ? nodes : undefined
+    // (waitFor polls a synchronous check: the map call is asked again until its answer shows the command running.)
+    let during: RunNode[] = []
+    const map = () => h!.host.api.calls['runs.map']({ rootSessionId: run.sessionId }).then((r) => (during = r.nodes))
+    await map()
+    await waitFor(() => {
+      void map()
+      return during.find((n) => n.id === slow.sessionId)?.currentTool === 'bash'
     })
     expect(during.find((n) => n.id === slow.sessionId)?.status).toBe('running')
     await h.host.runs.settleAll()
@@ -89,7 +92,26 @@ describe('sessions.steer', () => {
     await h.host.runs.settleAll()
     const returned = await waitFor(() => h!.events.find((e) => e.event.type === 'message_returned'))
     expect(returned.stream).toBe(run.sessionId)
-    expect(returned.event).toMatchObject({ sessionId: slow.sessionId, text: 'Stop after the first file, please.', reason: 'Slow one finished before its next step, so it never read this message.' })
+    expect(returned.event).toMatchObject({ sessionId: slow.sessionId, text: 'Stop after the first file, please.', reason: 'Slow one was stopped before its next step, so it never read this message.' })
+  })
+
+  it("an agent's message to a child that is then stopped comes back too, rather than starting a turn nobody asked for", async () => {
+    await loadShellGrammar()
+    h = await createHarness({
+      agents: { keeper: { ...subagent, inspectable: true } },
+      permissions: '{ "bash": "allow" }',
+      script: { agents: { build: [{ step: 1, tools: [task('keeper', 'Keeper')] }, { text: 'root done', repeat: true }], keeper: [{ step: 1, tools: [{ name: 'bash', input: { command: 'sleep 20' } }] }, { text: 'kept', repeat: true }] } },
+    })
+    const run = await h.run('go', { wait: false })
+    const keeper = await waitFor(() => h!.host.runs.list('task')[0])
+    await waitFor(() => h!.events.some((e) => JSON.stringify(e.event).includes('"tool_call_start"') && JSON.stringify(e.event).includes(keeper.sessionId)))
+    expect(h.host.runs.steer(keeper.sessionId, 'Use tabs.', 'agent')).toBe(true)
+    await h.host.api.calls['tasks.abort']({ taskId: keeper.sessionId })
+    await h.host.runs.settleAll()
+    await waitFor(() => !h!.host.runner.isRunning(run.sessionId))
+    expect(h.events.find((e) => e.event.type === 'message_returned')?.event).toMatchObject({ sessionId: keeper.sessionId, text: 'Use tabs.' })
+    // No turn was started on the stopped child with it.
+    expect(h.host.store.transcript.listMessages(keeper.sessionId).some((m) => m.parts.some((p) => p.data.text === 'Use tabs.'))).toBe(false)
   })
 
   it('sessions_send reaches a running child at its next step, marked as sent by its caller, and its result says so', async () => {
