@@ -1,8 +1,9 @@
 /**
  * Steering the tree (issue 26), host side, in process with the harness and the `script` model:
- * (a) inbox answer → tool resumes: a root turn whose write asks; from the `approvals.answer` call to the write's
- *     `tool_call_end` event (the tool ran and its result is stored), 20 times, with checkpoints off (the answer path
- *     itself; target < 50 ms) and on (the turn's first write then waits for the workspace snapshot too).
+ * (a) inbox answer → tool resumes: a turn whose write asks; from the `approvals.answer` call to the host publishing
+ *     the write's `tool_call_end` (the tool ran and its result is stored), 20 turns of one conversation after a
+ *     warm-up, with checkpoints off (the answer path itself; target < 50 ms) and on (the turn's first write then also
+ *     waits for the workspace snapshot).
  * (b) `runs.map` of a 200-agent conversation (20 children × 9 grandchildren + the root), built from the stored
  *     transcripts: the snapshot the map asks for when it opens, median of 20.
  * (c) a steered message: from `sessions.steer` to the child's next model request carrying it, while the child's
@@ -23,27 +24,30 @@ async function answerToResume(checkpoints: boolean): Promise<number[]> {
     config: { checkpoints: { enabled: checkpoints } },
     script: { agents: { build: [{ step: 1, tools: [{ name: 'write_file', input: { path: 'out.txt', content: 'x' } }], repeat: true }, { text: 'written', repeat: true }], title: [{ text: 't', repeat: true }] } },
   })
+  // The moment the host publishes the write's tool_call_end, seen by a subscriber in the same process.
+  let ended: ((at: number) => void) | undefined
+  const unsubscribe = h.host.api.subscribe({ sessionId: 'all', afterSeq: 0 }, (m) => {
+    if (m.kind === 'event' && m.event.event.type === 'tool_call_end') ended?.(performance.now())
+  })
   const samples: number[] = []
+  let sessionId: string | undefined
   try {
-    for (let i = 0; i < ANSWERS; i++) {
-      const from = h.events.length
-      const run = await h.run(`write ${i}`, { wait: false })
+    // One conversation, turn after turn (its title is written once, by the first); the first answer warms up.
+    for (let i = 0; i <= ANSWERS; i++) {
+      const run = await h.run(`write ${i}`, { wait: false, ...(sessionId ? { sessionId } : {}) })
+      sessionId = run.sessionId
       const approval = await waitFor(() => h.host.store.approvals.listApprovals({ rootSessionId: run.sessionId, status: 'pending' })[0], 10_000)
-      const ended = new Promise<number>((resolve) => {
-        const timer = setInterval(() => {
-          const end = h.events.slice(from).find((e) => e.event.type === 'tool_call_end')
-          if (end) {
-            clearInterval(timer)
-            resolve(performance.now())
-          }
-        }, 0)
-      })
+      // A person takes seconds to answer: by then the turn has stored its step and the host is idle.
+      await new Promise((r) => setTimeout(r, 50))
+      const end = new Promise<number>((resolve) => (ended = resolve))
       const t0 = performance.now()
       await h.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_once' })
-      samples.push((await ended) - t0)
+      const ms = (await end) - t0
+      if (i > 0) samples.push(ms)
       await h.host.runner.idle()
     }
   } finally {
+    unsubscribe()
     await h.close()
   }
   return samples
