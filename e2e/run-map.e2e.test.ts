@@ -249,6 +249,17 @@ describe('run map', () => {
     await threeShots(page, '05-steered-transcript')
     await page.click('[data-testid=run-node-back]')
     await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('The slow helper is back.')
+
+    // Its box stays open after it ended; a message sent now is refused, in the host's words.
+    await expect.poll(() => slow.getAttribute('data-status')).toBe('completed')
+    await input.fill('too late')
+    await input.press('Enter')
+    const state = page.locator('[data-testid=run-message-state]')
+    await expect.poll(() => state.getAttribute('data-state')).toBe('error')
+    expect(await state.innerText()).toContain('is not running')
+    expect(await input.inputValue()).toBe('too late')
+    await input.press('Escape')
+    expect(await page.locator('[data-testid=run-message]').count()).toBe(0)
   })
 
   it('stop one branch while its siblings go on; the message it never read comes back; a node waiting on the person', async () => {

@@ -5,7 +5,7 @@ import { openSession } from './session-actions'
 import { useSessions } from './sessions-store'
 import { useTranscript } from './transcript-store'
 import { toUiError, type UiError } from './ui-error'
-import { useUi } from './ui-store'
+import { notifyInfo, useUi } from './ui-store'
 
 /** Shows or hides the run map beside the transcript (in the place of the tasks and changes panels). */
 export function toggleRunMap(open = !useUi.getState().runMapOpen): void {
@@ -49,7 +49,10 @@ export function showRunNode(node: RunNode): void {
 /** Stops a child and everything it started; its caller reads the usual task error and goes on. */
 export async function stopRunBranch(taskId: string): Promise<UiError | null> {
   const res = await call('tasks.abort', { taskId })
-  return res.ok ? null : toUiError('Stopping this branch', res.error)
+  if (!res.ok) return toUiError('Stopping this branch', res.error)
+  // It ended on its own between the click and the host (the map shows it within a moment): say so, not nothing.
+  if (!res.data.aborted) notifyInfo(`${useRunMap.getState().nodes[taskId]?.agentType ?? 'That agent'} had already ended; nothing was stopped.`)
+  return null
 }
 
 /** A message for a running agent, read at its next step (as the person's). A run that is not running is refused. */

@@ -7,7 +7,8 @@ type Sent = { state: 'idle' } | { state: 'sending' } | { state: 'sent' } | { sta
 
 /**
  * A message for a running agent, typed in its row: Enter sends it, and the agent reads it as the person's before its
- * next model call. Esc closes the box and gives focus back to the row.
+ * next model call. Esc closes the box and gives focus back to the row. It stays open if the agent ends meanwhile: the
+ * draft is kept, and sending it shows why the host refused (there is no next step to give it to).
  */
 export function RunMessageBox({ node, onClose }: { node: RunNode; onClose: () => void }) {
   const [text, setText] = useState('')
@@ -34,7 +35,7 @@ export function RunMessageBox({ node, onClose }: { node: RunNode; onClose: () =>
         autoFocus
         data-testid="run-message-input"
         aria-label={`Message for ${node.agentType} (${node.label}), read at its next step`}
-        placeholder={`Tell ${node.agentType} something… (Enter sends)`}
+        placeholder={node.status === 'running' ? `Tell ${node.agentType} something… (Enter sends)` : `${node.agentType} is no longer running`}
         value={text}
         disabled={sent.state === 'sending'}
         onChange={(e) => {

@@ -120,7 +120,7 @@ export const RunRowView = memo(function RunRowView({ node: n, level, hasChildren
         )}
         {n.budget && <BudgetPill view={n.budget} testId="run-node-budget" label={`Budget of ${n.agentType}`} sayReached={!atBudget} />}
       </div>
-      {messaging && running && <RunMessageBox node={n} onClose={() => setMessaging(null)} />}
+      {messaging && <RunMessageBox node={n} onClose={() => setMessaging(null)} />}
     </div>
   )
 })

@@ -29,8 +29,8 @@ export function RunTree({ rows, waiting, selectedId }: Props) {
   // Stable callbacks reading the latest rows: new ones per frame would make the virtualizer redo every row's offset.
   const rowsRef = useRef(rows)
   rowsRef.current = rows
-  // The message box shows only while its node runs: one that ended gives its row back its usual height.
-  const open = messaging !== null && rows[indexOf.get(messaging) ?? -1]?.node.status === 'running' ? messaging : null
+  // The message box stays open when its agent ends (a draft is never lost; sending then shows why it cannot go).
+  const open = messaging !== null && indexOf.has(messaging) ? messaging : null
   const estimateSize = useCallback((i: number) => (rowsRef.current[i]?.node.id === open ? WITH_MESSAGE : ROW), [open])
   const getItemKey = useCallback((i: number) => rowsRef.current[i]?.node.id ?? i, [])
   const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize, getItemKey, overscan: 8 })
