@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core'
 import { agentFile } from './support/agents'
 import { axeViolations } from './support/axe'
 import { shot } from './support/browser'
+import { frameTimes } from './support/frames'
 import { send, startScenario, transcriptText, type Scenario } from './support/scenario'
 
 /**
@@ -96,32 +97,14 @@ async function threeShots(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1400, height: 900 })
 }
 
-type FrameFigures = { frames: number; seconds: number; p50: number; p95: number; p99: number; max: number }
-
-/** Runs the 20 × 10 streaming fan-out in a new conversation and returns the page's frame times (rAF timestamps). */
-async function storm(page: Page, prompt: string, whileRunning?: () => Promise<void>): Promise<FrameFigures> {
+/** A new conversation whose fan-out runs until `done` shows in the transcript, and the page's frame times meanwhile. */
+async function storm(page: Page, prompt: string, done: string, whileRunning?: () => Promise<void>) {
   await page.click('[data-testid=new-session]')
-  await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __stopFrames: boolean }
-    w.__frames = []
-    w.__stopFrames = false
-    const tick = (t: number) => {
-      w.__frames.push(t)
-      if (!w.__stopFrames) requestAnimationFrame(tick)
-    }
-    requestAnimationFrame(tick)
+  return frameTimes(page, async () => {
+    await send(page, prompt)
+    await whileRunning?.()
+    await expect.poll(() => transcriptText(page), { timeout: 120_000 }).toContain(done)
   })
-  await send(page, prompt)
-  await whileRunning?.()
-  await expect.poll(() => transcriptText(page), { timeout: 120_000 }).toContain('The storm is over.')
-  const frames = await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __stopFrames: boolean }
-    w.__stopFrames = true
-    return w.__frames
-  })
-  const gaps = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b)
-  const at = (q: number) => Math.round(gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] * 10) / 10
-  return { frames: gaps.length, seconds: Math.round((frames[frames.length - 1] - frames[0]) / 100) / 10, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1) }
 }
 
 async function newConversation(page: Page, text: string): Promise<void> {
@@ -142,7 +125,7 @@ describe('run map', () => {
         ...agentFile('slowpoke', 'description: Works slowly\nmode: subagent\ncolor: "#b365d6"'),
         ...agentFile('stoppable', 'description: Goes deep\nmode: subagent\ncolor: "#8a5a44"'),
         ...agentFile('digger', 'description: Digs for a long time\nmode: subagent'),
-        ...agentFile('steady', 'description: Keeps going\nmode: subagent\ncolor: "#3d8fd6"'),
+        ...agentFile('steady', 'description: Keeps going\nmode: subagent\ncolor: "#3d8fd6"\nbudget: { steps: 5 }'),
         ...agentFile('asker', 'description: Asks before running git\nmode: subagent\ncolor: "#c94f7c"'),
       },
     })
@@ -297,6 +280,7 @@ describe('run map', () => {
 
     await page.click('[data-testid=approval-allow-once]')
     await expect.poll(() => steady.getAttribute('data-status'), { timeout: 20_000 }).toBe('completed')
+    await expect.poll(() => steady.locator('[data-testid=run-node-budget]').innerText()).toBe('1 / 5 steps')
     await expect.poll(() => asker.getAttribute('data-status'), { timeout: 20_000 }).toBe('completed')
     await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('Both branches are over.')
     expect(await stoppable.getAttribute('data-status')).toBe('aborted')
@@ -313,10 +297,10 @@ describe('run map', () => {
     // The same storm with the map closed, then open: on a busy machine the whole page misses frames, so what the map
     // adds is judged against the page without it.
     await page.click('[data-testid=run-map-toggle]')
-    const without = await storm(page, 'stream storm without the map')
+    const without = await storm(page, 'stream storm without the map', 'The storm is over.')
     expect(await page.locator('[data-testid=run-map]').count()).toBe(0)
     await page.click('[data-testid=run-map-toggle]')
-    const withMap = await storm(page, 'stream storm with the map', async () => {
+    const withMap = await storm(page, 'stream storm with the map', 'The storm is over.', async () => {
       await expect.poll(() => summary(page), { timeout: 60_000 }).toMatch(/^220 agents · [1-9]/)
       await shot(page, 'run-map', '07-storm-1400')
     })
