@@ -14,21 +14,28 @@ export function toggleRunMap(open = !useUi.getState().runMapOpen): void {
 }
 
 let inFlight: string | null = null
+/** the stream was rejoined while a snapshot was on its way: that one may predate what was missed, so fetch once more */
+let again = false
 
 /** Fetches the map's snapshot for a root (once at a time per root; events keep it live afterwards). */
 export async function loadRunMap(rootId: string): Promise<void> {
   if (inFlight === rootId) return
   inFlight = rootId
+  again = false
   beginRunMapLoad(rootId)
   const res = await call('runs.map', { rootSessionId: rootId })
-  if (inFlight === rootId) inFlight = null
+  if (inFlight !== rootId) return
+  inFlight = null
   if (res.ok) seedRunMap(rootId, res.data.nodes)
   else runMapLoadFailed(rootId, toUiError('Loading the run map', res.error))
+  if (again) void loadRunMap(rootId)
 }
 
 /** The root's stream was (re)joined — opened, reconnected, resynced: events may have been missed, so fetch again. */
 export function runMapResubscribed(rootId: string): void {
-  if (useUi.getState().runMapOpen) void loadRunMap(rootId)
+  if (!useUi.getState().runMapOpen) return
+  if (inFlight === rootId) again = true
+  else void loadRunMap(rootId)
 }
 
 /**
