@@ -96,7 +96,11 @@ function patch(map: RunMap, id: string, fields: Partial<RunNode>): RunMap {
   return map
 }
 
-/** The map in tree order (each node followed by its children, oldest first): what a tree view lists. */
+/**
+ * The map in tree order (each node followed by its children, in the order they were called: the snapshot's order, then
+ * the order new ones arrived): what a tree view lists. Not by start time — a queued child has none yet, and would jump
+ * up the list when it starts.
+ */
 export function runMapOrder(map: RunMap): RunNode[] {
   const children = new Map<string | null, RunNode[]>()
   for (const n of Object.values(map)) {
@@ -105,7 +109,6 @@ export function runMapOrder(map: RunMap): RunNode[] {
     list.push(n)
     children.set(parent, list)
   }
-  for (const list of children.values()) list.sort((a, b) => (a.startedAt ?? Infinity) - (b.startedAt ?? Infinity) || a.id.localeCompare(b.id))
   const out: RunNode[] = []
   const walk = (parent: string | null) => {
     for (const n of children.get(parent) ?? []) {
