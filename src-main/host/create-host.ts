@@ -20,6 +20,7 @@ import { containCallFaults } from './contain-faults'
 import { openHostLog, type HostLog } from './host-log'
 import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
+import { returnUnreadMessages } from './returned-messages'
 import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
 import { Workspaces } from './workspaces'
 import { createSettingsSource } from './workspace-settings'
@@ -202,34 +203,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       // After the recovery below: a turn's before-snapshot must not be taken as the after of a turn the last host died in.
       checkpoints: { begin: async (o) => (config().config.checkpoints.enabled ? (await recovered, recorder.begin(o)) : undefined) },
     })
-    // A message sent to a run that ended before its next step: an agent's becomes a turn on that session (as
-    // sessions_send said it would) when the run ended by itself; otherwise — the person's, or any after a Stop or a
-    // host shutdown — it comes back whole, on the conversation's stream, so nothing sent is lost.
-    disposers.push(
-      runs.onReturned((record, unread) => {
-        const stopped = record.controller.signal.aborted
-        for (const m of unread) {
-          try {
-            if (m.from === 'agent' && !stopped && sessions.getSession(record.sessionId)) {
-              runner.prompt({ sessionId: record.sessionId, text: m.text })
-              continue
-            }
-          } catch (err) {
-            // The session cannot take a turn now (being deleted, say): the message goes back instead.
-            fault('a message for a run that had ended', err)
-          }
-          publish(sessions.getSession(record.path[0] ?? record.sessionId), {
-            type: 'message_returned',
-            sessionId: record.sessionId,
-            at: Date.now(),
-            text: m.text,
-            reason: stopped
-              ? `${record.label ?? record.agentType} was stopped before its next step, so it never read this message.`
-              : `${record.label ?? record.agentType} finished before its next step, so it never read this message.`,
-          })
-        }
-      }),
-    )
+    disposers.push(returnUnreadMessages({ runs, sessions, runner, publish, fault }))
     const undo = new Undo({
       recorder,
       rows: store.checkpoints,
