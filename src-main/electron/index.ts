@@ -3,7 +3,7 @@
 export { createSafeStorageKeyStore, SAFE_KEYS_FILE } from './safe-storage-key-store'
 export type { SafeStorageLike } from './safe-storage-key-store'
 export { explainNativeModuleError, SQLITE_BINDING_ENV } from '../store'
-export { notificationFor, watchForNotifications } from './notifications'
+export { watchForNotifications } from './notifications'
 export type { NotificationText } from './notifications'
 export { isAppUrl, isTrustedSender, isExternalLink, APP_URL } from './app-origin'
 export { registerIpcBridge } from './ipc-bridge'

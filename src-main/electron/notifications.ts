@@ -1,4 +1,4 @@
-import { foldEvent, type AgentEvent, type SubscriptionMessage, type HostApi } from '../../src-shared'
+import { foldEvent, NotifyPolicy, type HostApi, type SubscriptionMessage } from '../../src-shared'
 
 export interface NotificationText {
   title: string
@@ -6,41 +6,30 @@ export interface NotificationText {
 }
 
 /**
- * What a desktop user wants to hear about while looking elsewhere: their run ended, or an agent (at any depth)
- * waits for an approval. Subagent turns ending are not news; the root's is.
- */
-export function notificationFor(e: AgentEvent): NotificationText | undefined {
-  const { leaf: event, agents: path } = foldEvent(e)
-  if (event.type === 'tool_approval_required') {
-    const { agentPath, toolName } = event.approval
-    const who = agentPath.length > 0 ? agentPath.join(' › ') : (path.at(-1) ?? 'The agent')
-    return { title: 'Approval needed', body: `${who} wants to run ${toolName}.` }
-  }
-  if (event.type === 'turn_complete' && path.length === 0) {
-    const title = {
-      stop: 'Run finished',
-      max_steps: 'Run stopped at the step limit',
-      aborted: 'Run stopped',
-      error: 'Run failed',
-      budget: 'Run stopped at its budget',
-    }[event.finishReason]
-    const text = event.text.trim().replace(/\s+/g, ' ')
-    return { title, body: text === '' ? 'Open Agentry to see the result.' : text.length > 140 ? `${text.slice(0, 139)}…` : text }
-  }
-  return undefined
-}
-
-/**
- * Watches every session and calls `notify` for events worth a notification while `shouldNotify()` (the window is
- * unfocused). Only live events count: the snapshot is skipped. Returns a disposer.
+ * The desktop app's OS notifications, from the host's feed of every session: what to say and when is the shared
+ * NotifyPolicy's (src-shared/notify-policy.ts), as in the browser app — once per decision that waits on the person,
+ * at any depth, and when a conversation's run of 30 s or more ends — while `shouldNotify()` (the window is unfocused).
+ * The snapshot a subscription starts with is what is already waiting: remembered, not announced. Returns a disposer.
  */
 export function watchForNotifications(
   api: HostApi,
   options: { shouldNotify: () => boolean; notify: (text: NotificationText, rootSessionId: string) => void },
 ): () => void {
+  const policy = new NotifyPolicy()
+  const say = (n: { title: string; body: string; rootSessionId: string } | null) => n && options.notify({ title: n.title, body: n.body }, n.rootSessionId)
   return api.subscribe({ sessionId: 'all', afterSeq: 0 }, (m: SubscriptionMessage) => {
-    if (m.kind !== 'event' || !options.shouldNotify()) return
-    const text = notificationFor(m.event.event)
-    if (text) options.notify(text, m.event.stream)
+    if (m.kind === 'snapshot') {
+      policy.approvals(m.approvals, { focused: true, snapshot: true })
+      return
+    }
+    if (m.kind !== 'event') return
+    const focused = !options.shouldNotify()
+    const { leaf: e, agents } = foldEvent(m.event.event)
+    const root = m.event.stream
+    if (e.type === 'tool_approval_required') for (const n of policy.approvals([e.approval], { focused })) say(n)
+    else if (e.type === 'tool_approval_resolved') policy.resolved(e.approvalId)
+    else if (agents.length > 0) return
+    else if (e.type === 'status_change' && e.sessionId === root) policy.rootStatus(root, e.status, e.at)
+    else if (e.type === 'turn_complete' && e.sessionId === root) say(policy.turnComplete(root, e, focused))
   })
 }

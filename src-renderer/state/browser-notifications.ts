@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import type { ApprovalRecord, SessionStatus } from '../../src-shared'
 import { useConnection } from './connection-store'
-import { NotifyPolicy, type FinishReason, type Notice } from './notify-policy'
+import { NotifyPolicy, type TurnFinishReason, type Notice } from '../../src-shared'
 
 /**
  * OS notifications of the browser app (daemon mode): the DOM side of notify-policy. Permission is asked only when the
@@ -69,7 +69,7 @@ export function noticeRootStatus(rootSessionId: string, status: SessionStatus, a
 
 export function noticeTurnComplete(
   rootSessionId: string,
-  e: { at: number; finishReason: FinishReason; text: string; title?: string | null; workspaceRoot?: string | null },
+  e: { at: number; finishReason: TurnFinishReason; text: string; title?: string | null; workspaceRoot?: string | null },
 ): void {
   const n = policy.turnComplete(rootSessionId, e, focused())
   if (n) show(n)

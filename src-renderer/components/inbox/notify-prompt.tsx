@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { dismissNotifyPrompt, enableNotifications, notificationsAreOurs, refreshNotifyPermission, useNotify } from '../../state/browser-notifications'
-import { LONG_RUN_MS } from '../../state/notify-policy'
+import { LONG_RUN_MS } from '../../../src-shared'
 
 const WHAT = `when an agent in any workspace waits for your decision, and when a run of ${LONG_RUN_MS / 1000} seconds or more finishes — only while Agentry is not the window you are looking at. Clicking one takes you to the conversation.`
 

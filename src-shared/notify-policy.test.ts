@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ApprovalRecord } from '../../src-shared'
+import type { ApprovalRecord } from './approval'
 import { LONG_RUN_MS, NotifyPolicy, approvalNotice } from './notify-policy'
 
 function approval(id: string, o: Partial<ApprovalRecord> = {}): ApprovalRecord {

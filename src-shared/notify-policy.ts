@@ -1,13 +1,14 @@
-import type { ApprovalRecord, SessionStatus } from '../../src-shared'
-import { isRunning } from './session-status'
+import type { ApprovalRecord } from './approval'
+import type { SessionStatus } from './session'
 
 /**
- * When the browser app (daemon mode) raises an OS notification — decided here, without the DOM, so it is tested:
+ * When Agentry raises an OS notification — decided here, without the DOM or Electron, so it is tested and both apps
+ * say the same: the browser app (daemon mode, src-renderer/state/browser-notifications.ts) and the desktop app's main
+ * process (src-main/electron/notifications.ts, from the host's feed):
  * - once per pending decision, and only if the window was unfocused when it arrived (one that came while the person
  *   looked is never announced later); a resync snapshot that delivers the same approvals again is no news, and the
  *   first snapshot after loading the page is what the person is about to see, so it is only remembered;
  * - when a conversation's run (its root's turn) took at least LONG_RUN_MS and ended while the window was unfocused.
- * The desktop app does not use this: its main process notifies from the host's feed (src-main/electron/notifications.ts).
  */
 
 export const LONG_RUN_MS = 30_000
@@ -24,9 +25,12 @@ export type Notice = {
 
 type Turn = { start: number; running: boolean }
 
-export type FinishReason = 'stop' | 'max_steps' | 'aborted' | 'error' | 'budget'
+/** A root in one of these is running a turn (waiting on the person is still the same turn). */
+const RUNNING: ReadonlySet<SessionStatus> = new Set<SessionStatus>(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
 
-const FINISHED: Record<FinishReason, string> = {
+export type TurnFinishReason = 'stop' | 'max_steps' | 'aborted' | 'error' | 'budget'
+
+const FINISHED: Record<TurnFinishReason, string> = {
   stop: 'Run finished',
   max_steps: 'Run stopped at the step limit',
   aborted: 'Run stopped',
@@ -66,7 +70,7 @@ export class NotifyPolicy {
    */
   rootStatus(rootSessionId: string, status: SessionStatus, at: number): void {
     const t = this.turns.get(rootSessionId)
-    if (isRunning(status)) {
+    if (RUNNING.has(status)) {
       if (!t || !t.running) this.turns.set(rootSessionId, { start: at, running: true })
     } else if (t) t.running = false
   }
@@ -74,7 +78,7 @@ export class NotifyPolicy {
   /** A conversation's root finished its turn: worth a notification if it was long and nobody watched. */
   turnComplete(
     rootSessionId: string,
-    e: { at: number; finishReason: FinishReason; text: string; title?: string | null; workspaceRoot?: string | null },
+    e: { at: number; finishReason: TurnFinishReason; text: string; title?: string | null; workspaceRoot?: string | null },
     focused: boolean,
   ): Notice | null {
     const t = this.turns.get(rootSessionId)
