@@ -87,10 +87,10 @@ const items = (page: Page) => page.locator('[data-testid=inbox-item]')
 const itemIn = (page: Page, conversation: string, kind?: string) =>
   page.locator(`[data-testid=inbox-item]${kind ? `[data-kind=${kind}]` : ''}`, { has: page.locator('[data-testid=inbox-conversation]', { hasText: conversation }) })
 
-async function threeShots(page: Page, name: string): Promise<void> {
+async function threeShots(page: Page, name: string, publish?: string): Promise<void> {
   await page.setViewportSize({ width: 1400, height: 900 })
   expect(await axeViolations(page), name).toEqual([])
-  await shot(page, 'inbox', `${name}-1400`)
+  await shot(page, 'inbox', `${name}-1400`, publish)
   await page.setViewportSize({ width: 1024, height: 700 })
   await shot(page, 'inbox', `${name}-1024`)
   await page.emulateMedia({ colorScheme: 'dark' })
@@ -153,7 +153,7 @@ describe('inbox', () => {
     // the permission is asked only from this button: all the clicks above asked nothing
     expect(await page.evaluate(() => Notification.permission)).toBe('default')
     await page.locator('[data-testid=notify-prompt]').waitFor()
-    await threeShots(page, '01-four-waiting')
+    await threeShots(page, '01-four-waiting', 'inbox')
   })
 
   it('opens an item’s conversation in its own workspace, with its approval at the bottom', async () => {

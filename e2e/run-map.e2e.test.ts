@@ -84,10 +84,10 @@ const focused = (page: Page) => page.evaluate(() => document.activeElement?.getA
 const attr = (page: Page, id: string | null, name: string) => page.locator(`[data-testid=run-node][data-node-id="${id}"]`).getAttribute(name)
 
 /** 1400×900, 1024×700 and dark (into e2e/artifacts/run-map), with axe-core finding nothing in light and dark. */
-async function threeShots(page: Page, name: string): Promise<void> {
+async function threeShots(page: Page, name: string, publish?: string): Promise<void> {
   await page.setViewportSize({ width: 1400, height: 900 })
   expect(await axeViolations(page), name).toEqual([])
-  await shot(page, 'run-map', `${name}-1400`)
+  await shot(page, 'run-map', `${name}-1400`, publish)
   await page.setViewportSize({ width: 1024, height: 700 })
   await shot(page, 'run-map', `${name}-1024`)
   await page.emulateMedia({ colorScheme: 'dark' })
@@ -142,7 +142,7 @@ describe('run map', () => {
     // Live: workers are drawn running while they work, the root too.
     await expect.poll(() => row(page, 'worker').and(page.locator('[data-status=running]')).count(), { timeout: 15_000 }).toBeGreaterThan(0)
     expect(await rows(page).first().getAttribute('data-status')).toBe('running')
-    await shot(page, 'run-map', '01-fan-out-live-1400')
+    await shot(page, 'run-map', '01-fan-out-live-1400', 'run-map')
     // Virtualized: far fewer rows in the page than agents in the tree.
     const drawn = await rows(page).count()
     expect(drawn).toBeGreaterThan(5)
@@ -229,7 +229,7 @@ describe('run map', () => {
     expect(reply).toBeGreaterThan(steered)
     expect(await pane.locator('[data-testid=steered-marker]').innerText()).toBe('sent while it was running')
     expect(roles.join('\n')).not.toContain('Done the old way.')
-    await threeShots(page, '05-steered-transcript')
+    await threeShots(page, '05-steered-transcript', 'steered-child')
     await page.click('[data-testid=run-node-back]')
     await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('The slow helper is back.')
 
