@@ -15,8 +15,11 @@ import { AGENTRY_TOOLS, AgentRegistry, CLAUDE_TOOL_MAP, listAgents, OPENCODE_TOO
 
 const CORPUS = fileURLToPath(new URL('./testing/corpus/', import.meta.url))
 const ALL = AGENTRY_TOOLS.filter((t) => t !== 'plan_exit')
-/** The files whose YAML does not parse (strict YAML rejects an unquoted `: ` in a value): the line of the error. */
-const YAML_FAILURES: Record<string, number> = { 'claude/vijaythecoder-awesome-claude-agents/rails-backend-expert.md': 3 }
+/**
+ * The files whose YAML strict parsing rejects (an unquoted `: ` in a value): the line the lenient reader warns about.
+ * They load (issue 27), with a warning saying to quote the value.
+ */
+const YAML_RECOVERED: Record<string, number> = { 'claude/vijaythecoder-awesome-claude-agents/rails-backend-expert.md': 3 }
 const CONFIG = Config.parse({ providers: { anthropic: { type: 'anthropic' }, openai: { type: 'openai' } } })
 
 interface CorpusFile {
@@ -114,11 +117,12 @@ describe('the agents corpus', () => {
   })
 
   it.each(files.map((f) => [f.rel, f] as const))('%s', (_rel, f) => {
-    const failLine = YAML_FAILURES[f.rel]
-    if (failLine !== undefined) {
-      const errors = listings.get(path.dirname(f.rel))!.errors.filter((e) => e.file === f.file)
-      expect(errors).toEqual([{ file: f.file, field: 'frontmatter', line: failLine, reason: expect.stringContaining('quote a value that contains ": "') }])
-      expect(entryFor(f)).toBeUndefined()
+    const warnLine = YAML_RECOVERED[f.rel]
+    if (warnLine !== undefined) {
+      const entry = entryFor(f)
+      expect(entry, `${f.rel} loads`).toBeDefined()
+      expect(entry!.warnings).toContainEqual({ field: 'description', line: warnLine, reason: expect.stringMatching(/^the value is not valid YAML .* Quote it: description: "/) })
+      expect(entry!.description).toMatch(/^Comprehensive Rails backend developer/)
       return
     }
     const agent = entryFor(f)

@@ -68,16 +68,19 @@ describe('parseManifest', () => {
     expect(agent.warnings).toEqual([{ field: 'frontmatter', line: 4, reason: 'closed by a line of 18 dashes; use exactly "---"' }])
   })
 
-  it('reports a YAML syntax error with its line in the file and the usual fix', () => {
-    const errors = errorsOf('---\nname: x\ndescription: Use it for: Rails work. Examples: <example>Context: x</example>\n---\nbody\n')
-    expect(errors).toEqual([
-      {
-        file: FILE,
-        field: 'frontmatter',
-        line: 3,
-        reason: expect.stringMatching(/^YAML syntax error at line 3:\d+: .*; quote a value that contains ": "/),
-      },
+  it('loads a value that is not valid YAML only because of an unquoted ": " as the text meant, warning on its line (issue 27)', () => {
+    const r = parseManifest(FILE, '---\nname: x\ndescription: Use it for: Rails work. Examples: <example>Context: x</example>\nmode: subagent\n---\nbody\n', 'project')
+    if ('errors' in r) throw new Error(JSON.stringify(r.errors))
+    expect(r.agent.description).toBe('Use it for: Rails work. Examples: <example>Context: x</example>')
+    expect(r.agent.mode).toBe('subagent')
+    expect(r.agent.warnings).toEqual([
+      { field: 'description', line: 3, reason: 'the value is not valid YAML (it contains ": " or another character YAML reads as syntax); it was read as plain text. Quote it: description: "Use it for: Rails work. Examples: <example>Context: x</ex…"' },
     ])
+  })
+
+  it('still reports YAML that is broken beyond an unquoted value, with its line and the usual fix', () => {
+    const errors = errorsOf('---\nname: x\ndescription: [unclosed\nnot a key line\n---\nbody\n')
+    expect(errors).toEqual([{ file: FILE, field: 'frontmatter', line: expect.any(Number), reason: expect.stringMatching(/^YAML syntax error at line \d+:\d+: /) }])
   })
 
   it('reports duplicate keys as a YAML error on the right line', () => {

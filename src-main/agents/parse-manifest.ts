@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { AGENT_NAME_RE, AgentFrontmatter, describeZodIssues, type AgentFormat, type AgentInfo, type AgentLoadError, type AgentWarning } from '../../src-shared'
-import { parseYamlText } from '../config'
+import { parseFrontmatterYaml } from '../config'
 import { splitFrontmatter } from './frontmatter'
 import { mapFields } from './manifest-fields'
 
@@ -30,7 +30,7 @@ export function parseManifest(file: string, text: string, source: 'user' | 'proj
   if (!split.ok) return fail('frontmatter', split.reason, split.line)
 
   // Frontmatter starts on the file's second line; shift positions so they point into the file.
-  const yaml = parseYamlText(split.yaml, { lineOffset: 1 })
+  const yaml = parseFrontmatterYaml(split.yaml, 1)
   if (!yaml.ok) return { errors: yaml.errors.map((e) => ({ file, field: 'frontmatter', line: e.line, reason: e.reason })) }
   const raw = yaml.value ?? {}
   if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -55,7 +55,7 @@ export function parseManifest(file: string, text: string, source: 'user' | 'proj
   if ('error' in name) errors.push({ file, field: 'name', reason: name.error, ...lineFor(lineOf, 'name') })
   if (errors.length > 0 || !parsed.success || 'error' in name) return { errors }
 
-  const warnings: AgentWarning[] = [...mapped.warnings]
+  const warnings: AgentWarning[] = [...yaml.warnings, ...mapped.warnings]
   if (split.closingDashes > 3) {
     warnings.push({ field: 'frontmatter', line: split.closingLine, reason: `closed by a line of ${split.closingDashes} dashes; use exactly "---"` })
   }
