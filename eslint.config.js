@@ -27,6 +27,8 @@ export const LAYERS = {
   // workspace snapshots in a shadow git store, their changes and restoring files (issue 24): a leaf, git and files only
   checkpoints: [],
   agents: ['config', 'permissions'],
+  // Agent Skills (issue 27): SKILL.md folders of the person and the workspace, read with config's frontmatter reader
+  skills: ['config'],
   // trust decides how a workspace's files layer over the person's: beside permissions and config
   trust: ['config', 'permissions'],
   // MCP servers as tools (the SDK client, server processes, their tool lists): a tool family beside tools, reading
@@ -37,12 +39,12 @@ export const LAYERS = {
   approvals: ['store'],
   // the agent machinery, each layer over the ones before it
   loop: ['models', 'store', 'tools'],
-  runtime: ['loop', 'tools', 'mcp', 'permissions', 'trust', 'agents', 'sandbox', 'approvals', 'models', 'config', 'store'],
+  runtime: ['loop', 'tools', 'mcp', 'permissions', 'trust', 'agents', 'skills', 'sandbox', 'approvals', 'models', 'config', 'store'],
   subagents: ['runtime', 'loop', 'tools', 'permissions', 'store'],
   // undo, redo and the review of changes: checkpoints around turns, attributed through the runtime's write port
   undo: ['checkpoints', 'runtime', 'permissions', 'store', 'tools'],
   sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store', 'undo'],
-  host: ['sessions', 'undo', 'checkpoints', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
+  host: ['sessions', 'undo', 'checkpoints', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'skills', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
   // the contract's transport-independent core: never the host itself
   bridge: [],
   // transports and entry points

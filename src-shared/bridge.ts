@@ -6,6 +6,7 @@ import { ModelPricing, SubagentLimits } from './config'
 import { BudgetDraft, BudgetSettingKey, ProviderDraft } from './settings-fields'
 import { AlwaysScope, RuntimeRule } from './permission'
 import { RunNode } from './run-map'
+import { SkillsListing } from './skills'
 import { ApprovalRecord } from './approval'
 import { RestoreOutcome, TurnChanges } from './changes'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
@@ -188,6 +189,11 @@ export const BridgeCalls = {
   'workspaces.open': call(() => ({
     input: z.object({ root: text(4096).min(1) }).strict(),
     output: z.object({ root: z.string() }),
+  })),
+  /** Agent Skills for this workspace (issue 27): the person's and the workspace's, with source, problems, whether offered */
+  'skills.list': call(() => ({
+    input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
+    output: SkillsListing,
   })),
   'agents.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),

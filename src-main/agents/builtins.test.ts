@@ -33,6 +33,7 @@ describe('built-in agents', () => {
       question: 'allow',
       task: 'allow',
       plan_exit: 'allow',
+      skill: 'allow',
     })
     expect(plan.prompt).toContain('plan_exit')
   })

@@ -95,7 +95,8 @@ Keep the user's original request in their words, file paths, decisions and their
 Drop pleasantries and anything already superseded. Reply with the summary only, without preamble.
 `
 
-const READ_ONLY_TOOLS = ['grep', 'glob', 'list_dir', 'read_file', 'web_fetch', 'web_search'] as const
+// `skill` only reads instructions (and its folder, read-only): the read-only agents may load skills too.
+const READ_ONLY_TOOLS = ['grep', 'glob', 'list_dir', 'read_file', 'web_fetch', 'web_search', 'skill'] as const
 
 export const BUILTIN_AGENTS: readonly AgentInfo[] = Object.freeze([
   builtin(
@@ -116,7 +117,7 @@ export const BUILTIN_AGENTS: readonly AgentInfo[] = Object.freeze([
       permission: {
         '*': 'deny',
         ...Object.fromEntries(
-          ['read_file', 'list_dir', 'glob', 'grep', 'web_fetch', 'todo', 'question', 'task', 'plan_exit'].map((t) => [t, 'allow' as const]),
+          ['read_file', 'list_dir', 'glob', 'grep', 'web_fetch', 'todo', 'question', 'task', 'plan_exit', 'skill'].map((t) => [t, 'allow' as const]),
         ),
       },
       maxSteps: 30,

@@ -207,7 +207,7 @@ describe('fields', () => {
     { field: 'permissionMode: acceptEdits', yaml: 'permissionMode: acceptEdits', format: 'claude', expect: {}, warning: /^permissionMode: "acceptEdits" is ignored: approvals here follow permissions\.jsonc/ },
     { field: 'permissionMode: bypassPermissions', yaml: 'permissionMode: bypassPermissions', format: 'claude', expect: {}, warning: /cannot switch them off/ },
     { field: 'permissionMode: dontAsk', yaml: 'permissionMode: dontAsk', format: 'claude', expect: {}, warning: /"dontAsk" is ignored/ },
-    { field: 'skills', yaml: 'skills: [pdf]', format: 'claude', expect: {}, warning: /^skills: skills are not supported here; ignored$/ },
+    { field: 'skills', yaml: 'skills: [pdf]', format: 'claude', expect: {}, warning: /^skills: skills are not preloaded here; the agent loads them with the skill tool when its rules allow it$/ },
     { field: 'memory', yaml: 'memory: project', format: 'claude', expect: {}, warning: /^memory: persistent agent memory is not supported here/ },
     { field: 'isolation', yaml: 'isolation: worktree', format: 'claude', expect: { isolation: 'worktree' } },
     { field: 'hooks', yaml: 'hooks: {}', format: 'claude', expect: {}, warning: /^hooks: agent hooks are not supported here/ },

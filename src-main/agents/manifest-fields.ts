@@ -29,7 +29,7 @@ const DIRECT = ['description', 'mode', 'model', 'temperature', 'maxOutputTokens'
 const RENAMED: Record<string, string> = { maxSteps: 'maxSteps', steps: 'maxSteps', maxTurns: 'maxSteps', top_p: 'topP', topP: 'topP' }
 /** Keys other hosts use that mean nothing here, with the one-line reason shown as a warning. */
 const IGNORED: Record<string, string> = {
-  skills: 'skills are not supported here; ignored',
+  skills: 'skills are not preloaded here; the agent loads them with the skill tool when its rules allow it',
   memory: 'persistent agent memory is not supported here; ignored',
   hooks: 'agent hooks are not supported here; ignored',
   effort: 'reasoning effort is not set per agent here; ignored',

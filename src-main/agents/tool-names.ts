@@ -8,8 +8,11 @@ import { AGENTRY_TOOLS } from '../../src-shared'
 
 export { AGENTRY_TOOLS }
 
-/** Also ours: `web_search` is a provider's native search where one exists (built-in `explore` allows it). */
-const AGENTRY = new Set<string>([...AGENTRY_TOOLS, 'web_search'])
+/**
+ * Also ours: `web_search` is a provider's native search where one exists (built-in `explore` allows it); `skill` loads
+ * an Agent Skill (offered only when some skill is, so it is not among the tools a new agent picks from).
+ */
+const AGENTRY = new Set<string>([...AGENTRY_TOOLS, 'web_search', 'skill'])
 
 /** Claude Code's tool names (`tools:` and `disallowedTools:` of `.claude/agents/*.md`). */
 export const CLAUDE_TOOL_MAP: Readonly<Record<string, readonly string[]>> = {
@@ -41,7 +44,7 @@ export const CLAUDE_TOOL_MAP: Readonly<Record<string, readonly string[]>> = {
   KillShell: [],
   KillBash: [],
   SlashCommand: [],
-  Skill: [],
+  Skill: ['skill'],
   EnterPlanMode: [],
   LSP: [],
   SendMessage: [],
@@ -71,7 +74,8 @@ export const OPENCODE_TOOL_MAP: Readonly<Record<string, readonly string[]>> = {
   websearch: [],
   codesearch: [],
   lsp: [],
-  skill: [],
+  // opencode's `permission.skill` ({ "*": allow, "internal-*": deny }): rules per skill name, as here
+  skill: ['skill'],
   doom_loop: [],
   external_directory: [],
 }

@@ -15,6 +15,7 @@ import { forgetSessions, type TurnRecorder, type Undo } from '../undo'
 import { changeCalls } from './change-calls'
 import { chatCalls } from './chat-calls'
 import { mcpCalls } from './mcp-calls'
+import { skillCalls } from './skill-calls'
 import { providerCalls } from './provider-calls'
 import { buildRunMap } from './run-map'
 import { settingsCalls } from './settings-calls'
@@ -230,6 +231,7 @@ export function createCalls(d: CallDeps): HostApi {
     ...worktreeCalls(d),
     ...changeCalls(d),
     ...mcpCalls(d),
+    ...skillCalls(d),
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)
   return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage, snapshot) }

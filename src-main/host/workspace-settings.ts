@@ -3,6 +3,7 @@ import type { AgentRegistry } from '../agents'
 import { loadConfig, projectConfigPath, userConfigPath, type LoadedConfig } from '../config'
 import { PERMISSIONS_FILE_NAME } from '../permissions'
 import type { RunSettings } from '../runtime'
+import { loadSkills } from '../skills'
 import { loadWorkspaceSettings, TRUST_FILE_NAME, TrustList, type WorkspaceSettings } from '../trust'
 import { cachedByFiles } from './file-cache'
 
@@ -34,8 +35,10 @@ export function createSettingsSource(dataDir: string, registry: AgentRegistry): 
     personal: () => personal([userConfigPath(dataDir)]),
     forWorkspace,
     forRun(workdir) {
-      const { config, rules } = forWorkspace(workdir)
-      return { config, rules, agents: registry.resolve(workdir).agents }
+      const { config, rules, trust: state } = forWorkspace(workdir)
+      // Skills are read when each prompt starts (like agent files): a new or edited skill applies from the next one.
+      const { skills } = loadSkills({ dataDir, workdir, trusted: state.status === 'trusted' })
+      return { config, rules, agents: registry.resolve(workdir).agents, skills }
     },
   }
 }

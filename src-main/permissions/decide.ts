@@ -122,7 +122,7 @@ function decideAtLevel(
   const where = depth > 1 ? ` at ${level === 0 ? 'the root session' : `subagent level ${level}`}` : ''
   const at = (layer: PermissionLayer, rule: SourcedRule): Decision => ({
     action: rule.action,
-    reason: `${malformedReason(rule) ?? `${VERB[rule.action]} by ${layer === 'static' ? staticLabel(rule) : layerLabel(layer, layers.agentName)} rule ${formatRule(rule)}`}${where}`,
+    reason: `${malformedReason(rule) ?? `${VERB[rule.action]} by ${layer === 'static' ? staticLabel(rule) : (rule.source?.label ?? layerLabel(layer, layers.agentName))} rule ${formatRule(rule)}`}${where}`,
     subject,
     rule,
     layer,

@@ -25,7 +25,7 @@ function defaultRules() {
   }
 }
 const DEFAULTS = defaultRules()
-const KIND: Record<string, SubjectKind> = { bash: 'command', web_fetch: 'host', task: 'name' }
+const KIND: Record<string, SubjectKind> = { bash: 'command', web_fetch: 'host', task: 'name', skill: 'name' }
 
 /** Decide with only the default static rules (an agent without rules of its own). */
 function withDefaults(tool: string, subject: string, agent = fromCompact({})): PermissionAction {
@@ -60,6 +60,7 @@ describe('default permissions.jsonc', () => {
     ['todo', '', 'allow'],
     ['question', '', 'allow'],
     ['task', 'explore', 'allow'],
+    ['skill', 'pdf', 'allow'],
     ['write_file', 'src/a.ts', 'allow'],
     ['write_file', '.github/workflows/ci.yml', 'allow'],
     ['write_file', '.env', 'deny'],

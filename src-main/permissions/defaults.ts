@@ -39,6 +39,9 @@ export const DEFAULT_PERMISSIONS_JSONC = `// Agentry permission rules (JSONC: co
   "todo": "allow",
   "question": "allow",
   "task": "allow",
+  // Loading an Agent Skill (its instructions; its folder is then readable, never writable).
+  // Deny one by name: "skill": { "*": "allow", "internal-*": "deny" }.
+  "skill": "allow",
 
   // Writing inside the workspace is fine, but never env files.
   "write_file": {

@@ -6,6 +6,7 @@ import type { PartHandle } from '../loop'
 import type { RunLevel } from './level'
 import { findProtectedWrite, guardProtectedWrite, type GateDecision } from './protected-writes'
 import { scratchpadRules } from './scratchpad'
+import { skillFolderRules } from './skill-tool'
 
 export interface RuleSources {
   /**
@@ -22,7 +23,8 @@ export interface RuleSources {
 export function chainFor(level: RunLevel, rules: Pick<RuleSources, 'runtimeRules'>): LayeredRules[] {
   const { static: staticRules, workspace } = level.settings.rules
   const stored = rules.runtimeRules(level.path, level.workdir)
-  const scratch = scratchpadRules(level.scratchpad)
+  // The skill folders' rules come last: their write denies win over every allow of this layer.
+  const scratch = [...scratchpadRules(level.scratchpad), ...skillFolderRules(level)]
   const runtime = level.grants.length || scratch.length ? [...stored, ...level.grants, ...scratch] : stored
   return level.chain.map((agent, i) => ({ agent, static: staticRules, workspace, runtime, agentName: level.agentPath[i] }))
 }

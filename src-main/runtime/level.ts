@@ -3,6 +3,7 @@ import type { LoadedConfig } from '../config'
 import type { Transcript } from '../loop'
 import type { Ruleset } from '../permissions'
 import type { PermissionAsk } from '../tools'
+import type { Skill } from '../skills'
 import type { StaticLayers } from '../trust'
 import type { Allowance } from './budget'
 
@@ -15,6 +16,8 @@ export interface RunSettings {
   config: LoadedConfig
   rules: StaticLayers
   agents: AgentInfo[]
+  /** the person's skills and the workspace's (those of an untrusted workspace marked not offered); absent: none */
+  skills?: Skill[]
 }
 
 /**

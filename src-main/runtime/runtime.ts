@@ -15,6 +15,7 @@ import type { RunLevel, WriteSink } from './level'
 import type { RunRegistry } from './runs'
 import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type McpToolSource } from './mcp-visibility'
 import { offeredNativeTools, toolsForRun } from './tool-set'
+import { skillsForRun, skillTool } from './skill-tool'
 
 export interface RuntimeDeps {
   approvals: Approvals
@@ -68,7 +69,10 @@ export class Runtime {
   async prepare(level: RunLevel, transcript: Transcript, o: PrepareOptions = {}): Promise<RunContext> {
     const servers = visibleMcpServers(level).filter((e) => !serverDeniedOutright(level.chain, e.name))
     const mcp = servers.length && this.deps.mcp ? await this.deps.mcp.toolsFor(level.workdir, servers, level.signal) : undefined
-    const tools = toolsForRun(level.agent, level.chain, [...(o.tools ?? []), ...(mcp?.tools ?? [])], level.depth)
+    // The skill tool only when some skill is offered: without skills the model's tools are as before.
+    const skills = o.bare ? [] : skillsForRun(level)
+    const own = skills.length ? [skillTool(skills)] : []
+    const tools = toolsForRun(level.agent, level.chain, [...own, ...(o.tools ?? []), ...(mcp?.tools ?? [])], level.depth)
     const native = offeredNativeTools(level, this.deps.rules)
     const { runaway } = level.settings.config.config
     const mailboxes = this.deps.mailboxes

@@ -1,0 +1,118 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { toolParts } from '../testing/harness'
+import { agentOfRequest, contentText, firstUserText, loopbackHarness, toolNamesOf, toolOf, type ChatRequest, type LoopbackHarness } from '../testing/model-requests'
+
+/**
+ * Skills (issue 27) end to end at a loopback model through the real provider: what the model is offered, loading one,
+ * reading beside it outside the workspace, and every way of writing there refused; subagents and untrusted workspaces.
+ */
+let lh: LoopbackHarness | undefined
+let home: string
+const skillDir = () => path.join(home, '.claude', 'skills', 'pdf')
+const put = (file: string, text: string) => {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, text)
+}
+
+beforeEach(() => {
+  home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skills-home-')))
+  vi.stubEnv('HOME', home)
+  put(path.join(skillDir(), 'SKILL.md'), '---\nname: pdf\ndescription: Fill PDF forms. Use when the user mentions a PDF form.\nallowed-tools: Read, Bash(python:*)\n---\n# PDF forms\nRead reference.md first.\n')
+  put(path.join(skillDir(), 'reference.md'), 'FIELD NAMES ARE CASE SENSITIVE\n')
+  put(path.join(skillDir(), 'scripts', 'fill.py'), 'print(1)\n')
+})
+afterEach(async () => {
+  await lh?.close()
+  lh = undefined
+  vi.unstubAllEnvs()
+  fs.rmSync(home, { recursive: true, force: true })
+})
+
+const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] })
+const toolResults = (r: ChatRequest) => r.messages.filter((m) => m.role === 'tool').length
+const partsOf = (messages: Parameters<typeof toolParts>[0], tool: string) => toolParts(messages).filter((p) => p.data.toolName === tool || p.type === `tool-${tool}`)
+const resultOf = (p: ReturnType<typeof toolParts>[number]) => String(p.data.error ?? p.data.output)
+
+describe('skills at the model', () => {
+  it('offers the skill by name and description, loads it, reads beside it outside the workspace; nothing writes there (even with --yes)', async () => {
+    const ref = path.join(skillDir(), 'reference.md')
+    const steps = [
+      call('skill', { name: 'pdf' }),
+      call('read_file', { path: ref }),
+      call('list_dir', { path: skillDir() }),
+      call('write_file', { path: ref, content: 'pwned' }),
+      call('edit_file', { path: ref, old_string: 'FIELD', new_string: 'pwned' }),
+      call('bash', { command: `echo pwned > ${ref}` }),
+      call('write_file', { path: path.join(skillDir(), 'new.md'), content: 'x' }),
+      { text: 'done' },
+    ]
+    lh = await loopbackHarness((r) => steps[toolResults(r)], { headlessRun: { yes: true, allow: [] } })
+    const { messages } = await lh.h.run('fill the PDF form')
+    const first = lh.requests().find((r) => agentOfRequest(r) === 'build')!
+    expect(toolNamesOf(first)).toContain('skill')
+    expect(toolOf(first, 'skill')!.function.description).toContain('Available skills:\n- pdf: Fill PDF forms. Use when the user mentions a PDF form.')
+
+    const loaded = resultOf(partsOf(messages, 'skill')[0])
+    expect(loaded).toContain(`Folder: ${skillDir()}`)
+    expect(loaded).toContain('- reference.md\n- scripts/fill.py')
+    expect(loaded).toContain('# PDF forms\nRead reference.md first.')
+    expect(resultOf(partsOf(messages, 'read_file')[0])).toContain('FIELD NAMES ARE CASE SENSITIVE')
+    expect(resultOf(partsOf(messages, 'list_dir')[0])).toContain('scripts/')
+    for (const p of [...partsOf(messages, 'write_file'), ...partsOf(messages, 'edit_file'), ...partsOf(messages, 'bash')]) {
+      expect(resultOf(p)).toMatch(/Permission denied: denied by the skill folder of "pdf" \(read-only\) rule (write|edit)_file "\/.*\/\.claude\/skills\/pdf(\/\*\*)?": deny/)
+    }
+    expect(fs.readFileSync(ref, 'utf8')).toBe('FIELD NAMES ARE CASE SENSITIVE\n')
+    expect(fs.existsSync(path.join(skillDir(), 'new.md'))).toBe(false)
+  })
+
+  it('reading outside the skill folder through a link inside it stays refused', async () => {
+    put(path.join(home, 'private.txt'), 'PRIVATE')
+    fs.symlinkSync(path.join(home, 'private.txt'), path.join(skillDir(), 'notes.md'))
+    const steps = [call('read_file', { path: path.join(skillDir(), 'notes.md') }), call('read_file', { path: path.join(skillDir(), '..', '..', '..', 'private.txt') }), { text: 'done' }]
+    lh = await loopbackHarness((r) => steps[toolResults(r)], { headlessRun: { yes: true, allow: [] } })
+    const { messages } = await lh.h.run('read')
+    for (const p of partsOf(messages, 'read_file')) expect(resultOf(p)).toMatch(/outside the workspace and no rule allows that path/)
+  })
+
+  it('a subagent whose rules deny skill (or one skill) is not offered it and cannot load it', async () => {
+    put(path.join(home, '.claude', 'skills', 'other', 'SKILL.md'), '---\nname: other\ndescription: Other things.\n---\nbody\n')
+    lh = await loopbackHarness(
+      (r) => {
+        if (firstUserText(r) === 'delegate') return toolResults(r) === 0 ? { toolCalls: [{ name: 'task', arguments: { subagent_type: 'noskills', description: 'a', prompt: 'p' } }, { name: 'task', arguments: { subagent_type: 'onlyother', description: 'b', prompt: 'p' } }] } : { text: 'done' }
+        return toolResults(r) === 0 ? call('skill', { name: 'pdf' }) : { text: 'child done' }
+      },
+      { agents: { noskills: { mode: 'subagent', permission: { '*': 'allow', skill: 'deny' } }, onlyother: { mode: 'subagent', permission: { '*': 'allow', skill: { '*': 'allow', pdf: 'deny' } } } } },
+    )
+    await lh.h.run('delegate')
+    const children = lh.requests().filter((r) => firstUserText(r) !== 'delegate' && agentOfRequest(r) !== 'title')
+    const noSkills = children.filter((r) => !toolNamesOf(r).includes('skill'))
+    const withOther = children.filter((r) => toolNamesOf(r).includes('skill'))
+    expect(noSkills.length).toBeGreaterThan(0)
+    expect(withOther.length).toBeGreaterThan(0)
+    const desc = toolOf(withOther[0], 'skill')!.function.description
+    expect(desc).toContain('- other: Other things.')
+    expect(desc).not.toContain('pdf')
+    // Both children tried `pdf`: one has no such tool, the other is refused.
+    const answers = children.filter((r) => toolResults(r) > 0).map((r) => contentText(r.messages.filter((m) => m.role === 'tool').at(-1)!))
+    expect(answers.some((a) => /No skill named "pdf"|denied/.test(a))).toBe(true)
+    expect(answers.some((a) => /skill|not available|unknown/i.test(a))).toBe(true)
+    expect(answers.join('\n')).not.toContain('Read reference.md first.')
+  })
+
+  it("an untrusted workspace's skills are not offered; trusting the workspace offers them", async () => {
+    fs.rmSync(path.join(home, '.claude'), { recursive: true, force: true })
+    lh = await loopbackHarness(() => ({ text: 'ok' }), { files: { '.claude/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Deploy the app.\n---\nRun make deploy.\n' } })
+    await lh.h.run('hi')
+    expect(toolNamesOf(lh.requests().find((r) => agentOfRequest(r) === 'build')!)).not.toContain('skill')
+    const listing = await lh.h.host.api.calls['skills.list']({ workspaceRoot: lh.h.workdir })
+    expect(listing.skills.map((s) => [s.name, s.source, s.offered])).toEqual([['deploy', 'workspace', false]])
+    const { trust } = await lh.h.host.api.calls['trust.get']({ workspaceRoot: lh.h.workdir })
+    await lh.h.host.api.calls['trust.set']({ workspaceRoot: lh.h.workdir, trusted: true, files: trust.files.map((f) => ({ path: f.path, sha256: f.sha256 })) })
+    await lh.h.run('again')
+    const later = lh.requests().filter((r) => agentOfRequest(r) === 'build').at(-1)!
+    expect(toolOf(later, 'skill')!.function.description).toContain('- deploy: Deploy the app.')
+  })
+})

@@ -1,0 +1,90 @@
+import { z } from 'zod'
+import { decideRequests, type LayeredRules, type Ruleset } from '../permissions'
+import { filesBeside, type Skill } from '../skills'
+import { defineTool, ToolError, type ToolDef } from '../tools'
+import type { RunLevel } from './level'
+
+const visible = new WeakMap<RunLevel, Skill[]>()
+
+/**
+ * The skills a run is offered: loaded, offered (trusted workspace, model-invocable), and not denied by a `skill` rule
+ * for that name at any level of the chain — a subagent sees the intersection of its rules and its parents'. Only the
+ * agent's and the person's (or workspace's) static rules can deny, so the answer holds for the whole run.
+ */
+export function skillsForRun(level: RunLevel): Skill[] {
+  const hit = visible.get(level)
+  if (hit) return hit
+  const { static: staticRules, workspace } = level.settings.rules
+  const chain: LayeredRules[] = level.chain.map((agent, i) => ({ agent, static: staticRules, workspace, runtime: [], agentName: level.agentPath[i] }))
+  const skills = (level.settings.skills ?? []).filter(
+    (s) => s.offered && decideRequests(chain, [{ tool: 'skill', kind: 'name', subjects: [s.name] }]).action !== 'deny',
+  )
+  visible.set(level, skills)
+  return skills
+}
+
+const READ_TOOLS = ['read_file', 'list_dir', 'glob', 'grep']
+const WRITE_TOOLS = ['write_file', 'edit_file']
+// A folder whose path has glob characters cannot be named exactly by a pattern: it gets no allowance (safe side).
+const GLOB_CHARS = /[*?[\]{}()!+@\\]/
+
+/**
+ * The skill folders of a run as runtime rules: the file tools read them without asking, even outside the workspace,
+ * and nothing writes there — the write denies come last, so they win over any allow of this layer (a person's "Always
+ * allow" included), and the runtime layer is judged before the person's static allows. Like every runtime rule they
+ * never lift a deny of the agent's or the person's (an agent without read_file still cannot read them).
+ */
+export function skillFolderRules(level: RunLevel): Ruleset {
+  const rules: Ruleset = []
+  for (const s of skillsForRun(level)) {
+    if (GLOB_CHARS.test(s.dir)) continue
+    for (const pattern of [s.dir, `${s.dir}/**`]) {
+      rules.push(...READ_TOOLS.map((tool) => ({ tool, pattern, action: 'allow' as const })))
+    }
+  }
+  for (const s of skillsForRun(level)) {
+    if (s.source !== 'person' || GLOB_CHARS.test(s.dir)) continue
+    // Labelled, so the model reads why ("denied by the skill folder of …"), not an "always allow" rule it never saw.
+    const source = { file: s.file, label: `the skill folder of "${s.name}" (read-only)` }
+    for (const pattern of [s.dir, `${s.dir}/**`]) rules.push(...WRITE_TOOLS.map((tool) => ({ tool, pattern, action: 'deny' as const, source })))
+  }
+  return rules
+}
+
+const SkillParameters = z.object({ name: z.string().min(1).max(100).describe('The skill\'s name, exactly as listed.') })
+
+/**
+ * The `skill` tool: progressive disclosure as the Agent Skills format intends. Its description lists each skill's name
+ * and description (what the model needs to decide); a call returns the SKILL.md body, the folder and the files
+ * beside it, which the model reads with read_file when the instructions call for them. See docs/prompts.md.
+ */
+export function skillTool(skills: Skill[]): ToolDef {
+  const byName = new Map(skills.map((s) => [s.name, s]))
+  const list = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, ' ')}`).join('\n')
+  return defineTool({
+    name: 'skill',
+    description: `Load a skill: instructions (and files such as scripts, references and templates) for a specific kind of task. When a task matches a skill's description, load the skill before you start and follow its instructions. Files the instructions mention are in the skill's folder: read them with read_file (they are readable, never writable).
+
+Available skills:
+${list}`,
+    parameters: SkillParameters,
+    permission: (input) => ({ kind: 'name', subjects: [input.name] }),
+    async validate(input) {
+      return byName.has(input.name) ? null : `No skill named "${input.name}". Available: ${[...byName.keys()].join(', ')}.`
+    },
+    async execute(input) {
+      const s = byName.get(input.name)
+      if (!s) throw new ToolError(`No skill named "${input.name}".`)
+      const { files, more } = filesBeside(s.dir)
+      const listing = files.length ? files.map((f) => `- ${f}`).join('\n') + (more ? `\n(… and ${more} more)` : '') : '(none)'
+      const output = `<skill name="${s.name}">
+Folder: ${s.dir}
+Files beside SKILL.md (read them with read_file, e.g. ${s.dir}/${files[0] ?? 'FILE'}):
+${listing}
+
+${s.body.trim()}
+</skill>`
+      return { output, metadata: { skill: s.name, source: s.source, dir: s.dir } }
+    },
+  })
+}
