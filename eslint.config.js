@@ -29,6 +29,8 @@ export const LAYERS = {
   agents: ['config', 'permissions'],
   // Agent Skills (issue 27): SKILL.md folders of the person and the workspace, read with config's frontmatter reader
   skills: ['config'],
+  // slash commands (issue 27): command files of the person and the workspace, their expansion ($ARGUMENTS, @file, !`cmd`)
+  commands: ['config'],
   // trust decides how a workspace's files layer over the person's: beside permissions and config
   trust: ['config', 'permissions'],
   // MCP servers as tools (the SDK client, server processes, their tool lists): a tool family beside tools, reading
@@ -43,8 +45,8 @@ export const LAYERS = {
   subagents: ['runtime', 'loop', 'tools', 'permissions', 'store'],
   // undo, redo and the review of changes: checkpoints around turns, attributed through the runtime's write port
   undo: ['checkpoints', 'runtime', 'permissions', 'store', 'tools'],
-  sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store', 'undo'],
-  host: ['sessions', 'undo', 'checkpoints', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'skills', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
+  sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store', 'undo', 'commands'],
+  host: ['sessions', 'undo', 'checkpoints', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'skills', 'commands', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
   // the contract's transport-independent core: never the host itself
   bridge: [],
   // transports and entry points

@@ -40,6 +40,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     workspacesList: call('workspaces.list'),
     workspacesOpen: call('workspaces.open'),
     agentsList: call('agents.list'),
+    commandsList: call('commands.list'),
     skillsList: call('skills.list'),
     agentsCreate: call('agents.create'),
     sessionsList: call('sessions.list'),

@@ -6,6 +6,7 @@ import { ModelPricing, SubagentLimits } from './config'
 import { BudgetDraft, BudgetSettingKey, ProviderDraft } from './settings-fields'
 import { AlwaysScope, RuntimeRule } from './permission'
 import { RunNode } from './run-map'
+import { CommandsListing } from './commands'
 import { SkillsListing } from './skills'
 import { ApprovalRecord } from './approval'
 import { RestoreOutcome, TurnChanges } from './changes'
@@ -194,6 +195,11 @@ export const BridgeCalls = {
   'skills.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
     output: SkillsListing,
+  })),
+  /** The slash commands a prompt in this workspace can use (issue 27): built-ins, the person's, the workspace's once trusted. */
+  'commands.list': call(() => ({
+    input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
+    output: CommandsListing,
   })),
   'agents.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),

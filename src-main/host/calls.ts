@@ -2,6 +2,7 @@ import path from 'node:path'
 import { HostError, type AgentInfo, type AgentMode, type BudgetView, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
 import { createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import type { Approvals } from '../approvals'
+import { listCommands, type CommandSet } from '../commands'
 import type { LoadedConfig } from '../config'
 import type { McpPool } from '../mcp'
 import type { RunRegistry, Scratchpads } from '../runtime'
@@ -40,6 +41,8 @@ export interface CallDeps {
   checkModel(ref: ModelRef, agentName: string, workdir: string): void
   staticRules(workdir: string): StaticLayers
   trust: TrustList
+  /** the slash commands of a workspace (built-ins, the person's, the workspace's once trusted) */
+  commands(workdir: string): CommandSet
   /** the model an agent's file names, resolved with the given config; undefined = inherit */
   agentModel(agent: AgentInfo, config: Config): ModelRef | undefined
   hub: EventHub
@@ -78,6 +81,7 @@ export function createCalls(d: CallDeps): HostApi {
   const calls: HostCalls = {
     'workspaces.list': async () => ({ recent: d.workspaces.recent(), defaultRoot: d.workspaces.defaultRoot }),
     'workspaces.open': async ({ root }) => ({ root: d.workspaces.open(root) }),
+    'commands.list': async ({ workspaceRoot }) => listCommands(d.commands(d.workspaces.realFolder(workspaceRoot))),
     'agents.list': async ({ workspaceRoot }) => listAgents(d.registry.resolve(workspaceRoot), d.config(workspaceRoot).config),
     'agents.create': async ({ workspaceRoot, ...agent }) => {
       return createAgentFile(d.registry, { dataDir: d.dataDir, workdir: d.workspaces.open(workspaceRoot) }, agent)

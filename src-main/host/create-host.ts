@@ -1,8 +1,10 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import type { AgentEvent, AgentInfo, Config, HostApi, ModelRef, SessionRecord } from '../../src-shared'
 import { AgentRegistry, modelChoices, resolveAgentModel, resolveCallModel } from '../agents'
 import { Approvals } from '../approvals'
+import { discoverCommands } from '../commands'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { McpPool } from '../mcp'
@@ -113,6 +115,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
+    // Slash commands (issue 27): the person's (HOME as the host was given it) always, the workspace's once trusted.
+    const commands = (workdir: string) =>
+      discoverCommands({ home: env.HOME || os.homedir(), dataDir, workdir, trusted: settings.trust.state(workdir).status === 'trusted' })
     // MCP servers start when a run first needs them and stop with the host (before the store closes).
     const mcp = new McpPool({ dataDir, env })
     disposers.push(() => mcp.dispose())
@@ -200,6 +205,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       headless: options.headless ?? false,
       fault,
       scratchpad,
+      commands,
       // After the recovery below: a turn's before-snapshot must not be taken as the after of a turn the last host died in.
       checkpoints: { begin: async (o) => (config().config.checkpoints.enabled ? (await recovered, recorder.begin(o)) : undefined) },
     })
@@ -248,6 +254,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       staticRules,
       sandboxStatus,
       trust: settings.trust,
+      commands,
       hub,
       keys,
       env,

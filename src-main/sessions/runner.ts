@@ -7,6 +7,8 @@ import { RunRefused, type Allowance, type BackgroundSink, type RunLevel, type Ru
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, SpendRepository, TranscriptRepository } from '../store'
 import { USER_STOP_REASON, type Subagents } from '../subagents'
 import type { TurnRecorder, TurnRecording } from '../undo'
+import type { CommandSet } from '../commands'
+import { commandOf } from './command-turn'
 import { requireSession, RunnerError } from './session-error'
 import { Emitters, type Emitter } from './emitter'
 import { budgetsAbove } from './root-budget'
@@ -44,6 +46,8 @@ export interface RunnerDeps {
   approvals: Approvals
   /** checkpoints of the workspace around each turn (undo, the review of changes); absent → none are kept */
   checkpoints?: { begin(o: Parameters<TurnRecorder['begin']>[0]): Promise<TurnRecording | undefined> }
+  /** the slash commands of a workspace (issue 27); absent → a prompt is always plain text */
+  commands?(workdir: string): CommandSet
 }
 
 const HELPER_GRACE_MS = 2000
@@ -92,7 +96,8 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const session = this.requireSession(input.sessionId)
     if (this.deps.runs.isClosing(session.id)) throw new RunnerError('conflict', 'This session is being deleted or archived right now; nothing new can start in it.')
     this.checkAgent(session, input.agent)
-    const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent: input.agent })
+    const agent = input.agent ?? this.commandAgent(session, input.text)
+    const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     if (input.headless || input.mcpServers?.length) {
       this.promptOptions.set(entry.id, {
@@ -161,6 +166,20 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
       throw new RunnerError('conflict', `This session is still working. Stop it (or wait for it to finish), then ${what}.`)
     }
     return session
+  }
+
+  /**
+   * A `/name` prompt is checked now (an unknown command is refused before anything is queued); a command whose
+   * `agent:` is a primary agent runs its turn with that agent (a subagent's runs as a task, see command-turn.ts).
+   */
+  private commandAgent(session: SessionRecord, text: string): string | undefined {
+    if (!this.deps.commands || !text.startsWith('/')) return undefined
+    const call = commandOf(text, this.deps.commands(session.workspaceRoot))
+    const wanted = call?.command.agent
+    if (!wanted || call.command.subtask) return undefined
+    const agent = this.deps.agents(session.workspaceRoot).find((a) => a.name === wanted)
+    if (!agent) throw new RunnerError('not_found', `/${call.use.name} names agent "${wanted}" (${call.command.file}), which is not defined in ${session.workspaceRoot}. Fix the command's agent: field.`)
+    return agent.mode === 'subagent' ? undefined : agent.name
   }
 
   private checkAgent(session: SessionRecord, agent: string | undefined): void {

@@ -1,7 +1,8 @@
 import type { AgentInfo, Config, QueueEntry, SessionRecord, SessionStatus, TokenUsage } from '../../src-shared'
-import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript } from '../loop'
+import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript, textPart } from '../loop'
 import { addStep, type Allowance, type Reached, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
 import { INTERRUPTED_REASON } from '../subagents'
+import { commandOf, performCommand, type CommandCall, type CommandOutcome } from './command-turn'
 import { maybeCompact } from './compaction'
 import type { Emitter } from './emitter'
 import { noteRuleErrors } from './rule-notice'
@@ -48,18 +49,45 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   const retrying = entry?.kind === 'retry'
   const firstPrompt = entry !== undefined && !retrying && !transcript.history().some((m) => m.role === 'user')
 
+  // A command (`/name args`, issue 27), read from its files as they are now; the message first shows what was typed.
+  const commands = entry && !retrying && deps.commands ? deps.commands(session.workspaceRoot) : undefined
+  let command: CommandCall | undefined
+  let commandError: string | undefined
+  try {
+    command = commands && entry ? commandOf(entry.text, commands) : undefined
+  } catch (err) {
+    commandError = (err as Error).message
+  }
   let userMessageId: string | null = null
+  let userPart
   if (entry && !retrying) {
-    userMessageId = appendTextMessage(transcript, emit, 'user', entry.text, {
+    const meta = {
       ...(agent.name !== session.agent ? { agent: agent.name } : {}),
       ...(entry.requestId ? { requestId: entry.requestId } : {}),
-    }).id
+      ...(command ? { command: command.use } : {}),
+    }
+    if (command) {
+      const message = transcript.createMessage('user', meta)
+      userPart = textPart(message.id, sessionId, entry.text)
+      transcript.upsertPart(userPart)
+      emit({ type: 'message_created', sessionId, at: Date.now(), message })
+      emit({ type: 'part_updated', sessionId, at: Date.now(), part: userPart })
+      userMessageId = message.id
+    } else userMessageId = appendTextMessage(transcript, emit, 'user', entry.text, meta).id
+  }
+  if (commandError) {
+    appendErrorMessage(transcript, emit, 'invalid_request', commandError)
+    host.setStatus(session, 'idle')
+    emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: 'error', usage: emptyUsage(), text: '' })
+    return
   }
   noteRuleErrors(transcript, emit, settings.rules.errors)
   session = host.setStatus(session, 'busy')
   // A turn without a new message (a retry, a background result, a resumed call) still belongs to the last user message.
   userMessageId ??= [...transcript.history()].reverse().find((m) => m.role === 'user' && !m.metadata.synthetic)?.id ?? null
   const level = host.level(session, agent, settings, record.controller.signal, userMessageId)
+  // A command's `model:` runs this turn on that model (resolved like an agent file's `model:`).
+  if (command?.command.model) level.modelRef = deps.agentModel({ ...agent, model: command.command.model }, settings.config.config) ?? level.modelRef
   const allowance = turnAllowance(deps, session.workspaceRoot, host.budgetsAbove(session, settings.config.config, entry !== undefined && !retrying))
   level.allowance = allowance
   // The limit the person was last asked about: shown as reached if the turn ends on it.
@@ -99,12 +127,30 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   // Everything the turn may change — resumed calls included — lies between the two checkpoints.
   const recording = await deps.checkpoints?.begin({ sessionId, messageId: userMessageId, workspaceRoot: session.workspaceRoot, eager: o.resuming })
   let result
+  let outcome: CommandOutcome | undefined
   try {
+    if (command && commands && userPart) {
+      const site = { run, transcript, emit, workdir: session.workspaceRoot, compact: () => maybeCompact(deps, level, 0) }
+      // opencode: a command whose agent is a subagent runs as a subtask unless it says `subtask: false`.
+      const subtask = command.command.subtask ?? settings.agents.find((a) => a.name === command?.command.agent)?.mode === 'subagent'
+      outcome = await performCommand(site, { ...command, command: { ...command.command, subtask } }, commands, userPart)
+      if (outcome.kind !== 'prompt') {
+        if (outcome.kind === 'error') appendErrorMessage(transcript, emit, 'invalid_request', outcome.message)
+        return
+      }
+    }
     await settleWaitingCalls(deps, level, run, o.resuming)
     await maybeCompact(deps, level, info.contextWindow)
     result = await runTurn(run)
   } finally {
     await recording?.end()
+    // A command that did all there was to do (or could not be expanded) ends its turn here, the model not asked.
+    if (outcome && outcome.kind !== 'prompt') {
+      const failure = outcome.kind === 'error' ? outcome.message : undefined
+      const failed = failure !== undefined
+      host.setStatus(deps.sessions.getSession(sessionId) ?? session, level.signal.aborted ? 'aborted' : failed ? 'error' : 'idle', failure)
+      emit({ type: 'turn_complete', sessionId, at: Date.now(), messageId: null, finishReason: level.signal.aborted ? 'aborted' : failed ? 'error' : 'stop', usage: emptyUsage(), text: '' })
+    }
   }
   showBudget(result.finishReason === 'budget' ? asked : undefined)
   // Interrupted (the client running the turn went away) is not a failure of the session: it is left idle.

@@ -109,6 +109,7 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'workspaces.list': () => ({}),
     'workspaces.open': () => ({ root: s.workdir }),
     'agents.list': () => ({ workspaceRoot: s.workdir }),
+    'commands.list': () => ({ workspaceRoot: s.workdir }),
     'skills.list': () => ({ workspaceRoot: s.workdir }),
     'agents.create': () => ({ workspaceRoot: s.workdir, scope: 'workspace', name: `fuzz${s.agentsMade++ % 3}`, description: 'made by the fuzz', mode: 'subagent', prompt: 'You help.' }),
     // Its own workspace's sessions: a fuzz running beside the hostile scenarios (another workspace) leaves theirs alone.

@@ -1,0 +1,5 @@
+export { discoverCommands, commandFolders, closeMatches, type CommandSet } from './discover'
+export { parseCommandFile, splitTools, MAX_COMMAND_FILE_CHARS, type CommandDef } from './command-file'
+export { expandCommand, splitArguments, readWorkspaceFile, type ExpandContext, type Expansion, type ShellOutcome } from './expand'
+export { BUILTIN_COMMANDS, HOST_BUILTINS } from './builtins'
+export { listCommands } from './listing'
