@@ -9,6 +9,7 @@ import { changesCommand, undoCommand } from './changes'
 import { serveCommand } from './serve'
 import { trustCommand } from './trust'
 import { mcpCommand } from './mcp'
+import { skillsCommand } from './skills'
 import { agentryVersion } from './version'
 
 /** Entry point shared by `bin/agentry.js` and tests: returns the exit code (0 ok, 1 run failed, 2 usage/config). */
@@ -33,6 +34,8 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         return await runCommand(args, full)
       case 'agents':
         return await agentsCommand(args, full)
+      case 'skills':
+        return await skillsCommand(args, full)
       case 'sessions':
         return await sessionsCommand(args, full)
       case 'show':
