@@ -12,6 +12,7 @@ import type { AgentListEntry, ClientMcpServer, SessionRecord } from '../../src-s
 import type { BridgeClient } from '../../src-shared/bridge-client'
 import type { EditorFiles } from '../tools'
 import { AcpSession, type SessionPorts } from './acp-session'
+import { announceCommands } from './commands-update'
 import { clientMcpServers } from './client-mcp-servers'
 import { toRequestError } from './errors'
 import { HostLink, type HostHandle } from './host-link'
@@ -110,6 +111,8 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
     sessions.set(record.id, s)
     if (replayed) s.seed(replayed)
     s.follow(api, afterSeq)
+    // The session's slash commands (issue 27), as the editor's completion lists them.
+    announceCommands(api, record.id, record.workspaceRoot, (id, u) => ports.notify(id, u), o.log)
     return s
   }
 

@@ -83,6 +83,9 @@ async function runOn(
     if (json) io.stdout.write(`${JSON.stringify(e)}\n`)
     progress?.onEvent(e)
   })
+  // A prompt the host refuses (an unknown /command) throws below and the host may stop before `done` is awaited:
+  // its rejection then is not an unhandled one that crashes the process over the real error.
+  watch.done.catch(() => undefined)
 
   // Ctrl-C and SIGTERM (a terminal closing, a process manager): the run is stopped and its session left not busy
   // before this command exits. A second signal leaves at once.
