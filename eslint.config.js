@@ -31,8 +31,10 @@ export const LAYERS = {
   skills: ['config'],
   // slash commands (issue 27): command files of the person and the workspace, their expansion ($ARGUMENTS, @file, !`cmd`)
   commands: ['config'],
+  // Claude Code hooks (issue 27): read from settings.json / config.yaml, run as commands in the bash sandbox
+  hooks: ['config', 'sandbox'],
   // trust decides how a workspace's files layer over the person's: beside permissions and config
-  trust: ['config', 'permissions'],
+  trust: ['config', 'permissions', 'hooks'],
   // MCP servers as tools (the SDK client, server processes, their tool lists): a tool family beside tools, reading
   // server definitions from config and running stdio servers under the sandbox folder's parent-death watchdog
   mcp: ['tools', 'config', 'sandbox'],
@@ -41,12 +43,12 @@ export const LAYERS = {
   approvals: ['store'],
   // the agent machinery, each layer over the ones before it
   loop: ['models', 'store', 'tools'],
-  runtime: ['loop', 'tools', 'mcp', 'permissions', 'trust', 'agents', 'skills', 'sandbox', 'approvals', 'models', 'config', 'store'],
-  subagents: ['runtime', 'loop', 'tools', 'permissions', 'store'],
+  runtime: ['loop', 'tools', 'mcp', 'permissions', 'trust', 'agents', 'skills', 'hooks', 'sandbox', 'approvals', 'models', 'config', 'store'],
+  subagents: ['runtime', 'loop', 'tools', 'permissions', 'store', 'hooks'],
   // undo, redo and the review of changes: checkpoints around turns, attributed through the runtime's write port
   undo: ['checkpoints', 'runtime', 'permissions', 'store', 'tools'],
-  sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store', 'undo', 'commands'],
-  host: ['sessions', 'undo', 'checkpoints', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'skills', 'commands', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
+  sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store', 'undo', 'commands', 'hooks'],
+  host: ['sessions', 'undo', 'checkpoints', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'skills', 'commands', 'hooks', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
   // the contract's transport-independent core: never the host itself
   bridge: [],
   // transports and entry points

@@ -40,8 +40,8 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     workspacesList: call('workspaces.list'),
     workspacesOpen: call('workspaces.open'),
     agentsList: call('agents.list'),
-    commandsList: call('commands.list'),
     skillsList: call('skills.list'),
+    commandsList: call('commands.list'),
     agentsCreate: call('agents.create'),
     sessionsList: call('sessions.list'),
     sessionsGet: call('sessions.get'),
@@ -87,6 +87,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     trustGet: call('trust.get'),
     trustSet: call('trust.set'),
     mcpList: call('mcp.list'),
+    hooksList: call('hooks.list'),
     mcpControl: call('mcp.control'),
 
     /** Messages for `subscriptionId` arrive through `onEvent`. A refusal comes back as `{ ok: false }`. */

@@ -6,8 +6,9 @@ import { ModelPricing, SubagentLimits } from './config'
 import { BudgetDraft, BudgetSettingKey, ProviderDraft } from './settings-fields'
 import { AlwaysScope, RuntimeRule } from './permission'
 import { RunNode } from './run-map'
-import { CommandsListing } from './commands'
 import { SkillsListing } from './skills'
+import { CommandsListing } from './commands'
+import { HooksListing } from './hooks'
 import { ApprovalRecord } from './approval'
 import { RestoreOutcome, TurnChanges } from './changes'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
@@ -97,7 +98,7 @@ const PromptOutput = lazy(() => z.object({ queueId: z.string(), duplicate: z.boo
 /** One thing a workspace file changes; `needsTrust`: it takes effect only if the person trusts the workspace. */
 export const TrustChange = lazy(() =>
   z.object({
-    kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'mcp_server', 'problem']),
+    kind: z.enum(['loosens', 'tightens', 'provider', 'key_env', 'model', 'limits', 'mcp_server', 'hook', 'problem']),
     text: z.string(),
     needsTrust: z.boolean(),
   })
@@ -191,15 +192,20 @@ export const BridgeCalls = {
     input: z.object({ root: text(4096).min(1) }).strict(),
     output: z.object({ root: z.string() }),
   })),
-  /** Agent Skills for this workspace (issue 27): the person's and the workspace's, with source, problems, whether offered */
-  'skills.list': call(() => ({
-    input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
-    output: SkillsListing,
-  })),
   /** The slash commands a prompt in this workspace can use (issue 27): built-ins, the person's, the workspace's once trusted. */
   'commands.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
     output: CommandsListing,
+  })),
+  /** Claude Code hooks for this workspace (issue 27): the person's and the workspace's, with source, and problems */
+  'hooks.list': call(() => ({
+    input: z.object({ workspaceRoot: text(4096).min(1).optional() }).strict(),
+    output: HooksListing,
+  })),
+  /** Agent Skills for this workspace (issue 27): the person's and the workspace's, with source, problems, whether offered */
+  'skills.list': call(() => ({
+    input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),
+    output: SkillsListing,
   })),
   'agents.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),

@@ -140,6 +140,8 @@ export const Config = lazy(() =>
        * only that server. Here: the usable definitions of every layer, trusted or not (see LoadedConfig.mcp).
        */
       mcp: z.record(z.string(), McpServerConfig).optional(),
+      /** Claude Code-shaped hooks (issue 27): checked by src-main/hooks, one problem per hook, never stopping a run */
+      hooks: z.unknown().optional(),
     })
     .strict()
 )

@@ -105,7 +105,7 @@ describe.concurrent('agentry trust', () => {
     const r = await s.cli(['trust', '--json'])
     const out = JSON.parse(r.stdout) as { action: string; status: string; files: { path: string; sha256: string | null; changes: { kind: string; needsTrust: boolean }[] }[] }
     expect(out).toMatchObject({ action: 'trusted', status: 'trusted' })
-    expect(out.files.map((f) => [f.path, f.sha256 !== null])).toEqual([['.agents/permissions.jsonc', true], ['.agents/config.yaml', false], ['.mcp.json', false]])
+    expect(out.files.map((f) => [f.path, f.sha256 !== null])).toEqual([['.agents/permissions.jsonc', true], ['.agents/config.yaml', false], ['.mcp.json', false], ['.claude/settings.json', false], ['.claude/settings.local.json', false]])
     expect(out.files[0].changes).toEqual([{ kind: 'loosens', text: 'bash: allow — your rules say ask', needsTrust: true }])
   })
 

@@ -16,6 +16,7 @@ import { forgetSessions, type TurnRecorder, type Undo } from '../undo'
 import { changeCalls } from './change-calls'
 import { chatCalls } from './chat-calls'
 import { mcpCalls } from './mcp-calls'
+import { hookCalls } from './hook-calls'
 import { skillCalls } from './skill-calls'
 import { providerCalls } from './provider-calls'
 import { buildRunMap } from './run-map'
@@ -235,6 +236,7 @@ export function createCalls(d: CallDeps): HostApi {
     ...worktreeCalls(d),
     ...changeCalls(d),
     ...mcpCalls(d),
+    ...hookCalls(d),
     ...skillCalls(d),
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)

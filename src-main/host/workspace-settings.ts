@@ -4,6 +4,7 @@ import { loadConfig, projectConfigPath, userConfigPath, type LoadedConfig } from
 import { PERMISSIONS_FILE_NAME } from '../permissions'
 import type { RunSettings } from '../runtime'
 import { loadSkills } from '../skills'
+import { hookFiles, loadHooks } from '../hooks'
 import { loadWorkspaceSettings, TRUST_FILE_NAME, TrustList, type WorkspaceSettings } from '../trust'
 import { cachedByFiles } from './file-cache'
 
@@ -38,7 +39,9 @@ export function createSettingsSource(dataDir: string, registry: AgentRegistry): 
       const { config, rules, trust: state } = forWorkspace(workdir)
       // Skills are read when each prompt starts (like agent files): a new or edited skill applies from the next one.
       const { skills } = loadSkills({ dataDir, workdir, trusted: state.status === 'trusted' })
-      return { config, rules, agents: registry.resolve(workdir).agents, skills }
+      // Hooks too: read once per run (the snapshot), never per tool call.
+      const hooks = loadHooks(hookFiles({ dataDir, workdir }), { trusted: state.status === 'trusted' })
+      return { config, rules, agents: registry.resolve(workdir).agents, skills, hooks }
     },
   }
 }

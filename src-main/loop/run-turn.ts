@@ -6,7 +6,7 @@ import { abortReasonOf, toolJsonSchema, type ToolDef } from '../tools'
 import { awaitsAnswer, buildPrompt, markCacheBreakpoints } from './prompt'
 import { RepeatedCalls, RequestGuard, RunawayError } from './runaway'
 import { beginStep, endStep } from './step-gate'
-import { executeToolCalls, type PendingCall, type ToolContextFactory } from './tool-calls'
+import { executeToolCalls, type PendingCall, type ToolCallHooks, type ToolContextFactory } from './tool-calls'
 import { appendErrorMessage, appendTextMessage, type Transcript } from './transcript'
 
 export type FinishReason = 'stop' | 'max_steps' | 'aborted' | 'error' | 'budget'
@@ -25,6 +25,8 @@ export interface RunContext {
   emit(event: AgentEvent): void
   setStatus(status: SessionStatus, reason?: string): void
   toolContext: ToolContextFactory
+  /** PreToolUse / PostToolUse hooks (issue 27); absent when none is configured */
+  hooks?: ToolCallHooks
   /** the model takes images in tool results (else tools' images reach it only as the text that names them) */
   toolResultImages?: boolean
   /** why a tool the model called is not offered, when there is more to say than "unknown" (an MCP server needing trust) */

@@ -17,7 +17,18 @@ export interface PartHandle {
   patch(data: Record<string, unknown>, state?: ToolState): void
 }
 
-export type ToolContextFactory = (call: { handle: PartHandle; toolName: string }) => ToolContext
+export type ToolContextFactory = (call: { handle: PartHandle; toolName: string; mustAsk?: string }) => ToolContext
+
+/**
+ * Hooks around each tool call (issue 27), a port the runtime fills from the run's hook configuration; absent when
+ * no PreToolUse or PostToolUse hook is configured. Each returns undefined when no hook matches (nothing to await).
+ */
+export interface ToolCallHooks {
+  /** before the call: `block` (the model reads it as the call's error), `ask` (the person must approve), notes */
+  before(call: { toolName: string; input: unknown; toolCallId: string }): Promise<{ block?: string; ask?: string; notes: string[] }> | undefined
+  /** after a successful call: text appended to what the model reads of the result */
+  after(call: { toolName: string; input: unknown; toolCallId: string; output: string }): Promise<string[]> | undefined
+}
 
 /** Runs one step's tool calls concurrently (parallel `task` calls fan out here) and records each outcome. */
 /**
@@ -52,9 +63,20 @@ async function executeOne(ctx: RunContext, call: PendingCall): Promise<boolean> 
   } else if (call.decided && !call.decided.approved) {
     result = { ok: false, output: call.decided.message, durationMs: 0 }
   } else {
-    const toolContext = ctx.toolContext({ handle, toolName: call.toolName })
     const approved = call.decided?.approved === true
-    result = await runTool(def, call.input, approved ? { ...toolContext, authorize: async () => ({ ok: true as const }) } : toolContext)
+    const toolCallId = part.toolCallId ?? ''
+    // A call the person already approved (resumed after a restart) had its hooks run before it asked.
+    const pending = approved ? undefined : ctx.hooks?.before({ toolName: call.toolName, input: call.input, toolCallId })
+    const pre = pending ? await pending : undefined
+    if (pre?.block) {
+      result = { ok: false, output: withNotes(pre.block, pre.notes), metadata: { hookBlocked: true }, durationMs: 0 }
+    } else {
+      const toolContext = ctx.toolContext({ handle, toolName: call.toolName, mustAsk: pre?.ask })
+      result = await runTool(def, call.input, approved ? { ...toolContext, authorize: async () => ({ ok: true as const }) } : toolContext)
+      const after = result.ok ? ctx.hooks?.after({ toolName: call.toolName, input: call.input, toolCallId, output: result.output }) : undefined
+      const notes = [...(pre?.notes ?? []), ...(after ? await after : [])]
+      if (notes.length) result = { ...result, output: withNotes(result.output, notes) }
+    }
   }
   const endedAt = Date.now()
   handle.patch(
@@ -77,4 +99,9 @@ async function executeOne(ctx: RunContext, call: PendingCall): Promise<boolean> 
     ...(result.metadata ? { metadata: result.metadata } : {}),
   })
   return result.ok && result.metadata?.endsTurn === true
+}
+
+/** What hooks said, after the result: the model reads it and the person sees it in the tool's card. */
+function withNotes(output: string, notes: string[]): string {
+  return notes.length ? `${output}\n\n${notes.join('\n\n')}` : output
 }

@@ -101,10 +101,13 @@ export async function authorizeCall(o: {
   ask: PermissionAsk | PermissionAsk[]
   display?: { summary: string; diff?: string }
   handle: PartHandle
+  /** a hook's "ask" (issue 27): turns the rules' allow into an ask of the person; never lifts a deny */
+  mustAsk?: string
 }): Promise<{ ok: true } | { ok: false; message: string }> {
   const { level, toolName } = o
   const reqs = requestsFor(toolName, o.ask)
-  const decision = decideAll(level, o.rules, reqs)
+  const ruled = decideAll(level, o.rules, reqs)
+  const decision: GateDecision = ruled.action === 'allow' && o.mustAsk ? { action: 'ask', reason: o.mustAsk } : ruled
   if (decision.action === 'allow') return { ok: true }
   if (decision.action === 'deny') {
     return { ok: false, message: `Permission denied: ${decision.reason}. This call will not be allowed; do not retry it — choose another approach or explain what you need.` }
@@ -115,6 +118,9 @@ export async function authorizeCall(o: {
       ok: false,
       message: `Permission denied: ${toolName} would write ${guarded.subject}, and ${guarded.reason}. A headless run never makes such a change, even with --yes or --allow; tell the user what to change so they can do it themselves.`,
     }
+  }
+  if (level.headless && o.mustAsk && ruled.action === 'allow') {
+    return { ok: false, message: `Permission denied: ${o.mustAsk}, and this run is headless, so no one can approve it (grants such as --yes do not answer a hook). Take another approach or tell the user what you need.` }
   }
   if (level.headless && decision.mustAsk) {
     return {
@@ -129,7 +135,8 @@ export async function authorizeCall(o: {
     }
   }
   // A protected write can only be allowed once: no rule may let it through unasked later.
-  const suggestions = guarded ? [] : uniqueSuggestions(reqs.filter((r) => r.tool === toolName).flatMap((r) => suggestAlways(r)))
+  // A hook's ask offers no "always": no rule can answer for the hook, which asks again next time.
+  const suggestions = guarded || o.mustAsk ? [] : uniqueSuggestions(reqs.filter((r) => r.tool === toolName).flatMap((r) => suggestAlways(r)))
   o.handle.patch({}, 'approval-requested')
   const answer = await o.approvals.request({
     sessionId: level.sessionId,
@@ -152,7 +159,7 @@ export async function authorizeCall(o: {
     workspaceRoot: level.workdir,
     signal: level.signal,
     emit: level.emit,
-    recheck: () => decideAll(level, o.rules, reqs).action === 'allow',
+    recheck: () => !o.mustAsk && decideAll(level, o.rules, reqs).action === 'allow',
   })
   o.handle.patch({}, 'input-available')
   if (answer.outcome === 'approved') return { ok: true }

@@ -1,6 +1,7 @@
 import type { AgentEvent, AgentInfo, ModelRef, TaskWorktree } from '../../src-shared'
 import type { LoadedConfig } from '../config'
 import type { Transcript } from '../loop'
+import type { HookSet } from '../hooks'
 import type { Ruleset } from '../permissions'
 import type { PermissionAsk } from '../tools'
 import type { Skill } from '../skills'
@@ -18,6 +19,8 @@ export interface RunSettings {
   agents: AgentInfo[]
   /** the person's skills and the workspace's (those of an untrusted workspace marked not offered); absent: none */
   skills?: Skill[]
+  /** Claude Code hooks (issue 27): the person's, and the workspace's once trusted; absent = none */
+  hooks?: HookSet
 }
 
 /**

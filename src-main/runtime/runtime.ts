@@ -7,6 +7,7 @@ import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
 import { acceptsToolResultImages } from '../models'
 import type { SessionsRepository } from '../store'
+import type { SandboxPolicy } from '../sandbox'
 import type { EditorFiles, ToolContext, ToolDef } from '../tools'
 import { askThePerson } from './ask-person'
 import { authorizeCall, chainFor, rulesSay, snapshotRules, type RuleSources } from './authorize'
@@ -15,6 +16,7 @@ import type { RunLevel, WriteSink } from './level'
 import type { RunRegistry } from './runs'
 import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type McpToolSource } from './mcp-visibility'
 import { offeredNativeTools, toolsForRun } from './tool-set'
+import { toolHooks } from './tool-hooks'
 import { skillsForRun, skillTool } from './skill-tool'
 
 export interface RuntimeDeps {
@@ -90,7 +92,8 @@ export class Runtime {
       maxSteps: level.agent.maxSteps,
       emit: level.emit,
       setStatus: (status, reason) => level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status, reason }),
-      toolContext: ({ handle, toolName }) => this.toolContext(level, handle, toolName),
+      toolContext: ({ handle, toolName, mustAsk }) => this.toolContext(level, handle, toolName, mustAsk),
+      hooks: o.bare ? undefined : toolHooks(level, () => this.sandboxFor(level)),
       unknownTool: (name) => unavailableToolMessage(mcp, name),
       toolResultImages: acceptsToolResultImages(level.modelRef, level.settings.config.config),
       messageMetadata: { model: level.modelRef, agent: level.agent.name },
@@ -108,7 +111,18 @@ export class Runtime {
     }
   }
 
-  toolContext(level: RunLevel, handle: PartHandle, toolName: string): RunToolContext {
+  /** The bash sandbox policy of this run; hook commands run under it too. */
+  sandboxFor(level: RunLevel): SandboxPolicy {
+    return sandboxPolicy({
+      settings: this.deps.sandboxSettings?.(),
+      network: networkAllowed(chainFor(level, this.deps.rules)),
+      workdir: level.workdir,
+      dataDir: this.deps.dataDir,
+      scratchpad: level.scratchpad,
+    })
+  }
+
+  toolContext(level: RunLevel, handle: PartHandle, toolName: string, mustAsk?: string): RunToolContext {
     const { approvals, rules } = this.deps
     const ask = (kind: 'question' | 'plan', args: ApprovalArguments) =>
       askThePerson(approvals, level, { kind, toolName, toolCallId: handle.part.toolCallId ?? '', messageId: handle.part.messageId, arguments: args })
@@ -125,20 +139,11 @@ export class Runtime {
       signal: level.signal,
       // One folder per session: a tool-output:// reference resolves only inside the session that saved it.
       overflowDir: path.join(this.deps.dataDir, 'tool-output', level.sessionId),
-      ...(toolName === 'bash'
-        ? {
-            sandbox: sandboxPolicy({
-              settings: this.deps.sandboxSettings?.(),
-              network: networkAllowed(chainFor(level, rules)),
-              workdir: level.workdir,
-              dataDir: this.deps.dataDir,
-              scratchpad: level.scratchpad,
-            }),
-          }
-        : {}),
+      ...(toolName === 'bash' ? { sandbox: this.sandboxFor(level) } : {}),
+      ...(mustAsk ? { mustAsk } : {}),
       editorFiles: this.deps.editorFiles?.(level.rootSessionId),
       authorize: async (permissionAsk, display) => {
-        const verdict = await authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle })
+        const verdict = await authorizeCall({ level, rules, approvals, toolName, ask: permissionAsk, display, handle, mustAsk })
         if (verdict.ok) await this.deps.writes?.allowed(level, toolName, Array.isArray(permissionAsk) ? permissionAsk : [permissionAsk])
         return verdict
       },

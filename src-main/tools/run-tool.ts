@@ -106,9 +106,9 @@ export async function runTool(def: ToolDef, rawInput: unknown, ctx: ToolContext)
     if (invalid) return done(false, invalid, { invalidArguments: true })
     await def.prepare?.()
     const ask = def.permission(input, ctx)
-    if (ask && (!Array.isArray(ask) || ask.length > 0)) {
+    if ((ask && (!Array.isArray(ask) || ask.length > 0)) || ctx.mustAsk) {
       const display = def.display ? await def.display(input, ctx) : undefined
-      const verdict = await ctx.authorize(ask, display)
+      const verdict = await ctx.authorize(ask ?? [], display)
       if (!verdict.ok) return done(false, verdict.message, { denied: true })
     }
   } catch (e) {

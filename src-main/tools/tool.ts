@@ -47,6 +47,11 @@ export interface ToolContext {
    */
   overflowDir: string
   /**
+   * a hook asked that the person approve this call (issue 27): the gate asks even where the rules allow it, and
+   * runTool goes through the gate even for a tool that makes no permission ask
+   */
+  mustAsk?: string
+  /**
    * permission gate; resolves when allowed, or returns a denial message for the model. Several asks (a command
    * and the files it writes) are decided together: any deny denies, else any ask asks once for all of them.
    */

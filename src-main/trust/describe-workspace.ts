@@ -2,6 +2,7 @@ import path from 'node:path'
 import { formatPath, type AgentInfo, type PermissionAction, type TrustChange, type WorkspaceTrust } from '../../src-shared'
 import { limitWorkspaceProviders, MCP_JSON_FILE, parseMcpSection, readConfigLayer, readMcpJson, userConfigPath, type McpLayer } from '../config'
 import { describeMcpServer } from './describe-mcp'
+import { describeHooks } from './describe-hooks'
 import { evaluateRuleset, formatRule, loadStaticRules, PERMISSIONS_FILE_NAME, type Ruleset, type SubjectKind } from '../permissions'
 import type { TrustList } from './trust-list'
 
@@ -16,7 +17,7 @@ export function describeWorkspace(dataDir: string, root: string, trust: TrustLis
   const state = trust.state(root)
   const files = state.files.map((f) => {
     const file = path.join(root, f.path)
-    const changes = f.sha256 === null ? [] : f.path.endsWith(PERMISSIONS_FILE_NAME) ? describeRules(dataDir, file) : f.path === MCP_JSON_FILE ? describeMcp(readMcpJson(root, true)) : describeConfig(dataDir, file)
+    const changes = f.sha256 === null ? [] : f.path.endsWith(PERMISSIONS_FILE_NAME) ? describeRules(dataDir, file) : f.path === MCP_JSON_FILE ? describeMcp(readMcpJson(root, true)) : f.path.startsWith('.claude/') ? describeHooks(file, 'json') : describeConfig(dataDir, file)
     return { path: f.path, file, sha256: f.sha256, changedSinceTrust: state.changed.includes(f.path), changes }
   })
   return {
@@ -68,6 +69,7 @@ function describeConfig(dataDir: string, file: string): TrustChange[] {
     if (limits.length) out.push({ kind: 'limits', text: `sets subagent limits: ${limits.join(', ')}`, needsTrust: false })
   }
   out.push(...describeMcp(parseMcpSection(ws.mcp, { file, where: 'mcp', scope: 'workspace', needsTrust: true })))
+  out.push(...describeHooks(file, 'yaml'))
   const limited = limitWorkspaceProviders(person, ws.clean, { file, trusted: true })
   for (const [name, p] of Object.entries(limited.providers)) {
     const entry = (ws.clean.providers as Record<string, { type?: string; baseURL?: string; apiKeyEnv?: string }>)[name]

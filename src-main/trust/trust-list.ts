@@ -8,7 +8,8 @@ import { errnoCode, isMissing, readText } from '../files'
  * The workspace files trust is about: the ones that may loosen the person's rules, route keys or start programs (MCP
  * servers, from `.mcp.json` and `.agents/config.yaml`) when trusted.
  */
-export const TRUSTED_FILES = ['.agents/permissions.jsonc', '.agents/config.yaml', '.mcp.json'] as const
+// .claude/settings*.json: their hooks run commands (issue 27), so trust is pinned to them too.
+export const TRUSTED_FILES = ['.agents/permissions.jsonc', '.agents/config.yaml', '.mcp.json', '.claude/settings.json', '.claude/settings.local.json'] as const
 
 const FileStamp = z.object({ path: z.string(), sha256: z.string().nullable() }).strict()
 export type FileStamp = z.infer<typeof FileStamp>

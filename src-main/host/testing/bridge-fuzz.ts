@@ -109,8 +109,8 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'workspaces.list': () => ({}),
     'workspaces.open': () => ({ root: s.workdir }),
     'agents.list': () => ({ workspaceRoot: s.workdir }),
-    'commands.list': () => ({ workspaceRoot: s.workdir }),
     'skills.list': () => ({ workspaceRoot: s.workdir }),
+    'commands.list': () => ({ workspaceRoot: s.workdir }),
     'agents.create': () => ({ workspaceRoot: s.workdir, scope: 'workspace', name: `fuzz${s.agentsMade++ % 3}`, description: 'made by the fuzz', mode: 'subagent', prompt: 'You help.' }),
     // Its own workspace's sessions: a fuzz running beside the hostile scenarios (another workspace) leaves theirs alone.
     'sessions.list': () => ({ workspaceRoot: s.workdir, includeChildren: r() < 0.5, includeArchived: r() < 0.5 }),
@@ -154,6 +154,7 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'rules.list': () => ({}),
     'rules.revoke': () => ({ ruleId: some(s.rules, 'rul') }),
     'trust.get': () => ({ workspaceRoot: s.workdir }),
+    'hooks.list': () => ({ workspaceRoot: s.workdir }),
     'trust.set': () => ({ workspaceRoot: s.workdir, trusted: r() < 0.5 }),
     'sessions.setModel': () => ({ sessionId: session(), model: pick(['script/other', 'nope/x'])! }),
     'sessions.search': () => ({ workspaceRoot: s.workdir, query: pick(['w1', 'done', 'title'])! }),

@@ -1,0 +1,5 @@
+export { claudeToolInput, claudeToolName } from './claude-tools'
+export { compileMatcher, type Matcher } from './matcher'
+export { DEFAULT_HOOK_TIMEOUT_SECONDS, hookFiles, loadHooks, matchingHooks, NO_HOOKS, parseHooksSection, type Hook, type HookFile, type HookSet } from './load-hooks'
+export { hookLabel, runHookEvent, type HookEnv, type HookNote, type HookOutcome } from './run-event'
+export { runHookCommand, type CommandEnding } from './run-command'
