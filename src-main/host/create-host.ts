@@ -110,7 +110,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const keys = options.keys ?? createFileKeyStore(dataDir)
     const registry = new AgentRegistry({ dataDir })
     disposers.push(() => registry.dispose())
-    const settings = createSettingsSource(dataDir, registry)
+    // The person's own skills (~/.claude/skills) are found under the host's HOME (tests give it one of their own).
+    const settings = createSettingsSource(dataDir, registry, env.HOME)
     const config = (workdir?: string): LoadedConfig => (workdir ? settings.forWorkspace(workdir).config : settings.personal())
     const staticRules = (workdir: string) => settings.forWorkspace(workdir).rules
     const agents = (workdir: string) => registry.resolve(workdir).agents

@@ -39,8 +39,10 @@ const AGENTS = ['general', 'explore', 'fork', ...HELPERS]
  * repeats). Measured this round: build 19,131 (before the guidance of issue 22: 18,436), plan 13,515, general 14,931
  * (no question/todo any more), explore 6,927 (6,405), title 283 (428, with the environment it no longer gets), summary
  * 526, compaction 561 — with about 3% of room. Raising one is a decision to write down in docs/prompts.md.
+ * `build+skills`: build with the skill tool listing one skill (issue 27): 20,296 measured, the tool and its system-prompt
+ * line about 1,160 bytes; each further skill adds its own line.
  */
-const BUDGET: Record<string, number> = { build: 19_700, fork: 19_700, plan: 14_000, general: 15_400, explore: 7_150, title: 300, summary: 550, compaction: 580 }
+const BUDGET: Record<string, number> = { 'build+skills': 20_900, build: 19_700, fork: 19_700, plan: 14_000, general: 15_400, explore: 7_150, title: 300, summary: 550, compaction: 580 }
 
 let lh: LoopbackHarness | undefined
 afterEach(async () => {
@@ -90,7 +92,9 @@ function checkRequest(r: ChatRequest, where: string): void {
     if (named !== undefined) expect(types, `${at} names "${agent}", which it cannot start`).toContain(agent)
   }
   const fixed = (systemOf(r).length + JSON.stringify(r.tools ?? []).length)
-  fixedBytes.set(senderOf(r), Math.max(fixedBytes.get(senderOf(r)) ?? 0, fixed))
+  // With skills the fixed part grows by the skill tool and one line per skill: measured on its own (skill-load).
+  const sender = toolNamesOf(r).includes('skill') ? `${senderOf(r)}+skills` : senderOf(r)
+  fixedBytes.set(sender, Math.max(fixedBytes.get(sender) ?? 0, fixed))
 }
 
 /** A child's requests carry exactly the tools its caller's listing promised it. */

@@ -3,11 +3,11 @@ import { loadSkills } from '../skills'
 import type { CallDeps } from './calls'
 
 /** Settings › Skills and `agentry skills`: every skill found for a workspace, its source, problems, and whether offered. */
-export function skillCalls(d: Pick<CallDeps, 'dataDir' | 'trust' | 'workspaces'>): Pick<HostCalls, 'skills.list'> {
+export function skillCalls(d: Pick<CallDeps, 'dataDir' | 'trust' | 'workspaces' | 'env'>): Pick<HostCalls, 'skills.list'> {
   return {
     'skills.list': async ({ workspaceRoot }) => {
       const root = d.workspaces.realFolder(workspaceRoot)
-      const { skills, errors, folders } = loadSkills({ dataDir: d.dataDir, workdir: root, trusted: d.trust.state(root).status === 'trusted' })
+      const { skills, errors, folders } = loadSkills({ dataDir: d.dataDir, workdir: root, home: d.env.HOME, trusted: d.trust.state(root).status === 'trusted' })
       // The body stays in the host: the listing is what a person reads, not what the model loads.
       return { skills: skills.map(({ body: _body, ...entry }) => entry), errors, folders }
     },

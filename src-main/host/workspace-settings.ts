@@ -19,7 +19,7 @@ export interface SettingsSource {
 }
 
 /** The person's and the workspace's files, layered by trust; re-read only when one of them (or trust.json) changed. */
-export function createSettingsSource(dataDir: string, registry: AgentRegistry): SettingsSource {
+export function createSettingsSource(dataDir: string, registry: AgentRegistry, home?: string): SettingsSource {
   const trust = new TrustList(dataDir)
   const personal = cachedByFiles(() => loadConfig(dataDir))
   const layered = cachedByFiles((files) => loadWorkspaceSettings(dataDir, path.dirname(path.dirname(files[1])), trust))
@@ -38,7 +38,7 @@ export function createSettingsSource(dataDir: string, registry: AgentRegistry): 
     forRun(workdir) {
       const { config, rules, trust: state } = forWorkspace(workdir)
       // Skills are read when each prompt starts (like agent files): a new or edited skill applies from the next one.
-      const { skills } = loadSkills({ dataDir, workdir, trusted: state.status === 'trusted' })
+      const { skills } = loadSkills({ dataDir, workdir, home, trusted: state.status === 'trusted' })
       // Hooks too: read once per run (the snapshot), never per tool call.
       const hooks = loadHooks(hookFiles({ dataDir, workdir }), { trusted: state.status === 'trusted' })
       return { config, rules, agents: registry.resolve(workdir).agents, skills, hooks }

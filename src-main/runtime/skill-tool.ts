@@ -63,7 +63,8 @@ export function skillTool(skills: Skill[]): ToolDef {
   const list = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, ' ')}`).join('\n')
   return defineTool({
     name: 'skill',
-    description: `Load a skill: instructions (and files such as scripts, references and templates) for a specific kind of task. When a task matches a skill's description, load the skill before you start and follow its instructions. Files the instructions mention are in the skill's folder: read them with read_file (they are readable, never writable).
+    description: `Load a skill by name: its instructions, its folder and the files beside them.
+When a task matches a skill's description, load it before you start and follow it. Read the files it mentions with read_file (readable, never writable).
 
 Available skills:
 ${list}`,

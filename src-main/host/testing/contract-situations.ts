@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import type { ScriptedChatResponse } from '../../models/testing'
 import { waitFor, type HarnessOptions } from '../../testing/harness'
 import { agentOfRequest, contentText, firstUserText, hasToolResult, lastMessage, type ChatRequest, type LoopbackHarness } from '../../testing/model-requests'
@@ -228,6 +231,26 @@ export const SITUATIONS: Situation[] = [
     drive: async (lh) => {
       const run = await lh.h.run('give the README a title')
       await lh.h.host.api.calls['sessions.summarize']({ sessionId: run.sessionId })
+    },
+  },
+  {
+    // Skills (issue 27): the skill tool lists the person's skill; the model loads it and reads a file beside it, in
+    // the data dir's skills folder (outside the workspace). HOME is an empty folder: no one's real skills leak in.
+    name: 'skill-load',
+    options: { files: FILES, env: { ...process.env, HOME: path.join(os.tmpdir(), 'agentry-contract-no-home') } },
+    respond: (r) => {
+      const results = r.messages.filter((m) => m.role === 'tool').length
+      if (agent(r) !== 'build') return { text: 'ok' }
+      if (results === 0) return call('skill', { name: 'changelog' })
+      if (results === 1) return call('read_file', { path: lastText(r).match(/^Folder: (.*)$/m)![1] + '/template.md' })
+      return { text: 'The changelog follows the template.' }
+    },
+    drive: async (lh) => {
+      const dir = path.join(lh.h.dataDir, 'skills', 'changelog')
+      fs.mkdirSync(dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: changelog\ndescription: Write a changelog entry. Use when the user asks for release notes or a changelog.\n---\n# Changelog\nFill template.md, one line per change.\n')
+      fs.writeFileSync(path.join(dir, 'template.md'), '## [version] - date\n### Added\n')
+      await lh.h.run('write the changelog')
     },
   },
 ]
