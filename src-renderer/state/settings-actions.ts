@@ -68,6 +68,11 @@ export async function setWorkspaceTrust(workspaceRoot: string, trusted: boolean,
   return toUiResult(trusted ? 'Trusting the workspace' : 'Revoking trust', await call('trust.set', { workspaceRoot, trusted, ...(trusted ? { files } : {}) }))
 }
 
+/** Settings › Skills: the skills found for a workspace (issue 27). */
+export async function loadSkillsList(workspaceRoot: string): Promise<UiResult<CallOutput<'skills.list'>>> {
+  return toUiResult('Loading the skills', await call('skills.list', { workspaceRoot }))
+}
+
 export async function loadMcpServers(workspaceRoot: string): Promise<UiResult<CallOutput<'mcp.list'>>> {
   return toUiResult('Loading the MCP servers', await call('mcp.list', { workspaceRoot }))
 }

@@ -5,6 +5,7 @@ import { useUi } from '../../state/ui-store'
 import { loadAgents, loadSettings } from '../../state/workspace-actions'
 import { ErrorNote } from '../common/error-note'
 import { AgentsSection } from './settings-agents'
+import { SkillsSection } from './settings-skills'
 import { ModelAndLimits, ProvidersSection } from './settings-providers'
 import { RulesSection } from './settings-rules'
 import { TrustSection } from './settings-trust'
@@ -56,6 +57,7 @@ const SECTIONS: { id: string; Section: ComponentType<{ settings: Settings }> }[]
   { id: 'trust', Section: TrustSection },
   { id: 'mcp', Section: McpSection },
   { id: 'agents', Section: AgentsSection },
+  { id: 'skills', Section: SkillsSection },
   { id: 'checkpoints', Section: CheckpointsSection },
   { id: 'budgets', Section: BudgetsSection },
   { id: 'notifications', Section: NotificationsSection },
