@@ -68,6 +68,24 @@ describe('skills at the model', () => {
     expect(fs.existsSync(path.join(skillDir(), 'new.md'))).toBe(false)
   })
 
+  it("a link from the workspace into the skill folder, or the person's own allow of the folder, still cannot write there", async () => {
+    const ref = path.join(skillDir(), 'reference.md')
+    const steps = [
+      call('write_file', { path: 'into-skill/reference.md', content: 'pwned' }),
+      call('edit_file', { path: 'into-skill/reference.md', old_string: 'FIELD', new_string: 'pwned' }),
+      call('bash', { command: 'echo pwned >> into-skill/reference.md' }),
+      call('grep', { pattern: 'CASE', path: skillDir() }),
+      { text: 'done' },
+    ]
+    const permissions = JSON.stringify({ '*': 'allow', write_file: { '**': 'allow', [`${home}/**`]: 'allow' }, edit_file: { '**': 'allow', [`${home}/**`]: 'allow' } })
+    lh = await loopbackHarness((r) => steps[toolResults(r)], { headlessRun: { yes: true, allow: [] }, permissions })
+    fs.symlinkSync(skillDir(), path.join(lh.h.workdir, 'into-skill'))
+    const { messages } = await lh.h.run('try')
+    for (const tool of ['write_file', 'edit_file', 'bash']) expect(resultOf(partsOf(messages, tool)[0]), tool).toMatch(/denied by the skill folder of "pdf" \(read-only\)/)
+    expect(fs.readFileSync(ref, 'utf8')).toBe('FIELD NAMES ARE CASE SENSITIVE\n')
+    expect(resultOf(partsOf(messages, 'grep')[0])).toContain('FIELD NAMES ARE CASE SENSITIVE')
+  })
+
   it('reading outside the skill folder through a link inside it stays refused', async () => {
     put(path.join(home, 'private.txt'), 'PRIVATE')
     fs.symlinkSync(path.join(home, 'private.txt'), path.join(skillDir(), 'notes.md'))
