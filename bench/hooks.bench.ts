@@ -6,7 +6,7 @@
  */
 import { parseHooksSection, type HookSet } from '../src-main/hooks'
 import type { HookEventName, HookProblem } from '../src-shared'
-import { toolHooks } from '../src-main/runtime/tool-hooks'
+import { loopHooks } from '../src-main/runtime/tool-hooks'
 import type { RunLevel } from '../src-main/runtime'
 import { DEFAULT_SANDBOX_POLICY } from '../src-main/sandbox'
 import { round, runIfMain } from './stats'
@@ -25,7 +25,7 @@ function hookSet(): HookSet {
 
 export async function run(): Promise<Record<string, unknown>> {
   const level = { sessionId: 'ses_bench', workdir: '/bench', depth: 0, agent: { name: 'build' }, signal: new AbortController().signal, settings: { hooks: hookSet() } } as unknown as RunLevel
-  const hooks = toolHooks(level, () => DEFAULT_SANDBOX_POLICY)
+  const hooks = loopHooks(level, () => DEFAULT_SANDBOX_POLICY)
   if (!hooks) throw new Error('the bench configuration has no tool hooks')
   const input = { path: 'src/index.ts' }
   const calls = 200_000

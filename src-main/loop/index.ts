@@ -1,7 +1,7 @@
 export { runTurn, abortReason, emptyUsage, addUsage, errorCode, FINAL_ANSWER_NOTICE } from './run-turn'
 export type { RunContext, TurnResult, FinishReason, SteerInbox } from './run-turn'
 export { executeToolCalls } from './tool-calls'
-export type { PartHandle, PendingCall, ToolCallHooks, ToolContextFactory } from './tool-calls'
+export type { PartHandle, PendingCall, LoopHooks, ToolContextFactory } from './tool-calls'
 export { StoredTranscript, NestedTranscript, textPart, appendTextMessage, appendErrorMessage, ERROR_NOTICE } from './transcript'
 export type { Transcript } from './transcript'
 export { buildSystemPrompt, CALLER_AGENT_LINE } from './system-prompt'

@@ -6,7 +6,8 @@ import { abortReasonOf, toolJsonSchema, type ToolDef } from '../tools'
 import { awaitsAnswer, buildPrompt, markCacheBreakpoints } from './prompt'
 import { RepeatedCalls, RequestGuard, RunawayError } from './runaway'
 import { beginStep, endStep } from './step-gate'
-import { executeToolCalls, type PendingCall, type ToolCallHooks, type ToolContextFactory } from './tool-calls'
+import { startHooks, stopHooks } from './turn-hooks'
+import { executeToolCalls, type PendingCall, type LoopHooks, type ToolContextFactory } from './tool-calls'
 import { appendErrorMessage, appendTextMessage, type Transcript } from './transcript'
 
 export type FinishReason = 'stop' | 'max_steps' | 'aborted' | 'error' | 'budget'
@@ -26,7 +27,7 @@ export interface RunContext {
   setStatus(status: SessionStatus, reason?: string): void
   toolContext: ToolContextFactory
   /** PreToolUse / PostToolUse hooks (issue 27); absent when none is configured */
-  hooks?: ToolCallHooks
+  hooks?: LoopHooks
   /** the model takes images in tool results (else tools' images reach it only as the text that names them) */
   toolResultImages?: boolean
   /** why a tool the model called is not offered, when there is more to say than "unknown" (an MCP server needing trust) */
@@ -98,8 +99,11 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
     ...(ctx.providerTools ?? []),
   ]
   const repeats = new RepeatedCalls(ctx.repeatedCallLimit)
+  let stopContinues = 0
 
   try {
+    const blocked = await startHooks(ctx)
+    if (blocked) return { text: '', finalText: '', finishReason: 'stop', usage, steps, lastMessageId, contextTokens }
     for (;;) {
       const finalStep = steps >= ctx.maxSteps
       // Before the step opens, so that what arrives while the person decides (a background result) is in its prompt.
@@ -167,6 +171,11 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
       }
       // A message that came while the model wrote its answer is read now rather than handed back undelivered.
       if (step.calls.length === 0 && !finalStep && deliverSteering(ctx)) continue
+      // A Stop hook may send the model back to work with its reason — a bounded number of times.
+      if (step.calls.length === 0 && !finalStep && (await stopHooks(ctx, step.text, stopContinues))) {
+        stopContinues++
+        continue
+      }
       if (step.calls.length === 0 || finalStep) {
         return { text: lastText, finalText, finishReason: finalStep ? 'max_steps' : 'stop', usage, steps, lastMessageId, contextTokens }
       }

@@ -1,4 +1,4 @@
-import type { PartRecord, ToolState } from '../../src-shared'
+import type { MessageWithParts, PartRecord, ToolState } from '../../src-shared'
 import { runTool, type ToolContext } from '../tools'
 import type { RunContext } from './run-turn'
 
@@ -20,10 +20,18 @@ export interface PartHandle {
 export type ToolContextFactory = (call: { handle: PartHandle; toolName: string; mustAsk?: string }) => ToolContext
 
 /**
- * Hooks around each tool call (issue 27), a port the runtime fills from the run's hook configuration; absent when
- * no PreToolUse or PostToolUse hook is configured. Each returns undefined when no hook matches (nothing to await).
+ * Hooks of a run (issue 27): around each tool call, when a turn starts and when the model ends it. A port the runtime
+ * fills from the run's hook configuration; absent when no hook is configured. Each returns undefined when no hook
+ * matches (nothing to await).
  */
-export interface ToolCallHooks {
+export interface LoopHooks {
+  /**
+   * Before the first request of a turn: `block` (the prompt is not sent: `messageId` is the prompt's message),
+   * context for the model, notices for the person.
+   */
+  start?(history: MessageWithParts[]): Promise<{ block?: { text: string; messageId: string }; context: string[]; notices: string[] }> | undefined
+  /** The model ended its turn: a reason to go on (a Stop / SubagentStop hook's block), notices for the person. */
+  stop?(o: { text: string; active: boolean }): Promise<{ reason?: string; notices: string[] }> | undefined
   /** before the call: `block` (the model reads it as the call's error), `ask` (the person must approve), notes */
   before(call: { toolName: string; input: unknown; toolCallId: string }): Promise<{ block?: string; ask?: string; notes: string[] }> | undefined
   /** after a successful call: text appended to what the model reads of the result */

@@ -16,7 +16,7 @@ import type { RunLevel, WriteSink } from './level'
 import type { RunRegistry } from './runs'
 import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type McpToolSource } from './mcp-visibility'
 import { offeredNativeTools, toolsForRun } from './tool-set'
-import { toolHooks } from './tool-hooks'
+import { loopHooks } from './tool-hooks'
 import { skillsForRun, skillTool } from './skill-tool'
 
 export interface RuntimeDeps {
@@ -93,7 +93,7 @@ export class Runtime {
       emit: level.emit,
       setStatus: (status, reason) => level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status, reason }),
       toolContext: ({ handle, toolName, mustAsk }) => this.toolContext(level, handle, toolName, mustAsk),
-      hooks: o.bare ? undefined : toolHooks(level, () => this.sandboxFor(level)),
+      hooks: o.bare ? undefined : loopHooks(level, () => this.sandboxFor(level)),
       unknownTool: (name) => unavailableToolMessage(mcp, name),
       toolResultImages: acceptsToolResultImages(level.modelRef, level.settings.config.config),
       messageMetadata: { model: level.modelRef, agent: level.agent.name },

@@ -1,15 +1,18 @@
-import { claudeToolInput, claudeToolName, hookLabel, runHookEvent, type HookEnv, type HookNote } from '../hooks'
-import type { ToolCallHooks } from '../loop'
+import type { HookEventName } from '../../src-shared'
+import { claudeToolInput, claudeToolName, hookLabel, runHookEvent, type HookEnv, type HookNote, type HookOutcome } from '../hooks'
+import type { LoopHooks } from '../loop'
 import type { SandboxPolicy } from '../sandbox'
 import type { RunLevel } from './level'
 
 /**
- * The loop's hook port for one run: PreToolUse and PostToolUse from the run's hook snapshot, under Claude Code's
- * names and argument shapes. Undefined when neither event has a hook, so a run without hooks pays nothing per call.
+ * The loop's hook port for one run, from the run's hook snapshot: PreToolUse and PostToolUse under Claude Code's
+ * tool names and argument shapes; at a turn's start UserPromptSubmit and SessionStart (a root) or SubagentStart (a
+ * child); when the model ends its turn Stop (a root) or SubagentStop (a child). Undefined when no hook is configured,
+ * so a run without hooks pays nothing.
  */
-export function toolHooks(level: RunLevel, policy: () => SandboxPolicy): ToolCallHooks | undefined {
+export function loopHooks(level: RunLevel, policy: () => SandboxPolicy): LoopHooks | undefined {
   const set = level.settings.hooks
-  if (!set || (!set.byEvent.has('PreToolUse') && !set.byEvent.has('PostToolUse'))) return undefined
+  if (!set || set.byEvent.size === 0) return undefined
   const env = (): HookEnv => ({ sessionId: level.sessionId, workdir: level.workdir, policy: policy(), signal: level.signal })
   const common = (toolName: string, input: unknown, toolCallId: string) => ({
     tool_name: claudeToolName(toolName),
@@ -18,7 +21,44 @@ export function toolHooks(level: RunLevel, policy: () => SandboxPolicy): ToolCal
     // Claude Code names the subagent a hook fires in.
     ...(level.depth > 0 ? { agent_type: level.agent.name, agent_id: level.sessionId } : {}),
   })
+  const child = level.depth > 0
   return {
+    start(history) {
+      const last = history[history.length - 1]
+      // Only a new prompt of the person (or a child's task): not a retry, a background result, a hook's own message.
+      if (!last || last.role !== 'user' || last.metadata.hook || last.metadata.synthetic || last.metadata.notice) return undefined
+      const first = history.filter((m) => m.role === 'user' && !m.metadata.hook && !m.metadata.synthetic).length === 1
+      const prompt = last.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text ?? '')).join('\n')
+      const runs: { event: HookEventName; run: Promise<HookOutcome> | undefined }[] = child
+        ? [{ event: 'SubagentStart', run: first ? runHookEvent(set, 'SubagentStart', level.agent.name, { agent_id: level.sessionId, agent_type: level.agent.name }, env) : undefined }]
+        : [
+            { event: 'SessionStart', run: first ? runHookEvent(set, 'SessionStart', 'startup', { source: 'startup' }, env) : undefined },
+            { event: 'UserPromptSubmit', run: runHookEvent(set, 'UserPromptSubmit', '', { prompt }, env) },
+          ]
+      if (!runs.some((r) => r.run)) return undefined
+      return Promise.all(runs.map((r) => r.run)).then((outcomes) => {
+        const out: { block?: { text: string; messageId: string }; context: string[]; notices: string[] } = { context: [], notices: [] }
+        outcomes.forEach((o, i) => {
+          if (!o) return
+          // Only UserPromptSubmit may block (as in Claude Code); a SessionStart "block" is only said to the person.
+          const stop = o.block ?? o.stop
+          if (stop && runs[i]?.event === 'UserPromptSubmit') out.block ??= { text: `Your prompt was not sent: ${hookLabel(stop.hook)} blocked it: ${stop.text}`, messageId: last.id }
+          else if (stop) out.notices.push(said(stop, 'notice'))
+          out.context.push(...o.context.map((n) => `${said(n, 'adds')}`))
+          out.notices.push(...o.notices.map((n) => said(n, 'notice')))
+        })
+        return out
+      })
+    },
+    stop({ text, active }) {
+      const fields = { stop_hook_active: active, last_assistant_message: text, ...(child ? { agent_id: level.sessionId, agent_type: level.agent.name } : {}) }
+      const run = child ? runHookEvent(set, 'SubagentStop', level.agent.name, fields, env) : runHookEvent(set, 'Stop', '', fields, env)
+      return run?.then((o) => ({
+        // A reason is needed to go on: Claude Code's `decision: "block"` without one is not a continuation.
+        reason: o.block?.text ? said(o.block, 'says') : undefined,
+        notices: [...(o.stop ? [said(o.stop, 'notice')] : []), ...o.notices.map((n) => said(n, 'notice'))],
+      }))
+    },
     before({ toolName, input, toolCallId }) {
       const run = runHookEvent(set, 'PreToolUse', claudeToolName(toolName), common(toolName, input, toolCallId), env)
       return run?.then((o) => ({
