@@ -96,7 +96,8 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const session = this.requireSession(input.sessionId)
     if (this.deps.runs.isClosing(session.id)) throw new RunnerError('conflict', 'This session is being deleted or archived right now; nothing new can start in it.')
     this.checkAgent(session, input.agent)
-    const agent = input.agent ?? this.commandAgent(session, input.text)
+    // A command's own `agent:` wins over the front end's pick (the app always sends its chip's agent).
+    const agent = this.commandAgent(session, input.text) ?? input.agent
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     if (input.headless || input.mcpServers?.length) {

@@ -14,6 +14,8 @@ type UiStore = {
   /** the background tasks panel was closed for this root session */
   tasksClosedFor: string | null
   paletteOpen: boolean
+  /** the palette opens at this sub-list (the composer's `/agents`, `/model`); null → its first list */
+  paletteStart: 'agent' | 'model' | null
   /** the Changes panel (what each turn changed) is open beside the transcript, in place of the tasks panel */
   changesOpen: boolean
   /** the run map (every agent of the open conversation) is open beside the transcript, in place of the other panels */
@@ -33,6 +35,7 @@ export const useUi = create<UiStore>(() => ({
   sidebarCollapsed: readFlag(SIDEBAR_KEY),
   tasksClosedFor: null,
   paletteOpen: false,
+  paletteStart: null,
   changesOpen: false,
   runMapOpen: false,
   infos: [],

@@ -6,7 +6,7 @@ export function ErrorNote({ error, onDismiss, testId }: { error: UiError; onDism
     <div className="error-note" role="alert" data-testid={testId ?? 'error-note'}>
       <div className="error-note-body">
         <strong>{error.context} failed.</strong> <span className="error-message">{error.message}</span>
-        <div className="error-hint">{error.hint}</div>
+        {error.hint && <div className="error-hint">{error.hint}</div>}
       </div>
       {onDismiss && (
         <button className="icon-btn" aria-label="Dismiss" onClick={onDismiss}>

@@ -9,6 +9,8 @@ import { abortRun, cancelQueued, sendPrompt } from '../../state/session-actions'
 import { useTranscript } from '../../state/transcript-store'
 import { followLatest, useUi } from '../../state/ui-store'
 import { AgentPicker } from './agent-picker'
+import { CommandMenu } from './command-menu'
+import { commandMatches, loadCommands, runAppCommand, useCommands } from '../../state/commands-store'
 import { ErrorNote } from '../common/error-note'
 import { ModelPicker } from './model-picker'
 import { isRunning } from '../../state/session-status'
@@ -16,7 +18,8 @@ import { isRunning } from '../../state/session-status'
 const EMPTY: never[] = []
 
 /**
- * Multi-line input: Enter sends, Shift+Enter breaks the line, `@` completes agent names, ↑ in an empty box
+ * Multi-line input: Enter sends, Shift+Enter breaks the line, `/` at the start completes commands, `@` completes
+ * agent names, ↑ in an empty box
  * brings back the last message, Esc in an empty box stops a running turn; Stop/Queue while running.
  */
 export function Composer({ autoFocus }: { autoFocus?: boolean }) {
@@ -42,9 +45,21 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     () => (mention ? addressable(agents).filter((a) => a.name.startsWith(mention[2].toLowerCase())).slice(0, 8) : []),
     [mention, agents],
   )
-  const completing = matches.length > 0
+  // `/name` at the very start, the caret still in the name: the command list (closed by Esc until the name changes).
+  const commands = useCommands((s) => s.commands)
+  const slash = useMemo(() => (caret >= 0 ? /^\/([\w.:-]*)$/.exec(text.slice(0, caret)) : null), [text, caret])
+  const [slashClosed, setSlashClosed] = useState<string | null>(null)
+  const slashOpen = slash !== null && slashClosed !== slash[1]
+  const commandList = useMemo(() => (slashOpen ? commandMatches(commands, slash[1]) : []), [slashOpen, slash?.[1], commands])
+  const slashing = commandList.length > 0 && !mention
+  const completing = matches.length > 0 || slashing
+  const menuLength = slashing ? commandList.length : matches.length
 
-  useEffect(() => setPick(0), [mention?.[2]])
+  useEffect(() => setPick(0), [mention?.[2], slash?.[1]])
+  // The list is read when `/` opens it, so a command file added a moment ago is offered.
+  useEffect(() => {
+    if (slash?.[1] === '') void loadCommands()
+  }, [slash?.[1] === ''])
   useEffect(() => {
     const el = area.current
     if (!el) return
@@ -79,15 +94,33 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     setCaret(pos)
   }
 
+  const completeCommand = (name: string) => {
+    const rest = text.slice(caret).replace(/^\S*/, '')
+    const next = `/${name}${rest.startsWith(' ') ? rest : ` ${rest}`}`
+    const pos = name.length + 2
+    flushSync(() => setText(next))
+    area.current?.setSelectionRange(pos, pos)
+    setCaret(pos)
+  }
+
   const send = async () => {
     const t = text.trim()
     if (!t || sending) return
     setSending(true)
     setError(null)
+    // `/clear`, `/agents`, `/model`: actions of this window, not messages (the host would refuse them).
+    const action = await runAppCommand(t)
+    if (action) {
+      setSending(false)
+      if (action.error) return setError(action.error)
+      setText('')
+      return
+    }
     followLatest()
     const err = await sendPrompt(t, chipAgentNow())
     setSending(false)
-    if (err) return setError(err)
+    // A refused `/command` says all there is to say (the close matches, /help); the generic hint would mislead.
+    if (err) return setError(t.startsWith('/') && /^(Unknown command|\/\S+ (is an action|names agent))/.test(err.message) ? { ...err, hint: '' } : err)
     lastSent.current = t
     setText('')
   }
@@ -111,17 +144,22 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     if (completing) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault()
-        setPick((p) => (p + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length)
+        setPick((p) => (p + (e.key === 'ArrowDown' ? 1 : menuLength - 1)) % menuLength)
         return
       }
       if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+        // Enter on a command already typed in full sends it; Tab (or Enter on a partial name) completes.
+        const picked = slashing ? (commandList[pick] ?? commandList[0]).name : null
+        if (slashing && e.key === 'Enter' && slash?.[1] === picked) return void (e.preventDefault(), send())
         e.preventDefault()
-        complete(matches[pick]?.name ?? matches[0].name)
+        if (picked) completeCommand(picked)
+        else complete(matches[pick]?.name ?? matches[0].name)
         return
       }
       if (e.key === 'Escape') {
         e.preventDefault()
-        setCaret(-1)
+        if (slashing) setSlashClosed(slash?.[1] ?? null)
+        else setCaret(-1)
         return
       }
     }
@@ -157,7 +195,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
       )}
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} testId="composer-error" />}
       <div className="composer" data-testid="composer">
-        {completing && (
+        {slashing && <CommandMenu commands={commandList} pick={pick} onPick={completeCommand} />}
+        {completing && !slashing && (
           <div className="popover mention-menu" data-testid="mention-menu" role="listbox" aria-label="Subagents">
             {matches.map((a, i) => (
               <div
@@ -185,7 +224,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
           data-testid="composer-input"
           aria-label="Message"
           rows={1}
-          placeholder={running ? 'Agent is working — your message will be queued…' : 'Message the agent — @ to address a subagent'}
+          placeholder={running ? 'Agent is working — your message will be queued…' : 'Message the agent — / for commands, @ to address a subagent'}
           value={text}
           onChange={(e) => {
             setText(e.target.value)

@@ -14,7 +14,12 @@ export function CommandPalette() {
 }
 
 function Palette() {
-  const [mode, setMode] = useState<PaletteMode>('root')
+  // Opened by the composer's `/agents` or `/model`: straight at that list (taken once, so Ctrl+K opens at the top).
+  const [mode, setMode] = useState<PaletteMode>(() => {
+    const start = useUi.getState().paletteStart
+    if (start) useUi.setState({ paletteStart: null })
+    return start ?? 'root'
+  })
   const [query, setQuery] = useState('')
   const [active, setActive] = useState(0)
   const input = useRef<HTMLInputElement>(null)

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import type { PartRecord } from '../../../src-shared'
+import { CommandUse, type PartRecord } from '../../../src-shared'
 import { Markdown, splitTaskResults } from '../../markdown'
 import { agentColor, useAgents } from '../../state/agents-store'
 import { messageText, partText, toolName } from '../../state/part-data'
@@ -17,12 +17,16 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
   const synthetic = m.metadata.synthetic === true
   if (synthetic) return <SyntheticCallout parts={m.parts} />
   if (m.metadata.notice === ERROR_NOTICE) return <ErrorCallout sessionId={sessionId} messageId={messageId} error={m.metadata.error} parts={m.parts} nested={nested} />
+  if (m.metadata.notice === 'command') return <CommandNotice parts={m.parts} />
   if (m.metadata.notice) return <NoticeCallout kind={String(m.metadata.notice)} parts={m.parts} />
   if (m.role === 'user') {
     const agent = typeof m.metadata.agent === 'string' ? m.metadata.agent : null
     // Sent to a run while it worked, read at its next step (the host writes who sent it: 'person' or 'agent').
     const steered = m.metadata.steered === 'agent' ? 'agent' : m.metadata.steered ? 'person' : null
-    const text = messageText(m.parts)
+    // A command (issue 27): what the person typed, with the prompt it became (what the model received) folded away.
+    const command = CommandUse.safeParse(m.metadata.command)
+    const typed = command.success ? `/${command.data.name}${command.data.args ? ` ${command.data.args}` : ''}` : null
+    const text = typed ?? messageText(m.parts)
     return (
       <div className={`msg msg-user ${nested ? 'nested' : ''}`} data-testid="message" data-role="user">
         {agent && <AgentTag name={agent} />}
@@ -30,7 +34,17 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
           {(edit) => (
             <>
               <div className="bubble">
-                {m.parts.map((p) => (p.type === 'text' ? <div key={p.id} className="user-text">{partText(p)}</div> : null))}
+                {typed ? (
+                  <div className="user-text" data-testid="command-use">{typed}</div>
+                ) : (
+                  m.parts.map((p) => (p.type === 'text' ? <div key={p.id} className="user-text">{partText(p)}</div> : null))
+                )}
+                {typed && messageText(m.parts) !== typed && (
+                  <details className="command-expansion" data-testid="command-expansion">
+                    <summary>Prompt sent</summary>
+                    <div className="user-text">{messageText(m.parts)}</div>
+                  </details>
+                )}
               </div>
               {steered && <SteeredMarker from={steered} />}
               {!nested && (
@@ -137,6 +151,15 @@ function Reasoning({ text }: { text: string }) {
 
 /** A host notice (e.g. "the previous run was interrupted by a restart"): not the model talking. */
 const NOTICE_TITLE: Record<string, string> = { rules_malformed: 'Permission rules file not used' }
+
+/** What a command did by itself: its `!` shell lines (tool cards, with their approvals), `/help`'s list. */
+function CommandNotice({ parts }: { parts: PartRecord[] }) {
+  return (
+    <div className="callout info command-notice" data-testid="command-notice">
+      {parts.map((p) => (p.type === 'text' ? <Markdown key={p.id} text={partText(p)} /> : <PartView key={p.id} part={p} />))}
+    </div>
+  )
+}
 
 function NoticeCallout({ kind, parts }: { kind: string; parts: PartRecord[] }) {
   return (
