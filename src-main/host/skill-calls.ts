@@ -8,8 +8,7 @@ export function skillCalls(d: Pick<CallDeps, 'dataDir' | 'trust' | 'workspaces' 
     'skills.list': async ({ workspaceRoot }) => {
       const root = d.workspaces.realFolder(workspaceRoot)
       const { skills, errors, folders } = loadSkills({ dataDir: d.dataDir, workdir: root, home: d.env.HOME, trusted: d.trust.state(root).status === 'trusted' })
-      // The body stays in the host: the listing is what a person reads, not what the model loads.
-      return { skills: skills.map(({ body: _body, ...entry }) => entry), errors, folders }
+      return { skills, errors, folders }
     },
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { decideRequests, type LayeredRules, type Ruleset } from '../permissions'
-import { filesBeside, type Skill } from '../skills'
+import { filesBeside, skillBody, type Skill } from '../skills'
 import { defineTool, ToolError, type ToolDef } from '../tools'
 import type { RunLevel } from './level'
 
@@ -76,6 +76,8 @@ ${list}`,
     async execute(input) {
       const s = byName.get(input.name)
       if (!s) throw new ToolError(`No skill named "${input.name}".`)
+      const read = skillBody(s.file)
+      if (!read.ok) throw new ToolError(`The skill "${s.name}" cannot be loaded: ${read.reason}`)
       const { files, more } = filesBeside(s.dir)
       const listing = files.length ? files.map((f) => `- ${f}`).join('\n') + (more ? `\n(… and ${more} more)` : '') : '(none)'
       const output = `<skill name="${s.name}">
@@ -83,7 +85,7 @@ Folder: ${s.dir}
 Files beside SKILL.md (read them with read_file, e.g. ${s.dir}/${files[0] ?? 'FILE'}):
 ${listing}
 
-${s.body.trim()}
+${read.body.trim()}
 </skill>`
       return { output, metadata: { skill: s.name, source: s.source, dir: s.dir } }
     },

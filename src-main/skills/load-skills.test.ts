@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadSkills } from './load-skills'
 import { parseSkill } from './parse-skill'
-import { filesBeside } from './skill-files'
+import { filesBeside, skillBody } from './skill-files'
 
 let root: string, data: string, home: string, work: string
 const put = (file: string, text: string) => {
@@ -33,7 +33,7 @@ describe('skill discovery', () => {
     expect(r.skills.map((s) => [s.name, s.source])).toEqual([['a', 'person'], ['b', 'person'], ['w0', 'workspace'], ['w1', 'workspace'], ['w2', 'workspace'], ['w3', 'workspace']])
     const b = r.skills[1]
     expect(b).toMatchObject({ description: 'b things', dir: path.join(home, '.claude/skills/b'), offered: true, file: path.join(home, '.claude/skills/b/SKILL.md') })
-    expect(b.body.trim()).toBe('# b\nDo it.')
+    expect(skillBody(b.file)).toEqual({ ok: true, body: '# b\nDo it.' })
     expect(filesBeside(b.dir)).toEqual({ files: ['ref.md'], more: 0 })
   })
 
@@ -61,7 +61,7 @@ describe('skill discovery', () => {
     const r = load()
     expect(r.skills).toEqual([])
     expect(r.errors.map((e) => e.reason)).toEqual([
-      expect.stringMatching(/^links to .*elsewhere\/SKILL.md, outside the workspace; a workspace's skill must be inside it$/),
+      expect.stringMatching(/^links to .*\/elsewhere, outside the workspace; a workspace's skill must be inside it$/),
       expect.stringMatching(/^links to .*elsewhere\/SKILL.md, outside the workspace/),
     ])
   })
@@ -102,5 +102,19 @@ describe('SKILL.md', () => {
   it('a name with spaces falls back to the folder name with a warning', () => {
     const r = parseSkill(skill('My Skill'), f, 'my-skill')
     expect(r).toMatchObject({ ok: true, skill: { name: 'my-skill', warnings: [{ field: 'name', line: 2 }] } })
+  })
+})
+
+describe('the parse cache', () => {
+  it('re-reads a SKILL.md that changed, and keeps a shadowing note off the cached entry', () => {
+    const file = path.join(home, '.claude/skills/x/SKILL.md')
+    put(file, skill('x', 'first'))
+    put(path.join(work, '.claude/skills/x/SKILL.md'), skill('x', 'theirs'))
+    expect(load().skills[0]).toMatchObject({ description: 'first', warnings: [expect.objectContaining({ reason: expect.stringMatching(/^another skill named "x"/) })] })
+    put(file, skill('x', 'second, longer'))
+    const again = load()
+    expect(again.skills[0]).toMatchObject({ description: 'second, longer' })
+    expect(again.skills[0].warnings).toHaveLength(1)
+    expect(fs.existsSync(path.join(data, 'cache', 'skill-files.json'))).toBe(true)
   })
 })

@@ -4,13 +4,12 @@ import path from 'node:path'
 import type { SkillEntry, SkillProblem, SkillSource, SkillsListing } from '../../src-shared'
 import { isMissing, readText } from '../files'
 import { parseSkill } from './parse-skill'
+import { SkillCache, skillCacheFor } from './skill-cache'
 
 export const SKILL_FILE = 'SKILL.md'
 
-/** A loaded skill: what the listing shows, plus the body the `skill` tool returns. */
-export interface Skill extends SkillEntry {
-  body: string
-}
+/** A loaded skill: what the listing shows (the `skill` tool reads its body from the file when it loads it). */
+export type Skill = SkillEntry
 
 export interface LoadedSkills extends Omit<SkillsListing, 'skills'> {
   skills: Skill[]
@@ -44,13 +43,18 @@ export function loadSkills(o: { dataDir: string; workdir?: string; home?: string
   const folders: SkillFolder[] = []
   const byName = new Map<string, Skill>()
   const realWorkdir = o.workdir ? realOr(o.workdir) : undefined
+  const cache = skillCacheFor(o.dataDir)
   for (const folder of skillFolders(o)) {
     const names = subfolders(folder.dir, errors)
     if (!names) continue
     folders.push(folder)
-    for (const entry of names) {
+    // Real paths by one realpath per folder and one lstat per skill: discovery runs before every prompt (issue 27's
+    // bench: 500 skills in well under 50 ms), and only a link needs resolving.
+    const realFolder = realOr(folder.dir)
+    for (const { name: entry, link } of names) {
       const file = path.join(folder.dir, entry, SKILL_FILE)
-      const skill = loadOne(file, entry, folder.source, realWorkdir, errors)
+      const realDir = link ? realOr(path.join(folder.dir, entry)) : path.join(realFolder, entry)
+      const skill = loadOne(file, realDir, entry, folder.source, realWorkdir, errors, cache)
       if (!skill) continue
       const first = byName.get(skill.name)
       if (first) {
@@ -63,24 +67,43 @@ export function loadSkills(o: { dataDir: string; workdir?: string; home?: string
       skills.push(skill)
     }
   }
+  cache.flush()
   return { skills, errors, folders }
 }
 
-function loadOne(file: string, folderName: string, source: SkillSource, realWorkdir: string | undefined, errors: SkillProblem[]): Skill | undefined {
-  const read = readText(file)
-  if (read.kind === 'missing') return undefined
-  if (read.kind === 'unreadable') {
-    errors.push({ file, reason: `cannot be read: ${read.reason}` })
+function loadOne(file: string, dir: string, folderName: string, source: SkillSource, realWorkdir: string | undefined, errors: SkillProblem[], cache: SkillCache): Skill | undefined {
+  let stat: fs.Stats | undefined
+  let realFile = path.join(dir, SKILL_FILE)
+  try {
+    stat = fs.lstatSync(realFile, { throwIfNoEntry: false })
+    if (stat?.isSymbolicLink()) {
+      realFile = realOr(realFile)
+      stat = fs.statSync(realFile, { throwIfNoEntry: false })
+    }
+  } catch (err) {
+    errors.push({ file, reason: `cannot be read: ${(err as Error).message}` })
     return undefined
   }
-  const dir = realOr(path.dirname(file))
+  // A folder without SKILL.md is not a skill (a plain folder of files beside others).
+  if (!stat) return undefined
   // The file tools may read a skill's folder wherever it is: a workspace's skill must therefore really be in the
   // workspace, or a link (`.claude/skills/x -> /`) would open the whole disk to reading.
-  if (source === 'workspace' && realWorkdir && !(within(realWorkdir, dir) && within(realWorkdir, realOr(file)))) {
-    errors.push({ file, reason: `links to ${realOr(file)}, outside the workspace; a workspace's skill must be inside it` })
+  if (source === 'workspace' && realWorkdir && !(within(realWorkdir, dir) && within(realWorkdir, realFile))) {
+    errors.push({ file, reason: `links to ${within(realWorkdir, dir) ? realFile : dir}, outside the workspace; a workspace's skill must be inside it` })
     return undefined
   }
-  const parsed = parseSkill(read.text, file, folderName)
+  const key = SkillCache.keyOf(stat, folderName)
+  let parsed = cache.get(file, key)
+  if (!parsed) {
+    const read = readText(file)
+    if (read.kind !== 'text') {
+      if (read.kind === 'unreadable') errors.push({ file, reason: `cannot be read: ${read.reason}` })
+      return undefined
+    }
+    const fresh = parseSkill(read.text, file, folderName)
+    cache.set(file, key, fresh)
+    parsed = fresh
+  }
   if (!parsed.ok) {
     errors.push(parsed.error)
     return undefined
@@ -96,17 +119,20 @@ function loadOne(file: string, folderName: string, source: SkillSource, realWork
     ...(s.license ? { license: s.license } : {}),
     offered: s.modelInvocable,
     ...(s.modelInvocable ? {} : { notOffered: 'disable-model-invocation: true (the person invokes it, the model does not)' }),
-    warnings: s.warnings,
-    body: s.body,
+    // A copy: the listing adds shadowing notes to a skill's warnings, never to the cached entry.
+    warnings: [...s.warnings],
   }
 }
 
-/** The folders of a skills folder, sorted; undefined when the folder does not exist. */
-function subfolders(dir: string, errors: SkillProblem[]): string[] | undefined {
+/** The folders of a skills folder (and links, which may be folders), sorted; undefined when the folder does not exist. */
+function subfolders(dir: string, errors: SkillProblem[]): { name: string; link: boolean }[] | undefined {
   try {
     const entries = fs.readdirSync(dir, { withFileTypes: true })
     // A link to a folder is a skill too (people link skills in from a clone); its target is checked in loadOne.
-    return entries.filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink())).map((e) => e.name).sort()
+    return entries
+      .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink()))
+      .map((e) => ({ name: e.name, link: e.isSymbolicLink() }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch (err) {
     if (isMissing(err) || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined
     errors.push({ file: dir, reason: `cannot be read: ${(err as Error).message}` })

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { readFrontmatter } from '../config'
 
 export const MAX_LISTED_FILES = 100
 const MAX_DEPTH = 4
@@ -34,4 +35,19 @@ export function filesBeside(dir: string): { files: string[]; more: number } {
   }
   walk('', 1)
   return { files, more }
+}
+
+/**
+ * A skill's instructions, read when the model loads it (as the file is now: an edit since the prompt started is what
+ * the author means). A file that no longer parses says why in one line.
+ */
+export function skillBody(file: string): { ok: true; body: string } | { ok: false; reason: string } {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    return { ok: false, reason: `${file} cannot be read: ${(err as Error).message}` }
+  }
+  const fm = readFrontmatter(text)
+  return fm.ok ? { ok: true, body: fm.body } : { ok: false, reason: `${file}:${fm.line}: ${fm.reason}` }
 }
