@@ -73,6 +73,11 @@ export async function loadSkillsList(workspaceRoot: string): Promise<UiResult<Ca
   return toUiResult('Loading the skills', await call('skills.list', { workspaceRoot }))
 }
 
+/** Settings › Hooks: the Claude Code hooks read for this workspace, with their source and problems. */
+export async function loadHooksList(workspaceRoot: string): Promise<UiResult<CallOutput<'hooks.list'>>> {
+  return toUiResult('Loading the hooks', await call('hooks.list', { workspaceRoot }))
+}
+
 export async function loadMcpServers(workspaceRoot: string): Promise<UiResult<CallOutput<'mcp.list'>>> {
   return toUiResult('Loading the MCP servers', await call('mcp.list', { workspaceRoot }))
 }
