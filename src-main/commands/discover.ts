@@ -10,6 +10,8 @@ export interface CommandSet {
   commands: CommandDef[]
   byName: Map<string, CommandDef>
   errors: CommandProblem[]
+  /** every command name found (built-ins too), parsed or not: for the close matches of an unknown name */
+  names: string[]
   /** workspace command files left out because the workspace is not trusted */
   untrusted: number
 }
@@ -31,10 +33,13 @@ export function commandFolders(o: { home: string; dataDir: string; workdir: stri
 /**
  * Every command for a workspace. Workspace files are commands only once the person trusts the workspace: a cloned
  * repository's command could otherwise put any text (and `!` shell lines) into a prompt the person did not write.
- * Read on each call — a few small files; an edit applies to the next prompt without a restart.
+ * Read on each call (an edit applies to the next prompt without a restart); a file unchanged since it was last parsed
+ * in this process (path, size, mtime) is not parsed again. `only`: the one command a prompt calls — the other files
+ * are listed by name (for the close matches) but not read, so a cold `agentry run "/name"` parses one file.
  */
-export function discoverCommands(o: { home: string; dataDir: string; workdir: string; trusted: boolean }): CommandSet {
+export function discoverCommands(o: { home: string; dataDir: string; workdir: string; trusted: boolean; only?: string }): CommandSet {
   const byName = new Map<string, CommandDef>(BUILTIN_COMMANDS.map((c) => [c.name, c]))
+  const names = new Set(byName.keys())
   const errors: CommandProblem[] = []
   let untrusted = 0
   for (const { dir, source } of commandFolders(o)) {
@@ -46,12 +51,9 @@ export function discoverCommands(o: { home: string; dataDir: string; workdir: st
     for (const rel of files) {
       const file = path.join(dir, rel)
       const name = rel.replace(/\.md$/i, '').split(path.sep).join(':')
-      const read = readText(file)
-      if (read.kind !== 'text') {
-        errors.push({ file, reason: read.kind === 'missing' ? 'the file disappeared while it was read' : `cannot read the file (${read.reason})` })
-        continue
-      }
-      const parsed = parseCommandFile({ name, file, source, text: read.text })
+      names.add(name)
+      if (o.only !== undefined && name !== o.only) continue
+      const parsed = parseCached(file, name, source)
       if ('error' in parsed) {
         errors.push(parsed.error)
         continue
@@ -65,7 +67,27 @@ export function discoverCommands(o: { home: string; dataDir: string; workdir: st
       byName.set(name, parsed.command)
     }
   }
-  return { commands: [...byName.values()], byName, errors, untrusted }
+  return { commands: [...byName.values()], byName, errors, names: [...names], untrusted }
+}
+
+const parsedFiles = new Map<string, { stamp: string; result: ReturnType<typeof parseCommandFile> }>()
+
+/** A command file parsed, or the parse of it this process already made while its size and mtime are the same. */
+function parseCached(file: string, name: string, source: Exclude<CommandSource, 'builtin'>): ReturnType<typeof parseCommandFile> {
+  let stamp: string | undefined
+  try {
+    const st = fs.statSync(file)
+    stamp = `${name}\0${source}\0${st.size}\0${st.mtimeMs}`
+  } catch {
+    stamp = undefined
+  }
+  const hit = stamp ? parsedFiles.get(file) : undefined
+  if (hit && hit.stamp === stamp) return hit.result
+  const read = readText(file)
+  if (read.kind !== 'text') return { error: { file, reason: read.kind === 'missing' ? 'the file disappeared while it was read' : `cannot read the file (${read.reason})` } }
+  const result = parseCommandFile({ name, file, source, text: read.text })
+  if (stamp) parsedFiles.set(file, { stamp, result })
+  return result
 }
 
 /** `**\/*.md` under a folder, relative paths in a stable order; a missing folder is none. */

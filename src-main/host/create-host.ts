@@ -117,8 +117,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
     // Slash commands (issue 27): the person's (HOME as the host was given it) always, the workspace's once trusted.
-    const commands = (workdir: string) =>
-      discoverCommands({ home: env.HOME || os.homedir(), dataDir, workdir, trusted: settings.trust.state(workdir).status === 'trusted' })
+    const commands = (workdir: string, only?: string) =>
+      discoverCommands({ home: env.HOME || os.homedir(), dataDir, workdir, trusted: settings.trust.state(workdir).status === 'trusted', only })
     // MCP servers start when a run first needs them and stop with the host (before the store closes).
     const mcp = new McpPool({ dataDir, env })
     disposers.push(() => mcp.dispose())

@@ -21,7 +21,7 @@ export function commandOf(text: string, commands: CommandSet): CommandCall | und
   if (!use) return undefined
   const command = commands.byName.get(use.name)
   if (!command) {
-    const near = closeMatches(use.name, [...commands.byName.keys()])
+    const near = closeMatches(use.name, commands.names)
     const hint = near.length ? ` Did you mean ${near.map((n) => `/${n}`).join(', ')}?` : ''
     const broken = commands.errors.find((e) => e.file.replace(/\\/g, '/').replace(/\.md$/i, '').endsWith(`/${use.name.replace(/:/g, '/')}`))
     const why = broken ? ` Its file could not be loaded: ${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.reason}.` : ''

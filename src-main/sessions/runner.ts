@@ -1,4 +1,4 @@
-import type { AgentInfo, ApprovalRecord, ClientMcpServer, Config, HeadlessRun, ModelRef, QueueEntry, SessionRecord, SessionStatus } from '../../src-shared'
+import { parseCommandCall, type AgentInfo, type ApprovalRecord, type ClientMcpServer, type Config, type HeadlessRun, type ModelRef, type QueueEntry, type SessionRecord, type SessionStatus } from '../../src-shared'
 import type { Approvals, ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendErrorMessage, awaitsAnswer, buildPrompt, StoredTranscript } from '../loop'
@@ -47,7 +47,7 @@ export interface RunnerDeps {
   /** checkpoints of the workspace around each turn (undo, the review of changes); absent → none are kept */
   checkpoints?: { begin(o: Parameters<TurnRecorder['begin']>[0]): Promise<TurnRecording | undefined> }
   /** the slash commands of a workspace (issue 27); absent → a prompt is always plain text */
-  commands?(workdir: string): CommandSet
+  commands?(workdir: string, only?: string): CommandSet
 }
 
 const HELPER_GRACE_MS = 2000
@@ -175,7 +175,7 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
    */
   private commandAgent(session: SessionRecord, text: string): string | undefined {
     if (!this.deps.commands || !text.startsWith('/')) return undefined
-    const call = commandOf(text, this.deps.commands(session.workspaceRoot))
+    const call = commandOf(text, this.deps.commands(session.workspaceRoot, parseCommandCall(text)?.name))
     const wanted = call?.command.agent
     if (!wanted || call.command.subtask) return undefined
     const agent = this.deps.agents(session.workspaceRoot).find((a) => a.name === wanted)

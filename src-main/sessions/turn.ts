@@ -1,4 +1,4 @@
-import type { AgentInfo, Config, QueueEntry, SessionRecord, SessionStatus, TokenUsage } from '../../src-shared'
+import { parseCommandCall, type AgentInfo, type Config, type QueueEntry, type SessionRecord, type SessionStatus, type TokenUsage } from '../../src-shared'
 import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript, textPart } from '../loop'
 import { addStep, type Allowance, type Reached, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
 import { INTERRUPTED_REASON } from '../subagents'
@@ -50,7 +50,9 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   const firstPrompt = entry !== undefined && !retrying && !transcript.history().some((m) => m.role === 'user')
 
   // A command (`/name args`, issue 27), read from its files as they are now; the message first shows what was typed.
-  const commands = entry && !retrying && deps.commands ? deps.commands(session.workspaceRoot) : undefined
+  // Read only for a prompt that starts with `/`: every other turn pays nothing for commands.
+  const called = entry && !retrying ? parseCommandCall(entry.text)?.name : undefined
+  const commands = called && deps.commands ? deps.commands(session.workspaceRoot, called === 'help' ? undefined : called) : undefined
   let command: CommandCall | undefined
   let commandError: string | undefined
   try {
