@@ -11,8 +11,8 @@ const builtin = (name: string, description: string, argumentHint?: string): Comm
 })
 
 /**
- * Agentry's own commands. `/help` runs on the host (any front end); the others are actions of a front end (a new
- * session, a picker), so the composer handles them and the host refuses them with a line saying where they work.
+ * Agentry's own commands. `/help` and `/compact` run on the host (any front end); the others are actions of a front
+ * end (a new session, a picker), so the composer handles them and the host refuses them with a line saying so.
  */
 export const BUILTIN_COMMANDS: CommandDef[] = [
   builtin('help', 'List the commands you can use here, with what each does'),
@@ -23,4 +23,4 @@ export const BUILTIN_COMMANDS: CommandDef[] = [
 ]
 
 /** Built-ins that the host runs itself; the rest belong to the app's composer. */
-export const HOST_BUILTINS = new Set(['help'])
+export const HOST_BUILTINS = new Set(['help', 'compact'])

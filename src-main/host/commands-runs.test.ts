@@ -84,6 +84,29 @@ describe('a command at the model', () => {
     expect(String(task.data.output)).toContain('it adds')
   })
 
+  it('agent: naming a subagent runs the command as its task (opencode); allowed-tools grants nothing', async () => {
+    mine('probe', '---\nagent: explore\nallowed-tools: Bash(echo:*)\n---\nLook at $ARGUMENTS')
+    lh = await loopbackHarness(answering('found it'))
+    const { messages } = await lh.h.run('/probe the parser')
+    expect(lastUser(byAgent('explore')[0])).toContain('Look at the parser')
+    expect(byAgent('build')).toHaveLength(0)
+    expect(toolParts(messages).find((p) => p.type === 'tool-task')?.toolState).toBe('output-available')
+    const listed = await lh.h.host.api.calls['commands.list']({ workspaceRoot: lh.h.workdir })
+    expect(listed.commands.find((c) => c.name === 'probe')).toMatchObject({ agent: 'explore', allowedTools: ['Bash(echo:*)'] })
+  })
+
+  it('/compact summarizes the older messages now, without a model turn of its own', async () => {
+    lh = await loopbackHarness((r) => (agentOfRequest(r) === 'compaction' ? { text: 'SUMMARY' } : { text: 'answer' }))
+    const first = await lh.h.run('one')
+    for (const t of ['two', 'three', 'four']) await lh.h.run(t, { sessionId: first.sessionId })
+    const builds = byAgent('build').length
+    const { messages } = await lh.h.run('/compact', { sessionId: first.sessionId })
+    expect(byAgent('compaction')).toHaveLength(1)
+    expect(byAgent('build')).toHaveLength(builds)
+    expect(messages.some((m) => m.metadata.compaction)).toBe(true)
+    expect(textOf(messages).join('\n')).toContain('Compacted: the older messages are summarized')
+  })
+
   it('/help lists the commands as a notice; no model request', async () => {
     mine('review', '---\ndescription: Review a branch\nargument-hint: [branch]\n---\nx')
     lh = await loopbackHarness(answering())
