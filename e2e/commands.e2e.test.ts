@@ -10,6 +10,7 @@ const script = `
 agents:
   build:
     - { match: "Review the branch main", text: "Reviewed main: two issues." }
+    - { match: "Status: hi-from-shell", text: "The shell said hi." }
     - { text: "plain answer" }
   title: [ { text: "Commands session", repeat: true } ]
 `
@@ -32,6 +33,7 @@ describe('slash commands in the composer', () => {
     const dir = path.join(s.home, 'commands')
     fs.mkdirSync(path.join(dir, 'git'), { recursive: true })
     fs.writeFileSync(path.join(dir, 'review.md'), '---\ndescription: Review a branch before it is merged\nargument-hint: [branch]\n---\nReview the branch $1 and list the issues.')
+    fs.writeFileSync(path.join(dir, 'status.md'), '---\ndescription: Show the status\n---\nStatus: !`echo hi-from-shell`')
     fs.writeFileSync(path.join(dir, 'git', 'summary.md'), '---\ndescription: Summarize recent commits\n---\nSummarize the last commits.')
   }, 120_000)
   afterAll(async () => s?.close())
@@ -81,5 +83,18 @@ describe('slash commands in the composer', () => {
     await input.press('Escape')
     await input.press('Enter')
     await expect.poll(() => page.locator('[data-testid=message]').count()).toBe(0)
+  }, 60_000)
+
+  it('a !`cmd` line asks like bash: its card and approval show in the conversation; allowed, the model gets its output', async () => {
+    const { page } = s
+    const input = page.locator('[data-testid=composer-input]')
+    await input.fill('/status')
+    await input.press('Enter')
+    await page.waitForSelector('[data-testid=approval-allow-once]', { timeout: 20_000 })
+    await expect(page.locator('[data-testid=command-notice]').last().innerText()).resolves.toContain('echo hi-from-shell')
+    await shots(page, 'shell-approval')
+    await page.click('[data-testid=approval-allow-once]')
+    await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('The shell said hi.')
+    await shots(page, 'shell-ran')
   }, 60_000)
 })
