@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createHarness, toolParts, type Harness, type HarnessOptions } from '../testing/harness'
+import { createHarness, toolParts, waitFor, type Harness, type HarnessOptions } from '../testing/harness'
 
 /**
  * Claude Code hooks in real runs (issue 27): the scripted model calls tools, hook scripts run in the sandbox with the
@@ -93,6 +93,27 @@ describe('hooks in runs', () => {
     expect(toolResult(r, 0)).toMatch(/^Permission denied: .*rm/)
     expect(toolResult(r, 1)).toMatch(/^Permission denied: PreToolUse hook `cat \| grep.*asks for approval: a person reviews this, and this run is headless/)
     expect(toolResult(r, 2)).toMatch(/^fine\n/)
+  }, 30_000)
+
+  it("a hook's ask makes the person approve a call the rules allow (reason shown, no \"always\"), even a todo", async () => {
+    const ask = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"a person reviews this"}}'`
+    personHooks({ PreToolUse: [{ matcher: 'Bash|TodoWrite', hooks: [{ type: 'command', command: ask }] }] })
+    h = await createHarness({
+      permissions: '{ "bash": "allow" }',
+      script: { agents: { build: [{ tools: [bashCall('echo reviewed')] }, { tools: [{ name: 'todo', input: { todos: [] } }] }, { text: 'done' }], '*': [{ text: 'T', repeat: true }] } },
+    })
+    const harness = h
+    const { sessionId } = await harness.run('go', { wait: false })
+    for (const tool of ['bash', 'todo']) {
+      const pending = () => (harness.host.store.flush(), harness.host.store.approvals.listApprovals({ status: 'pending' }))
+      const approval = await waitFor(() => pending()[0])
+      expect(approval).toMatchObject({ toolName: tool, alwaysSuggestions: [], arguments: { reason: expect.stringMatching(/^PreToolUse hook `echo .*` \(~\/.claude\/settings.json\) asks for approval: a person reviews this$/) } })
+      await harness.host.api.calls['approvals.answer']({ approvalId: approval.id, decision: 'allow_once' })
+      await waitFor(() => pending().length === 0)
+    }
+    await waitFor(() => harness.host.store.sessions.getSession(sessionId)?.status === 'idle')
+    const parts = toolParts(harness.host.store.transcript.listMessages(sessionId))
+    expect(String(parts[0]?.data.output)).toMatch(/^reviewed/)
   }, 30_000)
 
   it("tool_input on stdin has Claude Code's shape for Bash, Write and Edit", async () => {

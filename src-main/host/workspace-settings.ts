@@ -40,7 +40,7 @@ export function createSettingsSource(dataDir: string, registry: AgentRegistry, h
       // Skills are read when each prompt starts (like agent files): a new or edited skill applies from the next one.
       const { skills } = loadSkills({ dataDir, workdir, home, trusted: state.status === 'trusted' })
       // Hooks too: read once per run (the snapshot), never per tool call.
-      const hooks = loadHooks(hookFiles({ dataDir, workdir }), { trusted: state.status === 'trusted' })
+      const hooks = loadHooks(hookFiles({ dataDir, workdir, home: home || undefined }), { trusted: state.status === 'trusted' })
       return { config, rules, agents: registry.resolve(workdir).agents, skills, hooks }
     },
   }

@@ -106,7 +106,8 @@ export async function authorizeCall(o: {
 }): Promise<{ ok: true } | { ok: false; message: string }> {
   const { level, toolName } = o
   const reqs = requestsFor(toolName, o.ask)
-  const ruled = decideAll(level, o.rules, reqs)
+  // A tool that asks no permission (todo) reaches the gate only for a hook's ask: the rules have nothing to say.
+  const ruled: GateDecision = reqs.length ? decideAll(level, o.rules, reqs) : { action: 'allow', reason: 'no permission needed' }
   const decision: GateDecision = ruled.action === 'allow' && o.mustAsk ? { action: 'ask', reason: o.mustAsk } : ruled
   if (decision.action === 'allow') return { ok: true }
   if (decision.action === 'deny') {
@@ -159,7 +160,7 @@ export async function authorizeCall(o: {
     workspaceRoot: level.workdir,
     signal: level.signal,
     emit: level.emit,
-    recheck: () => !o.mustAsk && decideAll(level, o.rules, reqs).action === 'allow',
+    recheck: () => !o.mustAsk && reqs.length > 0 && decideAll(level, o.rules, reqs).action === 'allow',
   })
   o.handle.patch({}, 'input-available')
   if (answer.outcome === 'approved') return { ok: true }
