@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent, MessageWithParts } from '../../src-shared'
-import { TranscriptDraft, type Transcripts } from './transcript-model'
+import { lastUserText, TranscriptDraft, type Transcripts } from './transcript-model'
 
 const at = 1_700_000_000_000
 const msg = (sessionId: string, id: string, role: 'user' | 'assistant' = 'assistant') => ({ id, sessionId, role, metadata: {}, createdAt: at, updatedAt: at })
@@ -112,5 +112,15 @@ describe('TranscriptDraft', () => {
   it('an error event adds no row of its own: the stored error message is the row, in place', () => {
     const t = run({}, [[1, { type: 'error', sessionId: 's', at, code: 'auth', message: 'missing key for anthropic' }]])
     expect(t.s?.messageIds ?? []).toEqual([])
+  })
+})
+
+describe('lastUserText (↑ in an empty message box)', () => {
+  it('gives a command back as it was typed, not as the prompt it became', () => {
+    const t = run({}, [
+      [1, { type: 'message_created', sessionId: 's', at, message: { ...msg('s', 'm1', 'user'), metadata: { command: { name: 'review', args: 'main' } } } }],
+      [2, { type: 'part_updated', sessionId: 's', at, part: { id: 'p1', messageId: 'm1', sessionId: 's', index: 0, type: 'text', data: { text: 'Review the branch main' }, toolCallId: null, toolState: null } }],
+    ])
+    expect(lastUserText(t.s)).toBe('/review main')
   })
 })

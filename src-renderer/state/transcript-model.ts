@@ -1,4 +1,4 @@
-import { foldEvent, type AgentEvent, type LeafEvent, type MessageWithParts, type PartRecord, type SessionStatus } from '../../src-shared'
+import { CommandUse, foldEvent, type AgentEvent, type LeafEvent, type MessageWithParts, type PartRecord, type SessionStatus } from '../../src-shared'
 import { TokenUsage } from '../../src-shared/session'
 import { readTaskCard } from './part-data'
 
@@ -33,6 +33,9 @@ export function lastUserText(t: Transcript | undefined): string | null {
   for (let i = t.messageIds.length - 1; i >= 0; i--) {
     const m = t.messages.get(t.messageIds[i])
     if (m?.role !== 'user' || m.metadata.synthetic === true) continue
+    // A command comes back as it was typed (`/review main`), not as the prompt it became.
+    const command = CommandUse.safeParse(m.metadata.command)
+    if (command.success) return `/${command.data.name}${command.data.args ? ` ${command.data.args}` : ''}`
     const text = m.parts.map((p) => (p.type === 'text' && typeof p.data.text === 'string' ? p.data.text : '')).join('')
     if (text) return text
   }
