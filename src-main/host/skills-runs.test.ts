@@ -105,6 +105,10 @@ describe('skills at the model', () => {
       { agents: { noskills: { mode: 'subagent', permission: { '*': 'allow', skill: 'deny' } }, onlyother: { mode: 'subagent', permission: { '*': 'allow', skill: { '*': 'allow', pdf: 'deny' } } } } },
     )
     await lh.h.run('delegate')
+    // The task listing promises the skill tool to the child that will have it, and only to it.
+    const listing = toolOf(lh.requests().find((r) => firstUserText(r) === 'delegate')!, 'task')!.function.description
+    expect(listing).toMatch(/^- onlyother: .* Tools: .*\bskill\b/m)
+    expect(listing).not.toMatch(/^- noskills: .* Tools: .*\bskill\b/m)
     const children = lh.requests().filter((r) => firstUserText(r) !== 'delegate' && agentOfRequest(r) !== 'title')
     const noSkills = children.filter((r) => !toolNamesOf(r).includes('skill'))
     const withOther = children.filter((r) => toolNamesOf(r).includes('skill'))

@@ -7,6 +7,7 @@ import {
   nativeToolNames,
   offeredNativeTools,
   SESSION_TOOLS,
+  skillsForRun,
   subagentRules,
   toolsForRun,
   type RuleSources,
@@ -101,7 +102,10 @@ export class TaskTools {
     const own = toolsForRun(agent, chain, [], level.depth + 1).map((t) => t.name)
     const canNest = level.depth + 2 <= config.subagents.maxDepth && callableSubagents(level.settings.agents).length > 0
     const higher = [...(canNest ? ['task'] : []), ...SESSION_TOOLS].filter((t) => !chain.some((rules) => deniesOutright(rules, t)))
-    return [...own, ...higher, ...this.nativeToolsOf(level, agent, chain)]
+    // The skill tool, when some skill is left to the child under its chain (as its own run will find).
+    const child = { ...level, agent, chain, depth: level.depth + 1, agentPath: [...level.agentPath, agent.name] }
+    const skill = skillsForRun(child).length > 0 && !chain.some((rules) => deniesOutright(rules, 'skill')) ? ['skill'] : []
+    return [...own, ...skill, ...higher, ...this.nativeToolsOf(level, agent, chain)]
   }
 
   /** The native tools (provider web search) a child of `level` running `agent` would be offered. */
