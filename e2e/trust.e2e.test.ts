@@ -48,7 +48,7 @@ describe('workspace trust in Settings', () => {
     expect(list.workspaces.map((w) => w.root)).toEqual([s.workdir])
     // Present files are pinned by content; an absent one (.mcp.json here) is pinned as absent, so creating it later counts as a change.
     const stamps = Object.fromEntries(list.workspaces[0].files.map((f) => [f.path, f.sha256]))
-    expect(stamps).toEqual({ '.agents/permissions.jsonc': expect.any(String), '.agents/config.yaml': expect.any(String), '.mcp.json': null })
+    expect(stamps).toEqual({ '.agents/permissions.jsonc': expect.any(String), '.agents/config.yaml': expect.any(String), '.mcp.json': null, '.claude/settings.json': null, '.claude/settings.local.json': null })
     await shot(page, 'trust', '02-trusted')
 
     // A changed file: the page shows it on the next load, untrusted again.
