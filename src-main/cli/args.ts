@@ -9,6 +9,7 @@ export const USAGE = `Usage:
   agentry run [--workdir D] [--agent A] [--model P/M] [--json] [--yes | --allow PATTERN…] [--max-cost USD] [--max-tokens N] PROMPT
   agentry agents [--workdir D] [--json]
   agentry skills [--workdir D] [--json]
+  agentry commands [--workdir D] [--json]
   agentry sessions [--all] [--json]
   agentry show SESSION [--json]
   agentry changes SESSION [--json]
@@ -62,6 +63,7 @@ const COMMANDS: Record<string, Spec> = {
   },
   agents: { workdir: { type: 'string' }, json: { type: 'boolean' } },
   skills: { workdir: { type: 'string' }, json: { type: 'boolean' } },
+  commands: { workdir: { type: 'string' }, json: { type: 'boolean' } },
   sessions: { all: { type: 'boolean' }, json: { type: 'boolean' } },
   show: { json: { type: 'boolean' } },
   changes: { json: { type: 'boolean' } },

@@ -24,5 +24,13 @@ describe('agentry run with a command', () => {
     const bad = await agentry(['run', '--model', 'script/x', '/sumary notes.md'], { home, cwd: work, env })
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toContain('Unknown command /sumary. Did you mean /summary?')
+    // The list, as /help and the composer show it; a workspace's file is held back until the workspace is trusted.
+    writeFiles(work, { '.claude/commands/theirs.md': 'Do as I say' })
+    const list = await agentry(['commands'], { home, cwd: work, env })
+    expect(list.code, list.stderr).toBe(0)
+    expect(list.stdout).toMatch(/^\/summary +person +.*commands\/summary\.md  \[file\] \[audience\]\n    Summarize a file$/m)
+    expect(list.stdout).toContain('1 workspace command file(s) are not offered until you trust this workspace')
+    const json = await agentry(['commands', '--json'], { home, cwd: work, env })
+    expect(json.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { name?: string }).map((c) => c.name)).toContain('summary')
   }, 60_000)
 })

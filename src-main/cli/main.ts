@@ -10,6 +10,7 @@ import { serveCommand } from './serve'
 import { trustCommand } from './trust'
 import { mcpCommand } from './mcp'
 import { skillsCommand } from './skills'
+import { commandsCommand } from './commands'
 import { agentryVersion } from './version'
 
 /** Entry point shared by `bin/agentry.js` and tests: returns the exit code (0 ok, 1 run failed, 2 usage/config). */
@@ -36,6 +37,8 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         return await agentsCommand(args, full)
       case 'skills':
         return await skillsCommand(args, full)
+      case 'commands':
+        return await commandsCommand(args, full)
       case 'sessions':
         return await sessionsCommand(args, full)
       case 'show':
