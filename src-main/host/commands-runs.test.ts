@@ -107,6 +107,18 @@ describe('a command at the model', () => {
     expect(textOf(messages).join('\n')).toContain('Compacted: the older messages are summarized')
   })
 
+  it('Retry after a command failed runs the command again: the model receives the expansion, never the typed text', async () => {
+    mine('see', 'Read @notes.md')
+    lh = await loopbackHarness(answering('read'))
+    const { sessionId, messages } = await lh.h.run('/see')
+    expect(textOf(messages).join('\n')).toContain('/see: @notes.md: no such file in the workspace')
+    put(path.join(lh.h.workdir, 'notes.md'), 'NOTES')
+    await lh.h.host.api.calls['messages.retry']({ sessionId, requestId: 'retry-1' })
+    await waitFor(() => byAgent('build').length > 0)
+    await lh.h.host.runner.idle()
+    expect(lastUser(byAgent('build')[0])).toBe('Read \n<file path="notes.md">\nNOTES\n</file>\n')
+  })
+
   it('/help lists the commands as a notice; no model request', async () => {
     mine('review', '---\ndescription: Review a branch\nargument-hint: [branch]\n---\nx')
     lh = await loopbackHarness(answering())

@@ -1,5 +1,4 @@
-import type { AgentEvent, CommandUse, PartRecord } from '../../src-shared'
-import { parseCommandCall } from '../../src-shared'
+import { CommandUse, parseCommandCall, type AgentEvent, type PartRecord } from '../../src-shared'
 import { closeMatches, expandCommand, HOST_BUILTINS, type CommandDef, type CommandSet, type ShellOutcome } from '../commands'
 import { executeToolCalls, type RunContext, type Transcript } from '../loop'
 import { newId } from '../store'
@@ -31,6 +30,14 @@ export function commandOf(text: string, commands: CommandSet): CommandCall | und
     throw new RunnerError('invalid_request', `/${command.name} is an action of the Agentry app's composer (${command.description.toLowerCase()}); it does not run from here.`)
   }
   return { use, command }
+}
+
+/** The last message the person sent, when it called a command: what they typed, and its text part (to re-expand). */
+export function retriedCommand(transcript: Transcript): { typed: string; part: PartRecord } | undefined {
+  const last = [...transcript.history()].reverse().find((m) => m.role === 'user' && !m.metadata.synthetic && !m.metadata.notice)
+  const use = CommandUse.safeParse(last?.metadata.command)
+  const part = last?.parts.find((p) => p.type === 'text')
+  return use.success && part ? { typed: `/${use.data.name}${use.data.args ? ` ${use.data.args}` : ''}`, part } : undefined
 }
 
 /** `/help`: the commands with their descriptions and argument hints, as a notice (the model never sees it). */

@@ -2,7 +2,7 @@ import { parseCommandCall, type AgentInfo, type Config, type QueueEntry, type Se
 import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript, textPart } from '../loop'
 import { addStep, type Allowance, type Reached, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
 import { INTERRUPTED_REASON } from '../subagents'
-import { commandOf, performCommand, type CommandCall, type CommandOutcome } from './command-turn'
+import { commandOf, performCommand, retriedCommand, type CommandCall, type CommandOutcome } from './command-turn'
 import { maybeCompact } from './compaction'
 import type { Emitter } from './emitter'
 import { noteRuleErrors } from './rule-notice'
@@ -51,17 +51,20 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
 
   // A command (`/name args`, issue 27), read from its files as they are now; the message first shows what was typed.
   // Read only for a prompt that starts with `/`: every other turn pays nothing for commands.
-  const called = entry && !retrying ? parseCommandCall(entry.text)?.name : undefined
+  // A retry of a command's message runs the command again (a failed one may never have been expanded).
+  const retried = retrying ? retriedCommand(transcript) : undefined
+  const typed = entry && !retrying ? entry.text : retried?.typed
+  const called = typed ? parseCommandCall(typed)?.name : undefined
   const commands = called && deps.commands ? deps.commands(session.workspaceRoot, called === 'help' ? undefined : called) : undefined
   let command: CommandCall | undefined
   let commandError: string | undefined
   try {
-    command = commands && entry ? commandOf(entry.text, commands) : undefined
+    command = commands && typed ? commandOf(typed, commands) : undefined
   } catch (err) {
     commandError = (err as Error).message
   }
   let userMessageId: string | null = null
-  let userPart
+  let userPart = retried?.part
   if (entry && !retrying) {
     const meta = {
       ...(agent.name !== session.agent ? { agent: agent.name } : {}),
