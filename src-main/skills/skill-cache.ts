@@ -63,11 +63,19 @@ export class SkillCache {
   private load(): CacheFile {
     if (this.data) return this.data
     this.data = { loader: SKILLS_LOADER_VERSION, entries: {} }
+    let text: string
     try {
-      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as Partial<CacheFile>
-      if (parsed?.loader === SKILLS_LOADER_VERSION && parsed.entries && typeof parsed.entries === 'object') this.data = parsed as CacheFile
+      text = fs.readFileSync(this.file, 'utf8')
     } catch {
-      // No cache yet, or a truncated one: everything is parsed and the file rewritten.
+      // No cache yet: written once something is parsed (a data dir without skills gets no file).
+      return this.data
+    }
+    try {
+      const parsed = JSON.parse(text) as Partial<CacheFile>
+      if (parsed?.loader === SKILLS_LOADER_VERSION && parsed.entries && typeof parsed.entries === 'object') this.data = parsed as CacheFile
+      else this.dirty = true
+    } catch {
+      // A truncated or edited cache file: rewritten by the next flush.
       this.dirty = true
     }
     return this.data
