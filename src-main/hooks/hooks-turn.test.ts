@@ -41,6 +41,16 @@ describe('turn hooks', () => {
     expect(next.messages.at(-1)?.parts.map((p) => p.data.text)).toEqual(['answered'])
   }, 30_000)
 
+  it('a UserPromptSubmit block holds for a command whose ! line ran first: the expansion never reaches the model', async () => {
+    personHooks({ UserPromptSubmit: cmd(`cat | grep -q secret && { echo "prompts must not contain secrets" >&2; exit 2; } || true`) })
+    fs.mkdirSync(path.join(home, '.claude', 'commands'), { recursive: true })
+    fs.writeFileSync(path.join(home, '.claude', 'commands', 'leak.md'), 'Say: !`echo hi` and the secret $ARGUMENTS')
+    const harness = await start({ permissions: '{ "bash": "allow" }', script: { agents: { build: [{ text: 'answered', repeat: true }] } } })
+    const r = await harness.run('/leak hunter2')
+    expect(r.messages.some((m) => m.role === 'assistant' && text(m) === 'answered')).toBe(false)
+    expect(text(r.messages.at(-1) as MessageWithParts)).toMatch(/^Your prompt was not sent: UserPromptSubmit hook .* blocked it: prompts must not contain secrets$/)
+  }, 30_000)
+
   it('SessionStart and UserPromptSubmit context reaches the model, visibly', async () => {
     personHooks({
       SessionStart: cmd(`echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"this project uses pnpm"}}'`),

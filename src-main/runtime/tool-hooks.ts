@@ -24,7 +24,11 @@ export function loopHooks(level: RunLevel, policy: () => SandboxPolicy): LoopHoo
   const child = level.depth > 0
   return {
     start(history) {
-      const last = history[history.length - 1]
+      // A command's `!` lines ran before the turn, in a notice after the person's message: look past it, or a prompt
+      // hook would never see (nor be able to block) a command's expansion.
+      let at = history.length - 1
+      while (at > 0 && history[at].metadata.notice === 'command') at--
+      const last = history[at]
       // Only a new prompt of the person (or a child's task): not a retry, a background result, a hook's own message.
       if (!last || last.role !== 'user' || last.metadata.hook || last.metadata.synthetic || last.metadata.notice) return undefined
       const first = history.filter((m) => m.role === 'user' && !m.metadata.hook && !m.metadata.synthetic).length === 1
