@@ -34,6 +34,7 @@ const BENCHES: { name: string; file: string; skip?: () => string | undefined }[]
   { name: 'budget', file: 'budget.bench.ts' },
   { name: 'hooks', file: 'hooks.bench.ts' },
   { name: 'steer', file: 'steer.bench.ts' },
+  { name: 'discovery', file: 'discovery.bench.ts' },
   { name: 'checkpoint-turn', file: 'checkpoint-turn.bench.ts', skip: () => (spawnSync('git', ['--version']).status === 0 ? undefined : 'git is not installed') },
   { name: 'grep', file: 'grep.bench.ts', skip: () => (spawnSync('grep', ['--version']).status === 0 ? undefined : 'GNU grep is not installed') },
   { name: 'renderer', file: 'renderer.bench.ts', skip: () => (fs.existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`) },

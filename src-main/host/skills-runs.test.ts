@@ -62,7 +62,7 @@ describe('skills at the model', () => {
     expect(resultOf(partsOf(messages, 'read_file')[0])).toContain('FIELD NAMES ARE CASE SENSITIVE')
     expect(resultOf(partsOf(messages, 'list_dir')[0])).toContain('scripts/')
     for (const p of [...partsOf(messages, 'write_file'), ...partsOf(messages, 'edit_file'), ...partsOf(messages, 'bash')]) {
-      expect(resultOf(p)).toMatch(/Permission denied: denied by the skill folder of "pdf" \(read-only\) rule (write|edit)_file "\/.*\/\.claude\/skills\/pdf(\/\*\*)?": deny/)
+      expect(resultOf(p)).toMatch(/Permission denied: denied by your skills folder \/.*\/\.claude\/skills \(read-only\) rule (write|edit)_file "\/.*\/\.claude\/skills(\/\*\*)?": deny/)
     }
     expect(fs.readFileSync(ref, 'utf8')).toBe('FIELD NAMES ARE CASE SENSITIVE\n')
     expect(fs.existsSync(path.join(skillDir(), 'new.md'))).toBe(false)
@@ -81,7 +81,7 @@ describe('skills at the model', () => {
     lh = await loopbackHarness((r) => steps[toolResults(r)], { headlessRun: { yes: true, allow: [] }, permissions })
     fs.symlinkSync(skillDir(), path.join(lh.h.workdir, 'into-skill'))
     const { messages } = await lh.h.run('try')
-    for (const tool of ['write_file', 'edit_file', 'bash']) expect(resultOf(partsOf(messages, tool)[0]), tool).toMatch(/denied by the skill folder of "pdf" \(read-only\)/)
+    for (const tool of ['write_file', 'edit_file', 'bash']) expect(resultOf(partsOf(messages, tool)[0]), tool).toMatch(/denied by your skills folder \/.*\/\.claude\/skills \(read-only\)/)
     expect(fs.readFileSync(ref, 'utf8')).toBe('FIELD NAMES ARE CASE SENSITIVE\n')
     expect(resultOf(partsOf(messages, 'grep')[0])).toContain('FIELD NAMES ARE CASE SENSITIVE')
   })

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { z } from 'zod'
 import { decideRequests, type LayeredRules, type Ruleset } from '../permissions'
 import { filesBeside, skillBody, type Skill } from '../skills'
@@ -33,22 +34,52 @@ const GLOB_CHARS = /[*?[\]{}()!+@\\]/
  * and nothing writes there — the write denies come last, so they win over any allow of this layer (a person's "Always
  * allow" included), and the runtime layer is judged before the person's static allows. Like every runtime rule they
  * never lift a deny of the agent's or the person's (an agent without read_file still cannot read them).
+ *
+ * One pair of patterns per skills folder (`~/.claude/skills`, …) when the run sees every skill in it, else one per
+ * skill it sees: rules are read at every permission decision, and 500 skills made 6,000 rules (a quarter of a second
+ * added to every run). Made once per run level.
  */
 export function skillFolderRules(level: RunLevel): Ruleset {
+  const hit = folderRules.get(level)
+  if (hit) return hit
+  const seen = skillsForRun(level)
   const rules: Ruleset = []
-  for (const s of skillsForRun(level)) {
-    if (GLOB_CHARS.test(s.dir)) continue
-    for (const pattern of [s.dir, `${s.dir}/**`]) {
-      rules.push(...READ_TOOLS.map((tool) => ({ tool, pattern, action: 'allow' as const })))
-    }
+  const reads: string[] = []
+  const writes: { dir: string; label: string; file: string }[] = []
+  for (const [root, group] of byRoot(level.settings.skills ?? [], seen)) {
+    const whole = group.all === group.seen.length && SKILL_ROOT.test(path.basename(root)) && !GLOB_CHARS.test(root)
+    const dirs = whole ? [root] : group.seen.filter((s) => !GLOB_CHARS.test(s.dir)).map((s) => s.dir)
+    reads.push(...dirs)
+    const person = group.seen.filter((s) => s.source === 'person')
+    if (whole && person.length === group.seen.length) writes.push({ dir: root, label: `your skills folder ${root} (read-only)`, file: person[0].file })
+    else for (const s of person) if (!GLOB_CHARS.test(s.dir)) writes.push({ dir: s.dir, label: `the skill folder of "${s.name}" (read-only)`, file: s.file })
   }
-  for (const s of skillsForRun(level)) {
-    if (s.source !== 'person' || GLOB_CHARS.test(s.dir)) continue
-    // Labelled, so the model reads why ("denied by the skill folder of …"), not an "always allow" rule it never saw.
-    const source = { file: s.file, label: `the skill folder of "${s.name}" (read-only)` }
-    for (const pattern of [s.dir, `${s.dir}/**`]) rules.push(...WRITE_TOOLS.map((tool) => ({ tool, pattern, action: 'deny' as const, source })))
+  for (const dir of reads) for (const pattern of [dir, `${dir}/**`]) rules.push(...READ_TOOLS.map((tool) => ({ tool, pattern, action: 'allow' as const })))
+  // Labelled, so the model reads why ("denied by the skill folder of …"), not an "always allow" rule it never saw.
+  for (const w of writes) {
+    const source = { file: w.file, label: w.label }
+    for (const pattern of [w.dir, `${w.dir}/**`]) rules.push(...WRITE_TOOLS.map((tool) => ({ tool, pattern, action: 'deny' as const, source })))
   }
+  folderRules.set(level, rules)
   return rules
+}
+
+const folderRules = new WeakMap<RunLevel, Ruleset>()
+/** The folders skills are found in are named so (`skills`, opencode's `skill`); a linked skill's parent is not one. */
+const SKILL_ROOT = /^skills?$/
+
+/** Skills grouped by the folder they sit in: how many are loaded there (offered or not), and which this run sees. */
+function byRoot(all: Skill[], seen: Skill[]): Map<string, { all: number; seen: Skill[] }> {
+  const groups = new Map<string, { all: number; seen: Skill[] }>()
+  const group = (dir: string) => {
+    const root = path.dirname(dir)
+    let g = groups.get(root)
+    if (!g) groups.set(root, (g = { all: 0, seen: [] }))
+    return g
+  }
+  for (const s of all) group(s.dir).all++
+  for (const s of seen) group(s.dir).seen.push(s)
+  return groups
 }
 
 const SkillParameters = z.object({ name: z.string().min(1).max(100).describe('The skill\'s name, exactly as listed.') })
