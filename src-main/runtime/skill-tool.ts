@@ -17,11 +17,19 @@ export function skillsForRun(level: RunLevel): Skill[] {
   if (hit) return hit
   const { static: staticRules, workspace } = level.settings.rules
   const chain: LayeredRules[] = level.chain.map((agent, i) => ({ agent, static: staticRules, workspace, runtime: [], agentName: level.agentPath[i] }))
-  const skills = (level.settings.skills ?? []).filter(
-    (s) => s.offered && decideRequests(chain, [{ tool: 'skill', kind: 'name', subjects: [s.name] }]).action !== 'deny',
-  )
+  const offered = (level.settings.skills ?? []).filter((s) => s.offered)
+  const decide = (name: string) => decideRequests(chain, [{ tool: 'skill', kind: 'name', subjects: [name] }]).action !== 'deny'
+  // When no rule that could apply to `skill` names a pattern other than a catch-all, every name gets the same answer:
+  // one decision instead of one per skill (500 skills × every agent a task listing describes was most of a run's start).
+  const uniform = chain.every((l) => [...l.agent, ...l.static, ...(l.workspace ?? [])].every((r) => !mayMatchSkill(r.tool) || r.pattern === '*' || r.pattern === '**'))
+  const skills = uniform ? (offered.length && decide(offered[0].name) ? offered : []) : offered.filter((s) => decide(s.name))
   visible.set(level, skills)
   return skills
+}
+
+/** A rule's tool that is `skill`, or a glob that might match it. */
+function mayMatchSkill(tool: string): boolean {
+  return tool === 'skill' || /[*?[{]/.test(tool)
 }
 
 const READ_TOOLS = ['read_file', 'list_dir', 'glob', 'grep']
