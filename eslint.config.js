@@ -114,7 +114,7 @@ function rendererRule(...patterns) {
 const NO_PRELOAD_GLOBAL = ['error', { object: 'window', property: 'agentry', message: 'Only src-renderer/bridge/ talks to the preload (window.agentry); the rest of the renderer goes through state/.' }]
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'e2e/artifacts/**', 'docs/**', 'dist/**', '**/*.snap'] },
+  { ignores: ['out/**', 'node_modules/**', 'e2e/artifacts/**', 'docs/**', 'dist/**', '**/*.snap', 'test-corpora/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
