@@ -124,7 +124,7 @@ subagents:
     expect(r.issues.every((i) => i.file === userFile)).toBe(true)
     expect(byPath).toEqual({
       model: 'must be "provider/model" (got "justamodel")',
-      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox, checkpoints, budgets, runaway, mcp',
+      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox, checkpoints, budgets, runaway, mcp, hooks',
       'providers.bad.type': expect.stringMatching(/^must be one of "anthropic", .* or "demo" \(got "gemini"\)$/),
       'providers.loose.baseURL': 'must be a URL such as http://127.0.0.1:11434 (got "not-a-url")',
       'providers.loose.extra': expect.stringMatching(/^unknown key; known keys: type, baseURL, apiKey/),
