@@ -39,7 +39,9 @@ export interface MatrixCase {
  * The children's timeout per group (seconds): short where it must fire or be outwaited, with room for the
  * children's own work (model steps, a file write) on a loaded machine; elsewhere the default.
  */
-export const TIMEOUT_SECONDS: Partial<Record<Outcome, number>> = { timeout: 2, 'approval-wait': 2 }
+// approval-wait: the person answers after longer than the whole timeout, which must not count; the timeout leaves the
+// child's own work (three levels of model steps and a write, 29 cases at once) room on a loaded 2-core machine.
+export const TIMEOUT_SECONDS: Partial<Record<Outcome, number>> = { timeout: 2, 'approval-wait': 4 }
 
 /** The agent that plays each kind (custom project agents; `build` is the root). */
 export const AGENT_OF: Record<Exclude<Kind, 'fork'>, string> = { opaque: 'opq', inspectable: 'insp' }
