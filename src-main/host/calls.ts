@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { HostError, type AgentInfo, type AgentMode, type BudgetView, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
+import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
 import { createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import type { Approvals } from '../approvals'
 import { listCommands, type CommandSet } from '../commands'
@@ -19,6 +19,7 @@ import { mcpCalls } from './mcp-calls'
 import { hookCalls } from './hook-calls'
 import { skillCalls } from './skill-calls'
 import { providerCalls } from './provider-calls'
+import { budgetOf } from './budget-of'
 import { buildRunMap } from './run-map'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
@@ -241,10 +242,4 @@ export function createCalls(d: CallDeps): HostApi {
   }
   const snapshot = (stream: string) => snapshotFor({ sessions: rows, approvals: d.approvals }, d.runner, stream)
   return { calls, subscribe: (input, onMessage) => d.hub.subscribe(input, onMessage, snapshot) }
-}
-
-
-/** A running task's budget view, spread into its listing only when it has one. */
-function budgetOf(view: BudgetView | undefined): { budget?: BudgetView } {
-  return view ? { budget: view } : {}
 }

@@ -1,5 +1,6 @@
 import type { MessageWithParts, RunNode, SessionRecord, TaskCard } from '../../src-shared'
 import { HostError } from '../../src-shared'
+import { budgetOf } from './budget-of'
 import { isToolPart, toolNameOf } from '../loop'
 import type { RunRegistry } from '../runtime'
 import type { SessionsRepository, TranscriptRepository } from '../store'
@@ -93,10 +94,6 @@ function childNode(d: RunMapDeps, parentId: string, card: TaskCard, below: Messa
     ...budgetOf(budget),
     currentTool: live ? runningTool(below) : null,
   }
-}
-
-function budgetOf(view: RunNode['budget']): { budget?: NonNullable<RunNode['budget']> } {
-  return view ? { budget: view } : {}
 }
 
 /** The tool a transcript's last message is running (its last tool part still without a result). */
