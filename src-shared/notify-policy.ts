@@ -25,8 +25,10 @@ export type Notice = {
 
 type Turn = { start: number; running: boolean }
 
-/** A root in one of these is running a turn (waiting on the person is still the same turn). */
-const RUNNING: ReadonlySet<SessionStatus> = new Set<SessionStatus>(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
+/** Statuses in which a session is running a turn (waiting on the person is still the same turn): Stop applies. */
+const RUNNING: ReadonlySet<string> = new Set<SessionStatus>(['busy', 'retrying', 'waiting_on_approval', 'waiting_on_user'])
+
+export const isRunningStatus = (status: string | null | undefined): boolean => status != null && RUNNING.has(status)
 
 export type TurnFinishReason = 'stop' | 'max_steps' | 'aborted' | 'error' | 'budget'
 
@@ -70,7 +72,7 @@ export class NotifyPolicy {
    */
   rootStatus(rootSessionId: string, status: SessionStatus, at: number): void {
     const t = this.turns.get(rootSessionId)
-    if (RUNNING.has(status)) {
+    if (isRunningStatus(status)) {
       if (!t || !t.running) this.turns.set(rootSessionId, { start: at, running: true })
     } else if (t) t.running = false
   }
