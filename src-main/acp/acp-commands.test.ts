@@ -29,4 +29,42 @@ describe('commands over ACP', () => {
     expect(text).toContain('Hello, Ada!')
     await expect(say(p, sessionId, '/gret Ada')).rejects.toMatchObject({ message: expect.stringContaining('Unknown command /gret') })
   }, 90_000)
+
+  it('a command file added, edited or removed mid-session reaches the editor when the next prompt ends (before its answer); nothing changed, nothing sent', async () => {
+    const s = acpScene({ agents: { '*': [{ text: 'ok', repeat: true }] } }, {}, 'acp-cmd-refresh')
+    scenes.push(s)
+    const dir = path.join(s.home, 'commands')
+    fs.mkdirSync(dir, { recursive: true })
+    const { p, sessionId } = await s.open({ env: { ...s.env, HOME: s.home } })
+    await p.waitForUpdate((n) => n.update.sessionUpdate === 'available_commands_update')
+    const lists = () =>
+      p.updates.flatMap((n) => (n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update' ? [n.update.availableCommands] : []))
+    const names = () => lists().at(-1)?.map((c) => c.name) ?? []
+    expect(names()).not.toContain('deploy')
+
+    // Nothing changed: the prompt's answer comes without another list.
+    expect((await say(p, sessionId, 'hello')).stopReason).toBe('end_turn')
+    expect(lists()).toHaveLength(1)
+
+    // Added while the session is open: the new list is there by the time the prompt's answer is.
+    fs.writeFileSync(path.join(dir, 'deploy.md'), '---\ndescription: Deploy to staging\nargument-hint: [env]\n---\nDeploy to $1')
+    expect((await say(p, sessionId, 'again')).stopReason).toBe('end_turn')
+    expect(lists()).toHaveLength(2)
+    expect(lists().at(-1)).toContainEqual({ name: 'deploy', description: 'Deploy to staging', input: { hint: '[env]' } })
+
+    // Edited: the new description; then removed: gone.
+    fs.writeFileSync(path.join(dir, 'deploy.md'), '---\ndescription: Deploy to staging or production\nargument-hint: [env]\n---\nDeploy to $1')
+    await say(p, sessionId, 'once more')
+    expect(lists()).toHaveLength(3)
+    expect(lists().at(-1)).toContainEqual({ name: 'deploy', description: 'Deploy to staging or production', input: { hint: '[env]' } })
+    fs.rmSync(path.join(dir, 'deploy.md'))
+    await say(p, sessionId, 'and again')
+    expect(lists()).toHaveLength(4)
+    expect(names()).not.toContain('deploy')
+
+    // A prompt the host refuses (an unknown command) does not send the unchanged list either.
+    await expect(say(p, sessionId, '/deploy prod')).rejects.toMatchObject({ message: expect.stringContaining('Unknown command /deploy') })
+    await say(p, sessionId, 'last')
+    expect(lists()).toHaveLength(4)
+  }, 90_000)
 })

@@ -7,12 +7,13 @@ import {
   RequestError,
   type AgentConnection,
   type ClientCapabilities,
+  type PromptResponse,
 } from '@agentclientprotocol/sdk/unstable'
 import type { AgentListEntry, ClientMcpServer, SessionRecord } from '../../src-shared'
 import type { BridgeClient } from '../../src-shared/bridge-client'
 import type { EditorFiles } from '../tools'
 import { AcpSession, type SessionPorts } from './acp-session'
-import { announceCommands } from './commands-update'
+import { CommandAnnouncer } from './commands-update'
 import { clientMcpServers } from './client-mcp-servers'
 import { toRequestError } from './errors'
 import { HostLink, type HostHandle } from './host-link'
@@ -82,6 +83,9 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
   }
 
   const host = async (): Promise<BridgeClient> => (await link.get()).api
+  // The sessions' slash commands (issue 27), as the editor's completion lists them: sent when a session opens, and
+  // again after a prompt when the command files changed meanwhile.
+  const commands = new CommandAnnouncer((id, u) => sessions.has(id) && ports.notify(id, u), o.log)
   /** The conversation a child session shown to the editor belongs to. */
   const ownerOfChild = (sessionId: string): AcpSession | undefined => [...sessions.values()].find((s) => s.hasChild(sessionId))
   /**
@@ -111,8 +115,7 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
     sessions.set(record.id, s)
     if (replayed) s.seed(replayed)
     s.follow(api, afterSeq)
-    // The session's slash commands (issue 27), as the editor's completion lists them.
-    announceCommands(api, record.id, record.workspaceRoot, (id, u) => ports.notify(id, u), o.log)
+    commands.opened(api, record.id, record.workspaceRoot)
     return s
   }
 
@@ -201,6 +204,7 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
     .onRequest(methods.agent.session.close, async ({ params }) => {
       await session(params.sessionId, 'session/close').close()
       sessions.delete(params.sessionId)
+      commands.forget(params.sessionId)
       return {}
     })
     .onRequest(methods.agent.session.setMode, async ({ params }) => {
@@ -222,7 +226,21 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
       }
       return { configOptions: configOptions(record.model) }
     })
-    .onRequest(methods.agent.session.prompt, ({ params, signal }) => session(params.sessionId, 'session/prompt').prompt(params.prompt, signal))
+    .onRequest(methods.agent.session.prompt, async ({ params, signal }) => {
+      const s = session(params.sessionId, 'session/prompt')
+      const refresh = () => commands.refresh(host, s.id, s.workdir)
+      let answer: PromptResponse
+      try {
+        answer = await s.prompt(params.prompt, signal)
+      } catch (err) {
+        void refresh() // after the error: the host may be gone, and the answer must not wait for it to be back
+        throw err
+      }
+      // A command file added, edited or removed meanwhile reaches the editor before the prompt's answer does.
+      await refresh()
+      await ports.flush()
+      return answer
+    })
     .onNotification(methods.agent.session.cancel, async ({ params }) => {
       const s = sessions.get(params.sessionId)
       if (s) return s.cancel()
