@@ -195,6 +195,17 @@ describe('undo, checkpoints and the Changes panel', () => {
     // Focus returns to the button that opened the dialog.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('rewind-message')
 
+    // `/undo` in the composer is the same Rewind, of the last message: the same plan, the same refusal.
+    await page.fill('[data-testid=composer-input]', '/undo')
+    await page.press('[data-testid=composer-input]', 'Enter')
+    expect(await planned(page)).toBe('conflicts')
+    expect(await dialog(page).locator('[data-testid=restore-conflict]').innerText()).toContain('a.txt')
+    expect(await page.inputValue('[data-testid=composer-input]')).toBe('')
+    await dialog(page).locator('[data-testid=restore-cancel]').click()
+    await expect.poll(() => dialog(page).count()).toBe(0)
+    expect(read('a.txt')).toBe('edited by hand\n')
+    expect(await userMessages.count()).toBe(2)
+
     // Closed, the panel gives its place back; the header keeps the Changes button.
     await page.click('[data-testid=changes-close]')
     await expect.poll(() => panel(page).count()).toBe(0)

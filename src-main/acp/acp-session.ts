@@ -8,6 +8,7 @@ import type { HostLink } from './host-link'
 import { LiveView } from './live-view'
 import { PermissionRequests } from './permission-requests'
 import { promptText } from './prompt-text'
+import { isUndoPrompt, undoFromEditor } from './undo-command'
 import type { ViewOptions } from './view'
 
 /** What a session needs of the connection it belongs to. */
@@ -115,6 +116,7 @@ export class AcpSession {
   async prompt(blocks: ContentBlock[], signal: AbortSignal): Promise<PromptResponse> {
     const text = promptText(blocks)
     const api = await this.ensureFollowing()
+    if (isUndoPrompt(text)) return undoFromEditor(api, this.id, (u) => this.send(u))
     const requestId = `acp-${crypto.randomUUID()}`
     let finish!: Turn['finish']
     const done = new Promise<PromptResponse>((resolve, reject) => {

@@ -59,6 +59,18 @@ describe('a command at the model', () => {
     expect(lastUser(byAgent('build')[0])).toBe('/usr/bin/env is missing')
   })
 
+  it('/undo is not a prompt on the host: refused before anything is queued, naming where it works (app, editor, agentry undo)', async () => {
+    mine('undo', 'Undo everything you can')
+    lh = await loopbackHarness(answering())
+    const { session } = await lh.h.host.api.calls['sessions.create']({ workspaceRoot: lh.h.workdir })
+    // A file of the person's own named undo does not replace the built-in (it would take a prompt where an undo was meant).
+    await expect(lh.h.host.api.calls['messages.prompt']({ sessionId: session.id, requestId: 'r1', text: '/undo' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: '/undo is not a prompt: use it in the Agentry app or your editor, or run `agentry undo SESSION` (it shows the plan; add --yes to do it).',
+    })
+    expect(lh.requests()).toHaveLength(0)
+  })
+
   it('agent: runs the turn with that agent; model: with that model', async () => {
     mine('plan-it', '---\nagent: plan\nmodel: mock/other-model\n---\nPlan $ARGUMENTS')
     lh = await loopbackHarness(answering('planned'))

@@ -26,6 +26,9 @@ export function commandOf(text: string, commands: CommandSet): CommandCall | und
     const why = broken ? ` Its file could not be loaded: ${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.reason}.` : ''
     throw new RunnerError('not_found', `Unknown command /${use.name}.${why}${hint} /help lists the commands here (to send text that starts with a slash, put a space before it).`)
   }
+  if (command.source === 'builtin' && command.name === 'undo') {
+    throw new RunnerError('invalid_request', '/undo is not a prompt: use it in the Agentry app or your editor, or run `agentry undo SESSION` (it shows the plan; add --yes to do it).')
+  }
   if (command.source === 'builtin' && !HOST_BUILTINS.has(command.name)) {
     throw new RunnerError('invalid_request', `/${command.name} is an action of the Agentry app's composer (${command.description.toLowerCase()}); it does not run from here.`)
   }
@@ -101,7 +104,7 @@ export type CommandOutcome = { kind: 'prompt'; text: string } | { kind: 'done' }
  * and the turn ends with the task's result in the transcript (the current agent's context is spared it).
  */
 export async function performCommand(
-  site: CallSite & { workdir: string; compact(): Promise<boolean> },
+  site: CallSite & { workdir: string; compact(instructions: string): Promise<{ compacted: boolean; blocked?: string }> },
   call: CommandCall,
   commands: CommandSet,
   userPart: PartRecord,
@@ -119,7 +122,14 @@ export async function performCommand(
     return { kind: 'done' }
   }
   if (call.command.name === 'compact' && call.command.source === 'builtin') {
-    notice((await site.compact()) ? 'Compacted: the older messages are summarized for the model; you still see them all.' : 'Nothing to compact yet: the conversation is short.')
+    const done = await site.compact(call.use.args)
+    notice(
+      done.blocked
+        ? `Not compacted: ${done.blocked}`
+        : done.compacted
+          ? 'Compacted: the older messages are summarized for the model; you still see them all.'
+          : 'Nothing to compact yet: the conversation is short.',
+    )
     return { kind: 'done' }
   }
   const expanded = await expandForTurn(site, call)

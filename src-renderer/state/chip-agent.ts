@@ -1,5 +1,5 @@
 import type { MessageWithParts, SessionRecord } from '../../src-shared'
-import type { Transcript } from './transcript-model'
+import { lastPersonMessage, type Transcript } from './transcript-model'
 import { useAgents } from './agents-store'
 import { useSessions } from './sessions-store'
 import { useTranscript } from './transcript-store'
@@ -23,17 +23,8 @@ export function switchedAgentOf(session: Pick<SessionRecord, 'metadata'> | undef
   const active = session?.metadata.activeAgent
   if (typeof active !== 'string') return null
   const since = session?.metadata.activeAgentSince
-  const lastAt = lastUserMessage(t)?.createdAt
+  const lastAt = lastPersonMessage(t)?.createdAt
   return typeof since !== 'number' || lastAt === undefined || since >= lastAt ? active : null
-}
-
-function lastUserMessage(t: Transcript | undefined): MessageWithParts | undefined {
-  if (!t) return undefined
-  for (let i = t.messageIds.length - 1; i >= 0; i--) {
-    const m = t.messages.get(t.messageIds[i])
-    if (m?.role === 'user' && m.metadata.synthetic !== true) return m
-  }
-  return undefined
 }
 
 /**

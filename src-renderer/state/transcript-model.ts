@@ -27,6 +27,16 @@ export function emptyTranscript(sessionId: string, complete = false): Transcript
   return { sessionId, messageIds: [], messages: new Map(), seededAtSeq: -1, complete, status: null, contextTokens: null }
 }
 
+/** The last message the person wrote in a transcript (not one a parent agent or the host put there). */
+export function lastPersonMessage(t: Transcript | undefined): MessageWithParts | undefined {
+  if (!t) return undefined
+  for (let i = t.messageIds.length - 1; i >= 0; i--) {
+    const m = t.messages.get(t.messageIds[i])
+    if (m?.role === 'user' && m.metadata.synthetic !== true) return m
+  }
+  return undefined
+}
+
 /** The text of the person's last message in a transcript (↑ in an empty composer brings it back). */
 export function lastUserText(t: Transcript | undefined): string | null {
   if (!t) return null
