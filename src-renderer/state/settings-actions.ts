@@ -73,6 +73,11 @@ export async function loadSkillsList(workspaceRoot: string): Promise<UiResult<Ca
   return toUiResult('Loading the skills', await call('skills.list', { workspaceRoot }))
 }
 
+/** Settings › Commands: the slash commands of a workspace (issue 27), the files that failed, what waits for trust. */
+export async function loadCommandsList(workspaceRoot: string): Promise<UiResult<CallOutput<'commands.list'>>> {
+  return toUiResult('Loading the commands', await call('commands.list', { workspaceRoot }))
+}
+
 /** Settings › Hooks: the Claude Code hooks read for this workspace, with their source and problems. */
 export async function loadHooksList(workspaceRoot: string): Promise<UiResult<CallOutput<'hooks.list'>>> {
   return toUiResult('Loading the hooks', await call('hooks.list', { workspaceRoot }))

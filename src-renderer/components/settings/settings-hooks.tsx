@@ -1,10 +1,5 @@
-import { useEffect, useState } from 'react'
-import type { CallOutput } from '../../../src-shared'
 import { loadHooksList } from '../../state/settings-actions'
-import { useSettings } from '../../state/settings-store'
-import type { UiError } from '../../state/ui-error'
-import { useWorkspace } from '../../state/workspace-store'
-import { ErrorNote } from '../common/error-note'
+import { ListingSection, LoadErrors, useWorkspaceListing } from './workspace-listing'
 
 /**
  * Settings › Hooks (issue 27): every Claude Code hook read for the open workspace — event, matcher, command, timeout
@@ -12,39 +7,22 @@ import { ErrorNote } from '../common/error-note'
  * Read-only: hooks live in the person's settings files.
  */
 export function HooksSection() {
-  const root = useWorkspace((s) => s.root)
-  const settings = useSettings((s) => s.settings)
-  const [list, setList] = useState<CallOutput<'hooks.list'> | null>(null)
-  const [error, setError] = useState<UiError | null>(null)
-  useEffect(() => {
-    if (!root) return
-    void loadHooksList(root).then((r) => (r.ok ? (setList(r.data), setError(null)) : setError(r.error)))
-  }, [root, settings])
-
+  const { root, list, error } = useWorkspaceListing(loadHooksList)
   if (!root) return null
   return (
-    <section className="card" data-testid="settings-hooks" id="settings-hooks">
-      <h2>Hooks</h2>
-      <p className="muted small">
-        Claude Code hooks from <code>~/.claude/settings.json</code>, <code>hooks:</code> in your <code>config.yaml</code>, and — once you trust the
-        workspace — its <code>.claude/settings.json</code>, <code>.claude/settings.local.json</code> and <code>.agents/config.yaml</code>. They run in the
-        sandbox with the workspace as their folder. A hook can block a call or ask you; it never allows what your rules deny or ask.
-      </p>
-      {error && <ErrorNote error={error} />}
-      {list && list.problems.length > 0 && (
-        <div className="load-errors" data-testid="hook-problems">
-          <div className="label">Not used</div>
-          {list.problems.map((p, i) => (
-            <div key={i} className="callout error" data-testid="hook-problem">
-              <code>
-                {p.file}
-                {p.path ? ` › ${p.path}` : ''}
-              </code>
-              <div>{p.reason}</div>
-            </div>
-          ))}
-        </div>
-      )}
+    <ListingSection
+      id="settings-hooks"
+      title="Hooks"
+      error={error}
+      intro={
+        <>
+          Claude Code hooks from <code>~/.claude/settings.json</code>, <code>hooks:</code> in your <code>config.yaml</code>, and — once you trust the
+          workspace — its <code>.claude/settings.json</code>, <code>.claude/settings.local.json</code> and <code>.agents/config.yaml</code>. They run in the
+          sandbox with the workspace as their folder. A hook can block a call or ask you; it never allows what your rules deny or ask.
+        </>
+      }
+    >
+      {list && <LoadErrors label="Not used" testId="hook-problems" itemTestId="hook-problem" errors={list.problems} />}
       {list && list.hooks.length === 0 && <p className="muted small">No hooks configured.</p>}
       {list && list.hooks.length > 0 && (
         <table className="table agents-table">
@@ -76,6 +54,6 @@ export function HooksSection() {
           </tbody>
         </table>
       )}
-    </section>
+    </ListingSection>
   )
 }

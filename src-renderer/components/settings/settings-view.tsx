@@ -6,6 +6,7 @@ import { loadAgents, loadSettings } from '../../state/workspace-actions'
 import { ErrorNote } from '../common/error-note'
 import { AgentsSection } from './settings-agents'
 import { SkillsSection } from './settings-skills'
+import { CommandsSection } from './settings-commands'
 import { HooksSection } from './settings-hooks'
 import { ModelAndLimits, ProvidersSection } from './settings-providers'
 import { RulesSection } from './settings-rules'
@@ -59,6 +60,7 @@ const SECTIONS: { id: string; Section: ComponentType<{ settings: Settings }> }[]
   { id: 'mcp', Section: McpSection },
   { id: 'agents', Section: AgentsSection },
   { id: 'skills', Section: SkillsSection },
+  { id: 'commands', Section: CommandsSection },
   { id: 'hooks', Section: HooksSection },
   { id: 'checkpoints', Section: CheckpointsSection },
   { id: 'budgets', Section: BudgetsSection },
