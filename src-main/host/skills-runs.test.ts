@@ -68,6 +68,20 @@ describe('skills at the model', () => {
     expect(fs.existsSync(path.join(skillDir(), 'new.md'))).toBe(false)
   })
 
+  it("a skill in Agentry's data dir: bash runs its script (the folder is readable in the sandbox), the rest of the data dir stays hidden", async () => {
+    let dir = ''
+    const steps = () => [call('skill', { name: 'hello' }), call('bash', { command: `bash ${dir}/scripts/hello.sh; ls ${path.dirname(path.dirname(dir))}` }), { text: 'done' }]
+    lh = await loopbackHarness((r) => steps()[toolResults(r)], { headlessRun: { yes: true, allow: [] } })
+    dir = path.join(fs.realpathSync(lh.h.dataDir), 'skills', 'hello')
+    put(path.join(dir, 'SKILL.md'), '---\nname: hello\ndescription: Says hello. Use when greeting.\n---\nRun scripts/hello.sh.\n')
+    put(path.join(dir, 'scripts', 'hello.sh'), 'echo hello from the skill\n')
+    const { messages } = await lh.h.run('greet')
+    const ran = resultOf(partsOf(messages, 'bash')[0])
+    expect(ran).toContain('hello from the skill')
+    // Listing the data dir shows only the skills folder: the database and keys beside it are not there.
+    expect(ran).not.toMatch(/\.sqlite|\.db\b|keys/)
+  })
+
   it("a link from the workspace into the skill folder, or the person's own allow of the folder, still cannot write there", async () => {
     const ref = path.join(skillDir(), 'reference.md')
     const steps = [

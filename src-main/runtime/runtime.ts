@@ -125,6 +125,7 @@ export class Runtime {
   toolContext(level: RunLevel, handle: PartHandle, toolName: string, mustAsk?: string): RunToolContext {
     const { approvals, rules } = this.deps
     const ask = (kind: 'question' | 'plan', args: ApprovalArguments) =>
+      skillDirs: skillsForRun(level).map((s) => s.dir),
       askThePerson(approvals, level, { kind, toolName, toolCallId: handle.part.toolCallId ?? '', messageId: handle.part.messageId, arguments: args })
     let ownChecks: RuleSources | undefined
     return {

@@ -7,9 +7,10 @@ import type { SandboxPolicy } from '../sandbox'
 
 /**
  * The sandbox policy for one bash call: the person's setting, network only when a `network` rule allows it,
- * protected configuration read-only, the data dir (keys, database, saved output) hidden, the scratchpad writable.
+ * protected configuration read-only, the data dir (keys, database, saved output) hidden but for the run's skill
+ * folders in it (read-only), the scratchpad writable.
  */
-export function sandboxPolicy(o: { settings?: SandboxSettings; network: boolean; workdir: string; dataDir: string; scratchpad?: string }): SandboxPolicy {
+export function sandboxPolicy(o: { settings?: SandboxSettings; network: boolean; workdir: string; dataDir: string; scratchpad?: string; skillDirs?: string[] }): SandboxPolicy {
   const hidden = [...new Set([o.dataDir, realpathOr(o.dataDir)])]
   const own = (o.settings?.writable ?? []).map((p) => (p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p))
   return {
@@ -17,6 +18,9 @@ export function sandboxPolicy(o: { settings?: SandboxSettings; network: boolean;
     network: o.network,
     readOnly: protectedRoots(o.workdir, o.dataDir).map((r) => r.path),
     hidden,
+    // The person's skills in the data dir: a skill's instructions run its scripts (`python scripts/x.py`), so bash
+    // reads the folders of the skills this run sees (never writes them); everything else there stays hidden.
+    shown: (o.skillDirs ?? []).filter((d) => hidden.some((h) => d.startsWith(`${h}/`))),
     // The conversation's scratchpad is writable for every agent of it, bash included.
     writable: o.scratchpad ? [...own, o.scratchpad] : own,
   }

@@ -8,6 +8,8 @@ export interface SandboxPolicy {
   readOnly: string[]
   /** absolute paths that are empty inside the sandbox (the data dir: keys, database, other sessions' output) */
   hidden: string[]
+  /** absolute folders inside a hidden one that commands may still read, never write (the person's skills in the data dir) */
+  shown?: string[]
   /** absolute folders the person made writable besides the workspace (`sandbox.writable`) */
   writable: string[]
 }

@@ -137,6 +137,27 @@ describe.runIf(linux)('the bash sandbox (bubblewrap)', () => {
     expect(fs.readFileSync(path.join(worktree, 'new.txt'), 'utf8')).toBe('made\n')
   })
 
+  it('a skill folder in the data dir stays readable (its scripts run) and never writable; the rest of the data dir stays hidden', async () => {
+    const skill = (dataDir: string) => path.join(dataDir, 'skills', 'pdf')
+    const { ctx, dataDir } = setup()
+    fs.mkdirSync(path.join(skill(dataDir), 'scripts'), { recursive: true })
+    fs.writeFileSync(path.join(skill(dataDir), 'scripts', 'hello.sh'), 'echo hello from the skill\n')
+    fs.writeFileSync(path.join(dataDir, 'keys.json'), '{"anthropic":"sk-secret"}')
+    ctx.sandbox = { ...ctx.sandbox!, shown: [skill(dataDir)] }
+    const r = await runTool(bash, { command: `bash ${skill(dataDir)}/scripts/hello.sh; cat ${dataDir}/keys.json; echo x > ${skill(dataDir)}/new.txt; echo y > ${dataDir}/dropped.txt; ls ${dataDir}` }, ctx)
+    expect(r.output).toContain('hello from the skill')
+    expect(r.output).not.toContain('sk-secret')
+    expect(r.output).toMatch(/new\.txt: Read-only file system/)
+    expect(r.output).toMatch(/dropped\.txt: Read-only file system/)
+    expect(fs.existsSync(path.join(skill(dataDir), 'new.txt'))).toBe(false)
+    expect(fs.existsSync(path.join(dataDir, 'dropped.txt'))).toBe(false)
+    // Without it (the old policy), the script is as hidden as the keys.
+    const before = setup()
+    fs.mkdirSync(path.join(skill(before.dataDir), 'scripts'), { recursive: true })
+    fs.writeFileSync(path.join(skill(before.dataDir), 'scripts', 'hello.sh'), 'echo hello from the skill\n')
+    expect((await runTool(bash, { command: `bash ${skill(before.dataDir)}/scripts/hello.sh` }, before.ctx)).output).not.toContain('hello from the skill')
+  })
+
   it('a folder the person made writable is writable', async () => {
     const extra = makeTempDir('agentry-writable-')
     dirs.push(extra)
@@ -175,5 +196,9 @@ describe('the macOS Seatbelt profile', () => {
       ].join('\n'),
     )
     expect(seatbeltProfile({ workdir: '/w', tmp: '/t', policy: { ...policy, network: true } })).not.toContain('network')
+    // A skill folder in the data dir is read again after the deny (the last matching rule wins); writes stay denied.
+    const shown = seatbeltProfile({ workdir: '/w', tmp: '/t', policy: { ...policy, shown: ['/data/skills/pdf', '/elsewhere'] } })
+    expect(shown).toContain('(deny file-read* file-write* (subpath "/data"))\n(allow file-read* (subpath "/data/skills/pdf"))\n')
+    expect(shown).not.toContain('/elsewhere')
   })
 })

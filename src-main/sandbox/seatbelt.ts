@@ -18,6 +18,9 @@ export function seatbeltProfile(o: { workdir: string; tmp: string; policy: Sandb
   if (o.policy.readOnly.length) lines.push(`(deny file-write* ${o.policy.readOnly.map((p) => `(subpath ${lit(p)})`).join(' ')})`)
   const hidden = o.policy.hidden.filter((h) => !(o.workdir === h || o.workdir.startsWith(`${h}/`)))
   if (hidden.length) lines.push(`(deny file-read* file-write* ${hidden.map((p) => `(subpath ${lit(p)})`).join(' ')})`)
+  // Folders inside a hidden one that stay readable (skills in the data dir): read again after the deny, never written.
+  const shown = (o.policy.shown ?? []).filter((s) => hidden.some((h) => s === h || s.startsWith(`${h}/`)))
+  if (shown.length) lines.push(`(allow file-read* ${shown.map((p) => `(subpath ${lit(p)})`).join(' ')})`)
   if (!o.policy.network) lines.push('(deny network*)')
   return `${lines.join('\n')}\n`
 }
