@@ -39,6 +39,8 @@ export const AgentFrontmatter = lazy(() =>
       isolation: z.enum(['worktree']).optional(),
       /** the most one run of this agent as a subagent may spend, everything it starts included */
       budget: Budget.optional(),
+      /** skills loaded into its instructions when it starts (Claude Code's `skills:`), where its rules allow each */
+      skills: z.array(z.string().min(1)).optional(),
     })
     .strict()
 )

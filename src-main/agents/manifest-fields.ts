@@ -29,7 +29,6 @@ const DIRECT = ['description', 'mode', 'model', 'temperature', 'maxOutputTokens'
 const RENAMED: Record<string, string> = { maxSteps: 'maxSteps', steps: 'maxSteps', maxTurns: 'maxSteps', top_p: 'topP', topP: 'topP' }
 /** Keys other hosts use that mean nothing here, with the one-line reason shown as a warning. */
 const IGNORED: Record<string, string> = {
-  skills: 'skills are not preloaded here; the agent loads them with the skill tool when its rules allow it',
   memory: 'persistent agent memory is not supported here; ignored',
   hooks: 'agent hooks are not supported here; ignored',
   effort: 'reasoning effort is not set per agent here; ignored',
@@ -41,7 +40,7 @@ const IGNORED: Record<string, string> = {
 }
 const CLAUDE_KEYS = ['disallowedTools', 'permissionMode', 'maxTurns', 'mcpServers', 'skills', 'memory', 'isolation', 'hooks', 'effort', 'initialPrompt']
 const OPENCODE_KEYS = ['steps', 'top_p', 'disable', 'variant', 'options', 'hidden_from_cycle', 'permissions']
-const HANDLED = new Set(['name', 'permission', 'permissions', 'tools', 'disallowedTools', 'permissionMode', 'mcpServers', 'disable', ...DIRECT, ...Object.keys(RENAMED), ...Object.keys(IGNORED)])
+const HANDLED = new Set(['name', 'permission', 'permissions', 'tools', 'disallowedTools', 'permissionMode', 'mcpServers', 'disable', 'skills', ...DIRECT, ...Object.keys(RENAMED), ...Object.keys(IGNORED)])
 
 /**
  * Maps one frontmatter (Agentry's, Claude Code's or opencode's fields, or a mix) onto Agentry's agent fields.
@@ -67,6 +66,11 @@ export function mapFields(raw: Record<string, unknown>, folderFormat: AgentForma
     else out.errors.push({ field: 'disable', reason: `must be true or false (got ${JSON.stringify(raw.disable)})` })
   }
   if (Object.hasOwn(raw, 'mcpServers') && raw.mcpServers !== null) out.mcpServers = readMcpServersField(raw.mcpServers, source, warn)
+  if (Object.hasOwn(raw, 'skills') && raw.skills !== null) {
+    const names = skillNames(raw.skills)
+    if (names) set('skills', names, 'skills')
+    else warn('skills', `must be a list of skill names, or "a, b" (got ${JSON.stringify(raw.skills)}); no skill is preloaded`)
+  }
   for (const key of Object.keys(raw)) {
     if (!HANDLED.has(key)) warn(key, 'not an agent setting here; ignored')
   }
@@ -77,6 +81,13 @@ export function mapFields(raw: Record<string, unknown>, folderFormat: AgentForma
     out.origin.permission = Object.hasOwn(raw, 'permission') ? 'permission' : Object.hasOwn(raw, 'permissions') ? 'permissions' : 'tools'
   }
   return out
+}
+
+/** Claude Code's `skills:` — a list, or one line of names separated by commas; undefined when it is neither. */
+function skillNames(value: unknown): string[] | undefined {
+  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined
+  if (!items || !items.every((i) => typeof i === 'string')) return undefined
+  return [...new Set((items as string[]).map((i) => i.trim()).filter(Boolean))]
 }
 
 /** Claude Code (`tools: Read, Grep`) or opencode (`tools: {write: false}`), recognised by the fields only they use. */

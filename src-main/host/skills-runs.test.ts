@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { toolParts } from '../testing/harness'
-import { agentOfRequest, contentText, firstUserText, loopbackHarness, toolNamesOf, toolOf, type ChatRequest, type LoopbackHarness } from '../testing/model-requests'
+import { agentOfRequest, contentText, firstUserText, loopbackHarness, systemOf, toolNamesOf, toolOf, type ChatRequest, type LoopbackHarness } from '../testing/model-requests'
 
 /**
  * Skills (issue 27) end to end at a loopback model through the real provider: what the model is offered, loading one,
@@ -136,6 +136,24 @@ describe('skills at the model', () => {
     expect(answers.some((a) => /No skill named "pdf"|denied/.test(a))).toBe(true)
     expect(answers.some((a) => /skill|not available|unknown/i.test(a))).toBe(true)
     expect(answers.join('\n')).not.toContain('Read reference.md first.')
+  })
+
+  it("a subagent's skills: preloads them into its instructions (only where its rules allow them); a missing one is named", async () => {
+    lh = await loopbackHarness(
+      (r) => {
+        if (firstUserText(r) === 'delegate') return toolResults(r) === 0 ? { toolCalls: ['reader', 'denied'].map((a) => ({ name: 'task', arguments: { subagent_type: a, description: a, prompt: 'p' } })) } : { text: 'done' }
+        return { text: 'child done' }
+      },
+      { agents: { reader: { mode: 'subagent', skills: ['pdf', 'nope'] }, denied: { mode: 'subagent', skills: ['pdf'], permission: { '*': 'allow', skill: { '*': 'allow', pdf: 'deny' } } } } },
+    )
+    await lh.h.run('delegate')
+    const system = (agent: string) => systemOf(lh!.requests().find((r) => (agent === 'build' ? agentOfRequest(r) === 'build' : systemOf(r).startsWith(`You are the "${agent}" agent.`)))!)
+    expect(system('reader')).toContain(`# Skills loaded for you\nFollow these instructions where the task calls for them.\n\n<skill name="pdf">\nFolder: ${skillDir()} (read the files beside SKILL.md with read_file)\n\n# PDF forms\nRead reference.md first.\n</skill>\n\nNot available here, so not loaded: nope.`)
+    // A preload never widens the rules: denied pdf, the agent starts without its instructions.
+    expect(system('denied')).not.toContain('Read reference.md first.')
+    expect(system('denied')).toContain('Not available here, so not loaded: pdf.')
+    // The parent, which preloads nothing, has no such section.
+    expect(system('build')).not.toContain('# Skills loaded for you')
   })
 
   it("an untrusted workspace's skills are not offered; trusting the workspace offers them", async () => {

@@ -7,7 +7,7 @@ export const CALLER_AGENT_LINE = 'Your caller is another agent; return structure
 const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md']
 const MAX_INSTRUCTIONS = 20_000
 
-/** Agent prompt → workspace instructions (AGENTS.md, else CLAUDE.md) → environment → tool catalog. */
+/** Agent prompt (and the skills it preloads) → workspace instructions (AGENTS.md, else CLAUDE.md) → environment → tool catalog. */
 export function buildSystemPrompt(o: {
   agent: AgentInfo
   workdir: string
@@ -18,8 +18,11 @@ export function buildSystemPrompt(o: {
   scratchpad?: string
   /** the git worktree a child works in (isolation: worktree) */
   worktree?: { branch: string }
+  /** the skills its definition preloads (`skills:`), rendered: part of its own instructions */
+  preloaded?: string
 }): string {
   const sections = [o.agent.prompt.trim() || `You are the "${o.agent.name}" agent. ${o.agent.description}`]
+  if (o.preloaded) sections.push(o.preloaded)
   if (o.agent.caller === 'agent') sections.push(CALLER_AGENT_LINE)
   const instructions = readInstructions(o.workdir)
   if (instructions) sections.push(`# Instructions from ${instructions.file}\n${instructions.text}`)

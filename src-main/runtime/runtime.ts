@@ -18,6 +18,7 @@ import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type M
 import { offeredNativeTools, toolsForRun } from './tool-set'
 import { loopHooks } from './tool-hooks'
 import { skillsForRun, skillTool } from './skill-tool'
+import { preloadedSkills } from './preload-skills'
 
 export interface RuntimeDeps {
   approvals: Approvals
@@ -80,7 +81,7 @@ export class Runtime {
     const mailboxes = this.deps.mailboxes
     const system = o.bare
       ? level.agent.prompt.trim()
-      : buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef, scratchpad: level.scratchpad, worktree: level.worktree })
+      : buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef, scratchpad: level.scratchpad, worktree: level.worktree, preloaded: preloadedSkills(level) })
     return {
       agent: level.agent,
       model: this.deps.resolveModel(level.modelRef, level.agent.name, level.settings.config),

@@ -82,6 +82,11 @@ describe('SKILL.md', () => {
     expect(parseSkill(skill('x', 'd', 'allowed-tools: [Read, Write]\n'), f, 'x')).toMatchObject({ ok: true, skill: { allowedTools: ['Read', 'Write'] } })
   })
 
+  it('context: fork loads (into the calling agent) with a warning that says so and what to do instead', () => {
+    const r = parseSkill(skill('x', 'd', 'context: fork\nagent: Explore\n'), f, 'x')
+    expect(r.ok && r.skill.warnings).toEqual([{ file: f, line: 4, field: 'context', reason: expect.stringMatching(/^fork is not run as a subagent here: the skill loads into the agent that calls it/) }])
+  })
+
   it('loads an unquoted description with ": " and says which line to quote', () => {
     const r = parseSkill(skill('x', 'Use when: the user asks'), f, 'x')
     expect(r).toMatchObject({ ok: true, skill: { description: 'Use when: the user asks' } })

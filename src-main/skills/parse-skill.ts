@@ -69,6 +69,10 @@ export function parseSkill(text: string, file: string, folderName: string): Skil
     warnings.push({ file, line: line('description'), field: 'description', reason: `longer than ${MAX_DESCRIPTION} characters; the model sees the first ${MAX_DESCRIPTION}` })
     description = `${description.slice(0, MAX_DESCRIPTION - 1)}…`
   }
+  // Claude Code's `context: fork` runs the skill as a subagent of its own (`agent:` picks which). Not here: it loads
+  // into the agent that calls it, which still follows it — said, so the author knows why it is not a subagent.
+  const raw = value as Record<string, unknown>
+  if (raw.context === 'fork') warnings.push({ file, line: line('context'), field: 'context', reason: 'fork is not run as a subagent here: the skill loads into the agent that calls it (to run it apart, write a subagent that preloads it with skills:)' })
   const tools = f['allowed-tools']
   const allowedTools = (typeof tools === 'string' ? tools.split(/[,\s]+(?![^(]*\))/) : (tools ?? [])).map((t) => t.trim()).filter(Boolean)
   return {

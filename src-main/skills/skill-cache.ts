@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { SkillParse } from './parse-skill'
 
 /** Bump when what a SKILL.md parses into changes: entries of older loaders are then ignored. */
-export const SKILLS_LOADER_VERSION = 1
+export const SKILLS_LOADER_VERSION = 2
 const MAX_ENTRIES = 5000
 
 type Cached = { ok: true; skill: Omit<Extract<SkillParse, { ok: true }>['skill'], 'body'> } | Extract<SkillParse, { ok: false }>
