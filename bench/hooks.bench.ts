@@ -25,7 +25,7 @@ function hookSet(): HookSet {
 
 export async function run(): Promise<Record<string, unknown>> {
   const level = { sessionId: 'ses_bench', workdir: '/bench', depth: 0, agent: { name: 'build' }, signal: new AbortController().signal, settings: { hooks: hookSet() } } as unknown as RunLevel
-  const hooks = loopHooks(level, () => DEFAULT_SANDBOX_POLICY)
+  const hooks = loopHooks(level, () => DEFAULT_SANDBOX_POLICY, new Set())
   if (!hooks) throw new Error('the bench configuration has no tool hooks')
   const input = { path: 'src/index.ts' }
   const calls = 200_000

@@ -2,7 +2,19 @@ import { z } from 'zod'
 import { lazy } from './lazy'
 
 /** The Claude Code hook events Agentry runs (issue 27). Others Claude Code knows are reported, never silently dropped. */
-export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionStart'] as const
+export const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+  'Notification',
+] as const
 export type HookEventName = (typeof HOOK_EVENTS)[number]
 
 /** One hook as Settings lists it: where it came from and whether it runs. */

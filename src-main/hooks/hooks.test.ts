@@ -50,7 +50,7 @@ describe('hook configuration', () => {
       PreToolUse: [group('Bash', 'ok.sh'), group('(', 'x'), { matcher: 'Bash' }, group('Bash', ''), group('Bash', 'y', { timeout: -1 })],
       PostToolUse: [{ matcher: '', hooks: [{ type: 'prompt', prompt: 'is this ok?' }] }],
       preToolUse: [],
-      Notification: [group('', 'notify-send hi')],
+      PermissionRequest: [group('', 'notify-send hi')],
       Stop: 'nope',
     })
     expect(hooks.map((h) => h.command)).toEqual(['ok.sh'])
@@ -60,8 +60,8 @@ describe('hook configuration', () => {
       'hooks.PreToolUse[3].hooks[0].command: is missing or empty; give the shell command to run',
       'hooks.PreToolUse[4].hooks[0].timeout: must be a positive number of seconds',
       'hooks.PostToolUse[0].hooks[0].type: "prompt" hooks do not run in Agentry; only "command" hooks do — this one is ignored',
-      'hooks.preToolUse: unknown event "preToolUse"; the events are PreToolUse, PostToolUse, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart (names are case-sensitive)',
-      'hooks.Notification: Notification hooks do not run in Agentry (Agentry shows its own notifications); they are ignored',
+      'hooks.preToolUse: unknown event "preToolUse"; the events are PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart, SessionEnd, PreCompact, Notification (names are case-sensitive)',
+      'hooks.PermissionRequest: PermissionRequest hooks do not run in Agentry (approvals are decided by your rules and the approval dialog here); they are ignored',
       'hooks.Stop: must be a list of { "matcher": …, "hooks": [ … ] } groups',
     ])
   })

@@ -26,11 +26,7 @@ export const NO_HOOKS: HookSet = { byEvent: new Map(), all: [], problems: [] }
 
 /** Claude Code events Agentry knows of but does not run: said, not dropped. */
 const NOT_RUN: Readonly<Record<string, string>> = {
-  Notification: 'Agentry shows its own notifications',
-  PreCompact: 'Agentry does not run hooks around compaction yet',
-  SessionEnd: 'Agentry does not run hooks when a session ends yet',
   PermissionRequest: 'approvals are decided by your rules and the approval dialog here',
-  PostToolUseFailure: 'Agentry runs no hooks after a failed call yet',
   WorktreeCreate: "Agentry makes a task's worktree itself",
   WorktreeRemove: "Agentry removes a task's worktree itself",
   TeammateIdle: 'Agentry has no agent teams',

@@ -67,6 +67,8 @@ export interface CallDeps {
   checkpoints: CheckpointsRepository
   /** an unexpected failure outside any call's answer: logged; returns the id the person is shown */
   fault(where: string, err: unknown): string
+  /** a root conversation was deleted: its SessionEnd hooks run (in the background) */
+  sessionEnded?(session: { id: string; workspaceRoot: string }): void
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
@@ -187,6 +189,7 @@ export function createCalls(d: CallDeps): HostApi {
         d.recorder.inBackground("forgetting a deleted session's checkpoints", () => forgetSessions({ recorder: d.recorder, workspaceRoot: session.workspaceRoot, sessionIds: removed }))
         d.runner.forget(removed)
         for (const id of removed) d.forgetStream(id)
+        if (!session.parentId) d.sessionEnded?.(session)
       })
       return { ok: true as const }
     },

@@ -10,7 +10,8 @@ import { EventHub } from '../events'
 import { McpPool } from '../mcp'
 import { createFileKeyStore, modelInfo, resolveModel, type KeyStore } from '../models'
 import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissions'
-import { networkAllowed, RunRegistry, Runtime, Scratchpads, type RuleSources } from '../runtime'
+import { hookFiles, loadHooks } from '../hooks'
+import { networkAllowed, RunRegistry, Runtime, sandboxPolicy, Scratchpads, sessionEndHooks, type RuleSources, type SessionEndReason } from '../runtime'
 import { detectSandbox, SANDBOX_PROBE_FILE, sandboxState } from '../sandbox'
 import { emitterFor, SessionRunner } from '../sessions'
 import { expireCheckpoints, TurnRecorder, Undo } from '../undo'
@@ -237,6 +238,24 @@ export async function createHost(options: HostOptions): Promise<Host> {
       const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: rules.runtimeRules([], workdir) }])
       return sandboxState(config().config.sandbox.enabled, network, await detectSandbox(env, { memoFile: path.join(dataDir, SANDBOX_PROBE_FILE) }))
     }
+    // SessionEnd hooks (issue 27): a conversation deleted (`other`), or — when the host stops — each conversation that
+    // had a prompt in this process (`prompt_input_exit`: the person left Agentry). Read when the session ends; never
+    // awaited by the deletion, awaited by the stop (each hook at most its own timeout).
+    const ending = new Set<Promise<void>>()
+    const endSession = (s: { id: string; workspaceRoot: string }, reason: SessionEndReason): Promise<void> => {
+      runtime.started.delete(s.id)
+      const trusted = settings.trust.state(s.workspaceRoot).status === 'trusted'
+      const hooks = loadHooks(hookFiles({ dataDir, workdir: s.workspaceRoot, home: env.HOME || undefined }), { trusted })
+      if (!hooks.byEvent.has('SessionEnd')) return Promise.resolve()
+      const layers = staticRules(s.workspaceRoot)
+      const network = networkAllowed([{ agent: [], static: layers.static, workspace: layers.workspace, runtime: rules.runtimeRules([], s.workspaceRoot) }])
+      const policy = sandboxPolicy({ settings: config().config.sandbox, network, workdir: s.workspaceRoot, dataDir })
+      const run = sessionEndHooks(hooks, { sessionId: s.id, workdir: s.workspaceRoot, policy, reason })
+      if (!run) return Promise.resolve()
+      const tracked = run.finally(() => ending.delete(tracked))
+      ending.add(tracked)
+      return tracked
+    }
     const calls = createCalls({
       sessions,
       transcript: store.transcript,
@@ -268,6 +287,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       recorder,
       checkpoints: store.checkpoints,
       fault,
+      sessionEnded: (session) => void endSession(session, 'other'),
     })
     // A fault in one call is contained: it answers `internal` with an id to find in the log; the host goes on.
     const api = containCallFaults(calls, log)
@@ -302,6 +322,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
         for (const r of runs.list('task')) r.abort(HOST_STOP_REASON, true)
         await runner.stop(HOST_STOP_REASON)
         await runs.settleAll()
+        // The conversations that ran here end with the host; their SessionEnd hooks run before the store closes.
+        const ran = [...runtime.started].flatMap((id) => sessions.getSession(id) ?? [])
+        await Promise.all([...ran.map((s) => endSession(s, 'prompt_input_exit')), ...ending])
         for (const dispose of disposers.reverse()) await dispose()
       },
     }

@@ -6,7 +6,7 @@ import { abortReasonOf, toolJsonSchema, type ToolDef } from '../tools'
 import { awaitsAnswer, buildPrompt, markCacheBreakpoints } from './prompt'
 import { RepeatedCalls, RequestGuard, RunawayError } from './runaway'
 import { beginStep, endStep } from './step-gate'
-import { startHooks, stopHooks } from './turn-hooks'
+import { haltNotice, startHooks, stopHooks } from './turn-hooks'
 import { executeToolCalls, type PendingCall, type LoopHooks, type ToolContextFactory } from './tool-calls'
 import { appendErrorMessage, appendTextMessage, type Transcript } from './transcript'
 
@@ -187,8 +187,12 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
         appendErrorMessage(ctx.transcript, ctx.emit, 'runaway', repeated)
         return { text: lastText, finalText: '', finishReason: 'error', usage, steps, error: repeated, lastMessageId, contextTokens }
       }
-      const { endsTurn } = await executeToolCalls(ctx, step.calls)
+      const { endsTurn, halt } = await executeToolCalls(ctx, step.calls)
       if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted')
+      if (halt !== undefined) {
+        haltNotice(ctx, halt)
+        return { text: lastText, finalText: '', finishReason: 'stop', usage, steps, lastMessageId, contextTokens }
+      }
       if (endsTurn) return { text: lastText, finalText: step.text, finishReason: 'stop', usage, steps, lastMessageId, contextTokens }
     }
   } catch (err) {

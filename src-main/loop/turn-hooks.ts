@@ -10,7 +10,15 @@ import { appendErrorMessage, appendTextMessage } from './transcript'
 /** How many times Stop / SubagentStop hooks may send the model back to work in one turn (Claude Code has no cap). */
 export const MAX_STOP_CONTINUES = 3
 
-/** UserPromptSubmit / SessionStart / SubagentStart: true when a hook blocked the prompt (it is kept, never sent). */
+/** A hook's `continue: false`: the turn ends here, its stopReason said to the person (never sent to the model). */
+export function haltNotice(ctx: RunContext, text: string): void {
+  appendTextMessage(ctx.transcript, ctx.emit, 'assistant', text, { notice: 'hook' })
+}
+
+/**
+ * UserPromptSubmit / SessionStart / SubagentStart: true when the turn ends before its first request — a hook blocked
+ * the prompt (it is kept, never sent) or said `continue: false`.
+ */
 export async function startHooks(ctx: RunContext): Promise<boolean> {
   const pending = ctx.hooks?.start?.(ctx.transcript.history())
   if (!pending) return false
@@ -22,6 +30,10 @@ export async function startHooks(ctx: RunContext): Promise<boolean> {
     return true
   }
   for (const c of o.context) appendTextMessage(ctx.transcript, ctx.emit, 'user', c, { hook: true })
+  if (o.halt !== undefined) {
+    haltNotice(ctx, o.halt)
+    return true
+  }
   return false
 }
 
@@ -31,6 +43,11 @@ export async function stopHooks(ctx: RunContext, text: string, continues: number
   if (!pending) return false
   const o = await pending
   for (const n of o.notices) appendTextMessage(ctx.transcript, ctx.emit, 'assistant', n, { notice: 'hook' })
+  // `continue: false` wins over a reason to go on: the turn ends, as it was about to.
+  if (o.halt !== undefined) {
+    haltNotice(ctx, o.halt)
+    return false
+  }
   if (!o.reason) return false
   if (continues >= MAX_STOP_CONTINUES) {
     appendTextMessage(ctx.transcript, ctx.emit, 'assistant', `A Stop hook asked the agent to go on ${MAX_STOP_CONTINUES + 1} times in this turn; it ends here (the limit is ${MAX_STOP_CONTINUES}). Its last reason: ${o.reason}`, { notice: 'hook' })

@@ -8,7 +8,7 @@ import type { RunLevel } from './level'
  * rules ask about go through authorizeCall instead (their patterns and suggestions).
  */
 export function askThePerson(
-  approvals: Approvals,
+  approvals: Pick<Approvals, 'request'>,
   level: RunLevel,
   o: { kind: ApprovalKind; toolName: string; toolCallId: string; messageId: string | null; arguments: ApprovalArguments },
 ): Promise<ApprovalAnswer> {

@@ -96,7 +96,7 @@ export function snapshotRules(level: RunLevel, rules: RuleSources): RuleSources 
 export async function authorizeCall(o: {
   level: RunLevel
   rules: RuleSources
-  approvals: Approvals
+  approvals: Pick<Approvals, 'request'>
   toolName: string
   ask: PermissionAsk | PermissionAsk[]
   display?: { summary: string; diff?: string }

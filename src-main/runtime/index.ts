@@ -13,3 +13,4 @@ export { RunRegistry, RunRefused, addStep, type RunRecord, type RunTotals, type 
 export { Allowance, budgetTokens, tightest, WARN_AT, type Reached } from './budget'
 export { budgetStopMessage, budgetErrorText, budgetReachedLine } from './budget-text'
 export { askThePerson } from './ask-person'
+export { sessionEndHooks, type SessionEndReason } from './tool-hooks'

@@ -16,7 +16,7 @@ import type { RunLevel, WriteSink } from './level'
 import type { RunRegistry } from './runs'
 import { serverDeniedOutright, unavailableToolMessage, visibleMcpServers, type McpToolSource } from './mcp-visibility'
 import { offeredNativeTools, toolsForRun } from './tool-set'
-import { loopHooks } from './tool-hooks'
+import { loopHooks, notifyingApprovals } from './tool-hooks'
 import { skillsForRun, skillTool } from './skill-tool'
 import { preloadedSkills } from './preload-skills'
 
@@ -63,6 +63,9 @@ export interface PrepareOptions {
 
 /** Builds the loop's RunContext for any level — root or subagent — so there is one way to run an agent. */
 export class Runtime {
+  /** root sessions that had a prompt in this host process: SessionStart's `resume`, SessionEnd at shutdown */
+  readonly started = new Set<string>()
+
   constructor(readonly deps: RuntimeDeps) {}
 
   /**
@@ -79,6 +82,9 @@ export class Runtime {
     const native = offeredNativeTools(level, this.deps.rules)
     const { runaway } = level.settings.config.config
     const mailboxes = this.deps.mailboxes
+    const hooks = o.bare ? undefined : loopHooks(level, () => this.sandboxFor(level), this.started)
+    // A root run without hooks still counts as started here: a hook configured later must not read it as resumed.
+    if (!hooks && !o.bare && level.depth === 0) this.started.add(level.sessionId)
     const system = o.bare
       ? level.agent.prompt.trim()
       : buildSystemPrompt({ agent: level.agent, workdir: level.workdir, tools: [...tools, ...native], model: level.modelRef, scratchpad: level.scratchpad, worktree: level.worktree, preloaded: preloadedSkills(level) })
@@ -94,7 +100,7 @@ export class Runtime {
       emit: level.emit,
       setStatus: (status, reason) => level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status, reason }),
       toolContext: ({ handle, toolName, mustAsk }) => this.toolContext(level, handle, toolName, mustAsk),
-      hooks: o.bare ? undefined : loopHooks(level, () => this.sandboxFor(level)),
+      hooks,
       unknownTool: (name) => unavailableToolMessage(mcp, name),
       toolResultImages: acceptsToolResultImages(level.modelRef, level.settings.config.config),
       messageMetadata: { model: level.modelRef, agent: level.agent.name },
@@ -124,7 +130,9 @@ export class Runtime {
   }
 
   toolContext(level: RunLevel, handle: PartHandle, toolName: string, mustAsk?: string): RunToolContext {
-    const { approvals, rules } = this.deps
+    const { rules } = this.deps
+    // Notification hooks hear of every question the person is asked, as it is asked (never awaited).
+    const approvals = notifyingApprovals(this.deps.approvals, level, () => this.sandboxFor(level))
     const ask = (kind: 'question' | 'plan', args: ApprovalArguments) =>
       skillDirs: skillsForRun(level).map((s) => s.dir),
       askThePerson(approvals, level, { kind, toolName, toolCallId: handle.part.toolCallId ?? '', messageId: handle.part.messageId, arguments: args })

@@ -135,7 +135,7 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   let outcome: CommandOutcome | undefined
   try {
     if (command && commands && userPart) {
-      const site = { run, transcript, emit, workdir: session.workspaceRoot, compact: () => maybeCompact(deps, level, 0) }
+      const site = { run, transcript, emit, workdir: session.workspaceRoot, compact: (instructions: string) => maybeCompact(deps, level, 0, { trigger: 'manual', instructions, hooks: run.hooks }) }
       // opencode: a command whose agent is a subagent runs as a subtask unless it says `subtask: false`.
       const subtask = command.command.subtask ?? settings.agents.find((a) => a.name === command?.command.agent)?.mode === 'subagent'
       outcome = await performCommand(site, { ...command, command: { ...command.command, subtask } }, commands, userPart)
@@ -145,7 +145,7 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
       }
     }
     await settleWaitingCalls(deps, level, run, o.resuming)
-    await maybeCompact(deps, level, info.contextWindow)
+    await maybeCompact(deps, level, info.contextWindow, { trigger: 'auto', hooks: run.hooks })
     result = await runTurn(run)
   } finally {
     await recording?.end()
