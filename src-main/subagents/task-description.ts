@@ -28,7 +28,7 @@ export function taskDescription(o: TaskDescriptionOptions): string {
     `Start a subagent: an agent that does one task in a fresh context and reports back to you once. ${cap(reader)} does not see its result.`,
     '',
     'Agents (subagent_type) and the tools each would have:',
-    ...o.agents.map((a) => `- ${a.name}: ${a.description}${a.inspectable ? session : ''} Tools: ${a.tools.length ? a.tools.join(', ') : 'none'}.`),
+    ...o.agents.map((a) => `- ${a.name}: ${sentence(a.description)}${a.inspectable ? session : ''} Tools: ${a.tools.length ? a.tools.join(', ') : 'none'}.`),
     `- ${FORK_TYPE}: a copy of you that inherits this conversation and your tools; always in the background; cannot fork again.`,
     '',
     'When to use it:',
@@ -43,3 +43,9 @@ export function taskDescription(o: TaskDescriptionOptions): string {
 }
 
 const cap = (s: string) => s[0].toUpperCase() + s.slice(1)
+
+/** A description as a sentence: real agent files often end theirs without a stop, which ran it into "Tools:". */
+function sentence(text: string): string {
+  const t = text.trim()
+  return /[.!?…。)"'`]$/.test(t) ? t : `${t}.`
+}

@@ -253,6 +253,25 @@ export const SITUATIONS: Situation[] = [
       await lh.h.run('write the changelog')
     },
   },
+  {
+    // A subagent file's `skills:` (issue 27): the skill's instructions are a section of its system prompt from the
+    // start; a name that is not there is said in one line. The parent preloads nothing.
+    name: 'skill-preload',
+    options: { files: FILES, env: { ...process.env, HOME: path.join(os.tmpdir(), 'agentry-contract-no-home') }, agents: { releaser: { mode: 'subagent', description: 'Writes release notes', skills: ['changelog', 'semver'] } } },
+    respond: (r) => {
+      const results = r.messages.filter((m) => m.role === 'tool').length
+      if (agent(r) !== 'build') return { text: 'Release notes written.' }
+      if (results === 0) return call('task', { subagent_type: 'releaser', description: 'Release notes', prompt: 'Write the release notes for 1.2.0.' })
+      return { text: 'The releaser wrote them.' }
+    },
+    drive: async (lh) => {
+      const dir = path.join(lh.h.dataDir, 'skills', 'changelog')
+      fs.mkdirSync(dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: changelog\ndescription: Write a changelog entry. Use when the user asks for release notes or a changelog.\n---\n# Changelog\nFill template.md, one line per change.\n')
+      fs.writeFileSync(path.join(dir, 'template.md'), '## [version] - date\n### Added\n')
+      await lh.h.run('write the release notes')
+    },
+  },
 ]
 
 /** A git repository with one commit in the workspace (worktree situations). */
