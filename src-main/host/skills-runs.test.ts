@@ -43,6 +43,7 @@ describe('skills at the model', () => {
       call('skill', { name: 'pdf' }),
       call('read_file', { path: ref }),
       call('list_dir', { path: skillDir() }),
+      call('glob', { path: skillDir(), pattern: '**/*.py' }),
       call('write_file', { path: ref, content: 'pwned' }),
       call('edit_file', { path: ref, old_string: 'FIELD', new_string: 'pwned' }),
       call('bash', { command: `echo pwned > ${ref}` }),
@@ -61,6 +62,8 @@ describe('skills at the model', () => {
     expect(loaded).toContain('# PDF forms\nRead reference.md first.')
     expect(resultOf(partsOf(messages, 'read_file')[0])).toContain('FIELD NAMES ARE CASE SENSITIVE')
     expect(resultOf(partsOf(messages, 'list_dir')[0])).toContain('scripts/')
+    // glob in the skill folder: the pattern is judged inside the folder it searches, not as a workspace path.
+    expect(resultOf(partsOf(messages, 'glob')[0])).toContain('scripts/fill.py')
     for (const p of [...partsOf(messages, 'write_file'), ...partsOf(messages, 'edit_file'), ...partsOf(messages, 'bash')]) {
       expect(resultOf(p)).toMatch(/Permission denied: denied by your skills folder \/.*\/\.claude\/skills \(read-only\) rule (write|edit)_file "\/.*\/\.claude\/skills(\/\*\*)?": deny/)
     }

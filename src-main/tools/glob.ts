@@ -28,7 +28,10 @@ export const globTool = defineTool({
   permission(input, ctx) {
     if (input.path === undefined) return { kind: 'path', subjects: [input.pattern] }
     const base = resolveForCall(input, ctx.workdir, input.path)
-    return { kind: 'path', subjects: [pathSubject(base), input.pattern], ...(base.outside ? { outsideWorkspace: true } : {}) }
+    // The pattern is relative to the folder searched, so it is judged there: `**/*.md` in a skill folder outside the
+    // workspace is that folder's `…/skills/pdf/**/*.md` (a rule for the folder covers it), not a workspace path.
+    const within = pathSubject(base) === '.' ? input.pattern : path.posix.join(pathSubject(base).split(path.sep).join('/'), input.pattern.replace(/^\.\//, ''))
+    return { kind: 'path', subjects: [pathSubject(base), within], ...(base.outside ? { outsideWorkspace: true } : {}) }
   },
   async execute(input, ctx) {
     if (path.isAbsolute(input.pattern)) {

@@ -58,7 +58,7 @@ describe('glob', () => {
   it('matches relative to path, returns workspace-relative paths, and includes dot files', async () => {
     const ctx = setup(tree)
     expect((await runTool(tool('glob'), { pattern: '*.ts', path: 'src/lib' }, ctx)).output).toContain('src/lib/util.ts')
-    expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: ['src/lib', '*.ts'] })
+    expect(ctx.asks[0].ask).toEqual({ kind: 'path', subjects: ['src/lib', 'src/lib/*.ts'] })
     expect((await runTool(tool('glob'), { pattern: '.env' }, ctx)).output).toBe('1 matching file, newest first:\n.env')
   })
 
