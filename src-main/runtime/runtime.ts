@@ -126,6 +126,7 @@ export class Runtime {
       workdir: level.workdir,
       dataDir: this.deps.dataDir,
       scratchpad: level.scratchpad,
+      skillDirs: skillsForRun(level).map((s) => s.dir),
     })
   }
 
@@ -134,7 +135,6 @@ export class Runtime {
     // Notification hooks hear of every question the person is asked, as it is asked (never awaited).
     const approvals = notifyingApprovals(this.deps.approvals, level, () => this.sandboxFor(level))
     const ask = (kind: 'question' | 'plan', args: ApprovalArguments) =>
-      skillDirs: skillsForRun(level).map((s) => s.dir),
       askThePerson(approvals, level, { kind, toolName, toolCallId: handle.part.toolCallId ?? '', messageId: handle.part.messageId, arguments: args })
     let ownChecks: RuleSources | undefined
     return {
