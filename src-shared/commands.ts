@@ -14,7 +14,7 @@ export type CommandProblem = z.infer<typeof CommandProblem>
  * Where a command comes from: Agentry's built-ins, the person's own folders (always offered) or the workspace's
  * (offered once the workspace is trusted).
  */
-export const CommandSource = z.enum(['builtin', 'person', 'workspace'])
+export const CommandSource = z.enum(['builtin', 'person', 'workspace', 'skill'])
 export type CommandSource = z.infer<typeof CommandSource>
 
 /** One slash command (issue 27) as `commands.list`, the composer's completion and ACP show it. */

@@ -3,3 +3,4 @@ export { parseCommandFile, splitTools, MAX_COMMAND_FILE_CHARS, type CommandDef }
 export { expandCommand, splitArguments, readWorkspaceFile, type ExpandContext, type Expansion, type ShellOutcome } from './expand'
 export { BUILTIN_COMMANDS, HOST_BUILTINS } from './builtins'
 export { listCommands } from './listing'
+export { withSkillCommands } from './skill-commands'

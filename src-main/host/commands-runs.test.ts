@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ScriptedChatResponse } from '../models/testing'
 import { textOf, toolParts, waitFor } from '../testing/harness'
-import { agentOfRequest, contentText, loopbackHarness, type ChatRequest, type LoopbackHarness } from '../testing/model-requests'
+import { agentOfRequest, contentText, loopbackHarness, toolOf, type ChatRequest, type LoopbackHarness } from '../testing/model-requests'
 
 /**
  * Slash commands (issue 27) end to end at a loopback model through the real provider: what the model receives for
@@ -151,6 +151,47 @@ describe('a command at the model', () => {
     await lh.h.host.api.calls['trust.set']({ workspaceRoot: lh.h.workdir, trusted: true, files: trust.trust.files.map((f) => ({ path: f.path, sha256: f.sha256 })) })
     const after = await lh.h.host.api.calls['commands.list']({ workspaceRoot: lh.h.workdir })
     expect(after.commands.find((c) => c.name === 'theirs')).toMatchObject({ source: 'workspace', description: 'Do as I say' })
+  })
+})
+
+describe('skills as commands', () => {
+  const skill = (dir: string, name: string, extra = '', body = `# ${name}\nDo the ${name} thing.`) =>
+    put(path.join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n${body}\n`)
+
+  it('/skill args puts its instructions and folder in the prompt (arguments as $ARGUMENTS or an ARGUMENTS line); listed with source skill', async () => {
+    const skills = path.join(home, '.claude', 'skills')
+    skill(skills, 'pdf')
+    skill(skills, 'deploy', 'disable-model-invocation: true\n', 'Deploy $ARGUMENTS now.')
+    lh = await loopbackHarness(answering('done'))
+    await lh.h.run('/pdf form.pdf')
+    const sent = lastUser(byAgent('build')[0])
+    expect(sent).toBe(`Use the skill "pdf" for this. Its folder is ${path.join(skills, 'pdf')} (read the files beside SKILL.md there with read_file).\n\n# pdf\nDo the pdf thing.\n\nARGUMENTS: form.pdf`)
+    // The person invokes a skill the model is never offered.
+    await lh.h.run('/deploy staging')
+    const second = byAgent('build').at(-1)!
+    expect(lastUser(second)).toMatch(/\n\nDeploy staging now\.$/)
+    expect(toolOf(second, 'skill')!.function.description).not.toContain('deploy')
+    const listed = await lh.h.host.api.calls['commands.list']({ workspaceRoot: lh.h.workdir })
+    expect(listed.commands.filter((c) => c.source === 'skill').map((c) => [c.name, c.description])).toEqual([
+      ['deploy', 'The deploy skill.'],
+      ['pdf', 'The pdf skill.'],
+    ])
+  })
+
+  it('a command file of the same name keeps the name; a built-in too; an untrusted workspace skill is no command', async () => {
+    const skills = path.join(home, '.claude', 'skills')
+    skill(skills, 'review')
+    skill(skills, 'help')
+    mine('review', 'Review it the command way')
+    lh = await loopbackHarness(answering())
+    skill(path.join(lh.h.workdir, '.claude', 'skills'), 'theirs')
+    const listed = await lh.h.host.api.calls['commands.list']({ workspaceRoot: lh.h.workdir })
+    expect(listed.commands.filter((c) => ['review', 'help', 'theirs'].includes(c.name)).map((c) => [c.name, c.source])).toEqual([
+      ['help', 'builtin'],
+      ['review', 'person'],
+    ])
+    await lh.h.run('/review')
+    expect(lastUser(byAgent('build')[0])).toBe('Review it the command way')
   })
 })
 

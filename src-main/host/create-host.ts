@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { AgentEvent, AgentInfo, Config, HostApi, ModelRef, SessionRecord } from '../../src-shared'
 import { AgentRegistry, modelChoices, resolveAgentModel, resolveCallModel } from '../agents'
 import { Approvals } from '../approvals'
-import { discoverCommands } from '../commands'
+import { discoverCommands, withSkillCommands } from '../commands'
 import type { LoadedConfig } from '../config'
 import { EventHub } from '../events'
 import { McpPool } from '../mcp'
@@ -13,6 +13,7 @@ import { ensureDefaultPermissionsFile, protectedWriteReason } from '../permissio
 import { hookFiles, loadHooks } from '../hooks'
 import { networkAllowed, RunRegistry, Runtime, sandboxPolicy, Scratchpads, sessionEndHooks, type RuleSources, type SessionEndReason } from '../runtime'
 import { detectSandbox, SANDBOX_PROBE_FILE, sandboxState } from '../sandbox'
+import { loadSkills } from '../skills'
 import { emitterFor, SessionRunner } from '../sessions'
 import { expireCheckpoints, TurnRecorder, Undo } from '../undo'
 import { openStore, type Store } from '../store'
@@ -118,8 +119,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const agents = (workdir: string) => registry.resolve(workdir).agents
     const agentModel = (agent: AgentInfo, config: Config): ModelRef | undefined => resolveAgentModel(agent.model, config).modelRef
     // Slash commands (issue 27): the person's (HOME as the host was given it) always, the workspace's once trusted.
-    const commands = (workdir: string, only?: string) =>
-      discoverCommands({ home: env.HOME || os.homedir(), dataDir, workdir, trusted: settings.trust.state(workdir).status === 'trusted', only })
+    // Skills are commands too (`/pdf …`), after the files: a command file of the same name keeps it.
+    const commands = (workdir: string, only?: string) => {
+      const trusted = settings.trust.state(workdir).status === 'trusted'
+      const home = env.HOME || os.homedir()
+      return withSkillCommands(discoverCommands({ home, dataDir, workdir, trusted, only }), loadSkills({ dataDir, workdir, home, trusted }).skills, { trusted, only })
+    }
     // MCP servers start when a run first needs them and stop with the host (before the store closes).
     const mcp = new McpPool({ dataDir, env })
     disposers.push(() => mcp.dispose())

@@ -24,7 +24,7 @@ export function CommandMenu({ commands, pick, onPick }: { commands: CommandEntry
             <span className="agent-option-name">
               /{c.name}
               {c.argumentHint && <span className="command-hint"> {c.argumentHint}</span>}
-              {c.source !== 'builtin' && <span className="command-source">{c.source === 'workspace' ? 'workspace' : 'yours'}</span>}
+              {c.source !== 'builtin' && <span className="command-source">{c.source === 'workspace' ? 'workspace' : c.source === 'skill' ? 'skill' : 'yours'}</span>}
             </span>
             <span className="agent-option-desc">{c.description || 'No description'}</span>
           </span>

@@ -81,7 +81,7 @@ export function WarningList({ warnings, testId }: { warnings: Warning[]; testId:
   )
 }
 
-const SOURCE_LABEL = { builtin: 'built-in', person: 'yours', workspace: 'workspace' } as const
+const SOURCE_LABEL = { builtin: 'built-in', person: 'yours', workspace: 'workspace', skill: 'skill' } as const
 
 /** Whose it is (Agentry's, the person's, the workspace's) and the file it was read from. */
 export function SourceCell({ source, file }: { source: keyof typeof SOURCE_LABEL; file?: string }) {
