@@ -21,7 +21,7 @@ export function CommandsSection() {
           Markdown files in <code>~/.claude/commands/</code>, <code>~/.config/opencode/command(s)/</code>, the data folder&apos;s <code>commands/</code>, and
           the workspace&apos;s <code>.claude/commands/</code>, <code>.opencode/command(s)/</code>, <code>.agents/commands/</code>; a subfolder makes{' '}
           <code>folder:name</code>. Type <code>/name arguments</code> at the start of a prompt, here or in an editor; a later folder&apos;s command replaces an
-          earlier one of the same name.
+          earlier one of the same name. Every skill is a command too (<code>/skill-name arguments</code>), unless a command file has its name.
         </>
       }
     >
