@@ -41,6 +41,23 @@ describe('message search (FTS5)', () => {
     expect(marked(hits[1].snippet)).toBe('The [tokenizer] lives in src/lexer.ts, next to the parser.')
   })
 
+  it("each hit's snippet comes from its own part, never from another session's (issue 28)", () => {
+    const older = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w', title: 'Scheduler notes' })
+    const newer = store.sessions.createSession({ agent: 'build', workspaceRoot: '/w', title: 'Please review the code and' })
+    say(older.id, 'assistant', 'Only the older session says the scheduler takes the lock twice.')
+    say(newer.id, 'user', 'Please review the code and tell me about the scheduler.')
+    const own = say(newer.id, 'assistant', 'The newer session blames the scheduler for the missed deadline.')
+    const hits = store.search.searchMessages({ query: 'scheduler', workspaceRoot: '/w' })
+    expect(hits.map((h) => [h.sessionId, h.messageId, marked(h.snippet)])).toEqual([
+      [newer.id, own.messageId, 'The newer session blames the [scheduler] for the missed deadline.'],
+      [older.id, expect.any(String), 'Only the older session says the [scheduler] takes the lock twice.'],
+    ])
+    // A prefix while typing and two words take the same path.
+    for (const query of ['sched', 'scheduler deadline']) {
+      expect(marked(store.search.searchMessages({ query, workspaceRoot: '/w' })[0].snippet)).toContain('The newer session blames')
+    }
+  })
+
   it.each([
     ['prefix of the last word, while typing', 'tokeni', 1],
     ['every word must occur', 'tokenizer banana', 0],

@@ -69,10 +69,7 @@ export function createSearchRepo(db: Database.Database) {
   const insertRow = db.prepare<[number, string]>('INSERT INTO message_search_rows (docid, part_id) VALUES (?, ?)')
   const removeRow = db.prepare<[string]>('DELETE FROM message_search_rows WHERE part_id = ?')
   const done = db.prepare<[string]>('DELETE FROM message_search_pending WHERE part_id = ?')
-  const searchStatement = statementCache<{ docid: number; session_id: string; message_id: string }>(db)
-  const snippetOf = db.prepare<[string, number], { s: string }>(
-    `SELECT snippet(message_search, 0, char(2), char(3), '…', 12) AS s FROM message_search WHERE message_search MATCH ? AND rowid = ?`,
-  )
+  const searchStatement = statementCache<{ session_id: string; message_id: string; snippet: string }>(db)
 
   const indexBatch = db.transaction((batch: string[]) => {
     for (const partId of batch) {
@@ -126,23 +123,31 @@ export function createSearchRepo(db: Database.Database) {
       params.push(f.workspaceRoot)
     }
     if (!f.includeArchived) where.push('s.archived_at IS NULL')
-    // Newest first by index row (FTS5 walks its rowids in order, so LIMIT stops early on common words).
+    // One statement, so each snippet is cut from the row its own MATCH found. `scan`: the newest matching parts,
+    // newest first by index row (FTS5 walks its rowids in order, so LIMIT stops early on common words); `newest`:
+    // each session's newest of those; then the index is read again at exactly those rows for the snippets, which
+    // costs one snippet per hit rather than one per part scanned.
+    //
+    // Not a second statement `MATCH ? AND rowid = ?` per hit: better-sqlite3 binds a JS number as a REAL, FTS5 takes
+    // a rowid bound only when it is an INTEGER (fts5GetRowidLimit) yet tells SQLite the constraint is handled, so
+    // that statement returned every matching row and .get() took the oldest, usually another session's (issue 28).
+    // Here the rowid comes from the index itself (an INTEGER), and CROSS JOIN keeps `newest` the outer loop.
     const rows = searchStatement(
-      `SELECT f.rowid AS docid, f.session_id, f.message_id FROM message_search f
-         JOIN chat_messages m ON m.id = f.message_id
-         JOIN chat_sessions s ON s.id = f.session_id
-       WHERE ${where.join(' AND ')}
-       ORDER BY f.rowid DESC LIMIT ?`,
-    ).all(...params, limit * SCAN_PER_SESSION)
-    const hits: MessageSearchHit[] = []
-    const seen = new Set<string>()
-    for (const r of rows) {
-      if (seen.has(r.session_id)) continue
-      seen.add(r.session_id)
-      hits.push({ sessionId: r.session_id, messageId: r.message_id, snippet: snippetOf.get(match, r.docid)?.s ?? '' })
-      if (hits.length >= limit) break
-    }
-    return hits
+      `WITH scan AS MATERIALIZED (
+         SELECT f.rowid AS docid, f.session_id AS session_id FROM message_search f
+           JOIN chat_messages m ON m.id = f.message_id
+           JOIN chat_sessions s ON s.id = f.session_id
+         WHERE ${where.join(' AND ')}
+         ORDER BY f.rowid DESC LIMIT ?
+       ), newest AS MATERIALIZED (
+         SELECT max(docid) AS docid FROM scan GROUP BY session_id ORDER BY docid DESC LIMIT ?
+       )
+       SELECT f.session_id, f.message_id, snippet(message_search, 0, char(2), char(3), '…', 12) AS snippet
+         FROM newest CROSS JOIN message_search f
+        WHERE message_search MATCH ? AND f.rowid = newest.docid
+        ORDER BY f.rowid DESC`,
+    ).all(...params, limit * SCAN_PER_SESSION, limit, match)
+    return rows.map((r) => ({ sessionId: r.session_id, messageId: r.message_id, snippet: r.snippet }))
   }
 }
 
