@@ -1,5 +1,6 @@
 import { PermissionRule, type CompactPermission } from '../../src-shared'
 import { isAbsolutePath, matchOutsideForDeny, matchSubject, matchTool, type SubjectKind } from './matcher'
+import { undoesSafetyFlag } from './shell/safety-flags'
 
 /** Which file a static rule came from, for the reason text; `malformed` when it stands in for a broken file. */
 export interface RuleSource {
@@ -37,7 +38,8 @@ export function fromCompact(c: CompactPermission): Ruleset {
  * The rule deciding `tool` on `subject` within one ruleset: scanned from the end, first match
  * wins; `undefined` when nothing matches. Path subjects that are absolute count as outside the
  * workspace (pass `outsideWorkspace` to force that for a relative one): only absolute patterns can
- * allow or ask for them, while a relative catch-all or name pattern can still deny them.
+ * allow or ask for them, while a relative catch-all or name pattern can still deny them. An allow for a command
+ * that names a safety flag (`git clean -n *`) does not cover a command that turns it off (`--no-dry-run`).
  */
 export function evaluateRuleset(
   rules: Ruleset,
@@ -54,6 +56,7 @@ export function evaluateRuleset(
       if (rule.action === 'deny' && matchOutsideForDeny(rule.pattern, subject)) return rule
       continue
     }
+    if (kind === 'command' && rule.action === 'allow' && undoesSafetyFlag(rule.pattern, subject)) continue
     if (matchSubject(rule.pattern, subject, kind, outsideWorkspace)) return rule
   }
   return undefined

@@ -46,6 +46,7 @@ function classEnd(pattern: string, open: number): number {
   return -1
 }
 
+/** With the `u` flag only syntax characters may be escaped: `\-` outside a class is an error (`rm -rf *` threw). */
 function escape(c: string): string {
-  return c.replace(/[.*+?^${}()|[\]\\/-]/g, (m) => `\\${m}`)
+  return c.replace(/[.*+?^${}()|[\]\\]/g, (m) => `\\${m}`)
 }

@@ -1,3 +1,4 @@
+import { commandStart, PACKAGE_RUNNERS, safetyFlagIndex } from './safety-flags'
 import { WRAPPER_NAMES } from './unwrap'
 import type { ShellCommand } from './walk'
 
@@ -17,8 +18,13 @@ const HAS_SUBCOMMANDS = new Set([
 /** `npm run test`: these two-word prefixes take one more word (the script, the resource, …). */
 const THREE_WORDS = new Set([
   'npm run', 'pnpm run', 'yarn run', 'bun run', 'uv run', 'poetry run', 'docker compose', 'gh pr', 'gh issue', 'gh repo',
-  'gh run', 'gh release', 'python -m', 'python3 -m',
+  'gh run', 'gh release', 'python -m', 'python3 -m', 'git stash',
 ])
+/**
+ * Commands that are safe because a flag is ABSENT (`sed` without `-i`, `eslint` without `--fix`, `git branch`
+ * without `-D`). A glob cannot say "without", so their pattern is the command itself.
+ */
+const SAFE_BY_ABSENCE = new Set(['sed', 'gsed', 'eslint', 'gofmt', 'git branch', 'git tag', 'git remote', 'npm audit', 'ruff check', 'biome check', 'biome lint'])
 const SUBCOMMAND_WORD = /^[A-Za-z][A-Za-z0-9:._-]*$/
 
 const NETWORK = new Set(['curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'telnet', 'ftp', 'socat'])
@@ -28,7 +34,6 @@ const DELETE_SUB = new Set(['git clean', 'git reset', 'git checkout', 'git resto
 const PRIVILEGE = new Set(['sudo', 'doas', 'su', 'pkexec', 'runuser', 'chmod', 'chown', 'chgrp', 'chattr', 'setcap', 'mount', 'umount'])
 const INTERPRETERS = new Set(['python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'Rscript', 'osascript', 'pwsh', 'powershell', 'awk', 'gawk', 'mawk', 'nawk', 'jshell', 'irb'])
 const CODE_FLAGS = new Set(['-c', '-e', '-E', '--eval', '-r', '--exec', '-p', '--print', 'eval', '-x'])
-const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx', 'dlx'])
 
 /** Literal text inside a pattern: `app/[id]` must not become a character class. */
 export function escapeCommandGlob(text: string): string {
@@ -55,6 +60,24 @@ export function commandSuggestion(c: ShellCommand): CommandSuggestion | null {
     return { pattern: exact, risky, ...(risky ? { reason: 'deletes or writes files' } : {}) }
   }
   if (NETWORK.has(name)) return { pattern: exact, risky: true, reason: 'uses the network' }
+  const usual = byArity(c)
+  // A dry run (`git clean -n`, `kubectl … --dry-run=client`) keeps its flag: the words up to it stay as they are.
+  const safety = safetyFlagIndex(c.argv)
+  if (safety) {
+    const kept = c.argv.slice(0, safety.index + 1).map(escapeCommandGlob).join(' ') + (c.argv.length > safety.index + 1 ? ' *' : '')
+    return safety.spec.risky ? { ...usual, pattern: kept } : { pattern: kept, risky: false }
+  }
+  const start = commandStart(c.argv)
+  const tool = c.argv.slice(start, start + 2)
+  if (SAFE_BY_ABSENCE.has(tool[0]) || SAFE_BY_ABSENCE.has(tool.join(' '))) return { ...usual, pattern: exact }
+  // `git stash -u` changes the working tree; `git stash *` would also cover `git stash drop`.
+  if (name === 'git' && second === 'stash' && c.argv[2]?.startsWith('-')) return { ...usual, pattern: exact }
+  return usual
+}
+
+/** The usual pattern: the command's words up to its arity, then ` *` when more follow. */
+function byArity(c: ShellCommand): CommandSuggestion {
+  const [name, second] = c.argv
   let arity = 1
   if (HAS_SUBCOMMANDS.has(name) && second !== undefined && SUBCOMMAND_WORD.test(second)) arity = 2
   if (PACKAGE_RUNNERS.has(name) && second !== undefined && !second.startsWith('-')) arity = 2
