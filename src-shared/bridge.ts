@@ -23,6 +23,11 @@ import type { SequencedEvent } from './events'
 
 const id = lazy(() => z.string().min(1).max(200))
 const text = (max: number) => z.string().max(max)
+/**
+ * The longest message a person may send: people paste logs and dumps, so a few MB are taken and stored whole — the
+ * model's context window decides what fits (a message larger than it is refused with the sizes, nothing sent).
+ */
+export const PROMPT_MAX_CHARS = 4_000_000
 
 export const QueueEntry = lazy(() =>
   z.object({
@@ -306,7 +311,7 @@ export const BridgeCalls = {
       .object({
         sessionId: id,
         requestId: id,
-        text: text(200_000).min(1),
+        text: text(PROMPT_MAX_CHARS).min(1),
         agent: id.optional(),
         headless: HeadlessRun.optional(),
         /** the front end's MCP servers for this prompt's runs (an editor over ACP); absent → the configured ones only */
@@ -325,7 +330,7 @@ export const BridgeCalls = {
   })),
   /** Edits a sent user message: it and everything after it are hidden, and the new text is sent in its place. */
   'messages.edit': call(() => ({
-    input: z.object({ sessionId: id, requestId: id, messageId: id, text: text(200_000).min(1), agent: id.optional() }).strict(),
+    input: z.object({ sessionId: id, requestId: id, messageId: id, text: text(PROMPT_MAX_CHARS).min(1), agent: id.optional() }).strict(),
     output: PromptOutput,
   })),
   'messages.abort': call(() => ({
@@ -372,7 +377,7 @@ export const BridgeCalls = {
    * (`message_returned` on the root stream).
    */
   'sessions.steer': call(() => ({
-    input: z.object({ sessionId: id, text: text(200_000).min(1) }).strict(),
+    input: z.object({ sessionId: id, text: text(PROMPT_MAX_CHARS).min(1) }).strict(),
     output: z.object({ delivery: z.literal('next_step') }),
   })),
   'tasks.list': call(() => ({

@@ -26,6 +26,7 @@ Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
 serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open tabs reconnect.
 --debug (any command, or AGENTRY_DEBUG=1) checks every host answer against the bridge contract and prints stack traces.
 --allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.
+run reads what is piped in after PROMPT (cat build.log | agentry run "why does this fail?"); PROMPT - takes it all from stdin.
 --max-cost and --max-tokens bound the whole run, subagents included; at the limit it stops (exit 1) and says so.
 trust shows what a workspace's .agents/permissions.jsonc and config.yaml change, then trusts them as they are
 (untrusted, a workspace may only tighten your rules, its providers get none of your keys and its MCP servers do not start).

@@ -8,6 +8,7 @@ import { debugEnabled, parseAllow, parseRunBudget, UsageError, type ParsedArgs }
 import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import { keepWasmAtBaseline } from './one-shot-wasm'
 import { ProgressView } from './progress'
+import { promptOf } from './prompt-input'
 import { describeSandbox } from './sandbox-note'
 import { watchRun } from './run-watch'
 
@@ -28,8 +29,7 @@ const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const
  * on the running host when there is one, else on a host of its own. Ctrl-C aborts the run (a second one exits).
  */
 export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const prompt = args.positionals.join(' ').trim()
-  if (!prompt) throw new UsageError('agentry run needs a PROMPT, e.g. agentry run "summarize this project". Run agentry --help for its options.')
+  const prompt = await promptOf(args.positionals, io)
   const workdir = path.resolve(String(args.values.workdir ?? process.cwd()))
   if (!fs.existsSync(workdir) || !fs.statSync(workdir).isDirectory()) throw new UsageError(`--workdir ${workdir}: not a folder`)
   const yes = Boolean(args.values.yes)

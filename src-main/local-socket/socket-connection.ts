@@ -1,8 +1,9 @@
 import type net from 'node:net'
+import { PROMPT_MAX_CHARS } from '../../src-shared'
 import type { BridgeConnection } from '../../src-shared/bridge-protocol'
 
-/** A line longer than this is not a bridge message (the largest valid prompt is far below it). */
-const MAX_LINE = 16 * 1024 * 1024
+/** A line longer than this is not a bridge message: the biggest valid prompt JSON-escaped (up to 6 bytes a character), and room for the rest of the call. */
+const MAX_LINE = 6 * PROMPT_MAX_CHARS + 1024 * 1024
 /** Beyond this much unsent data the peer is not reading; it is dropped (a CLI re-attaches and resumes). */
 const MAX_BUFFERED = 64 * 1024 * 1024
 

@@ -5,6 +5,7 @@ import { INTERRUPTED_REASON } from '../subagents'
 import { commandOf, performCommand, retriedCommand, type CommandCall, type CommandOutcome } from './command-turn'
 import { maybeCompact } from './compaction'
 import type { Emitter } from './emitter'
+import { promptTooLong } from './prompt-fits'
 import { noteRuleErrors } from './rule-notice'
 import { publishBudget, rootBudgetCheck, turnAllowance } from './root-budget'
 import type { RunnerDeps } from './runner'
@@ -146,6 +147,12 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
     }
     await settleWaitingCalls(deps, level, run, o.resuming)
     await maybeCompact(deps, level, info.contextWindow, { trigger: 'auto', hooks: run.hooks })
+    const tooLong = promptTooLong(level.transcript.history(), level.modelRef, info)
+    if (tooLong) {
+      outcome = { kind: 'error', message: tooLong }
+      appendErrorMessage(transcript, emit, 'invalid_request', tooLong)
+      return
+    }
     result = await runTurn(run)
   } finally {
     await recording?.end()

@@ -32,6 +32,8 @@ export interface CliOptions {
   env?: Record<string, string>
   /** extra node flags before the script, e.g. ['--cpu-prof'] */
   nodeArgs?: string[]
+  /** a file given as stdin (as `agentry run … < file` would); default: none (/dev/null) */
+  stdinFile?: string
 }
 
 /** Variables that would leak the developer's own setup (keys, a script, a data dir) into a run. */
@@ -45,14 +47,16 @@ export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS
 
 /** `agentry ...args`; async so an in-process loopback server keeps answering while the CLI runs. */
 export function agentry(args: string[], o: CliOptions): Promise<CliRun> {
-  return runNode([...(o.nodeArgs ?? []), AGENTRY_BIN, ...args], { cwd: o.cwd, env: cliEnv(o.home, o.env) })
+  return runNode([...(o.nodeArgs ?? []), AGENTRY_BIN, ...args], { cwd: o.cwd, env: cliEnv(o.home, o.env), stdinFile: o.stdinFile })
 }
 
 /** `node ...args` as a process of its own (the CLI, `scripts/start.mjs`): its output and exit code once it ends. */
-export function runNode(args: string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliRun> {
+export function runNode(args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; stdinFile?: string }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const stdin = o.stdinFile ? fs.openSync(o.stdinFile, 'r') : 'ignore'
+    const child = spawn(process.execPath, args, { cwd: o.cwd, env: o.env, stdio: [stdin, 'pipe', 'pipe'] })
+    if (typeof stdin === 'number') fs.closeSync(stdin)
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
