@@ -1,7 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import YAML from 'yaml'
 
@@ -55,7 +56,7 @@ export function runNode(args: string[], o: { cwd: string; env: NodeJS.ProcessEnv
   return new Promise((resolve, reject) => {
     const started = performance.now()
     const stdin = o.stdinFile ? fs.openSync(o.stdinFile, 'r') : 'ignore'
-    const child = spawn(process.execPath, args, { cwd: o.cwd, env: o.env, stdio: [stdin, 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, args, { cwd: o.cwd, env: o.env, stdio: [stdin, 'pipe', 'pipe'] }) as ChildProcessByStdio<null, Readable, Readable>
     if (typeof stdin === 'number') fs.closeSync(stdin)
     let stdout = ''
     let stderr = ''
