@@ -339,7 +339,8 @@ export const BridgeCalls = {
      * left idle, the turn recorded as interrupted (default: the person's Stop)
      */
     input: z.object({ sessionId: id, reason: z.enum(['stop', 'interrupted']).optional() }).strict(),
-    output: z.object({ aborted: z.boolean() }),
+    /** `returned`: on a Stop, the prompts that were queued behind the run — cancelled, their text handed back */
+    output: z.object({ aborted: z.boolean(), returned: z.array(z.object({ queueId: id, text: z.string() })) }),
   })),
   'queue.list': call(() => ({
     input: z.object({ sessionId: id }).strict(),

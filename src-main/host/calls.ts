@@ -199,7 +199,10 @@ export function createCalls(d: CallDeps): HostApi {
     },
     'messages.abort': async ({ sessionId, reason }) => {
       requireSession(sessionId)
-      return { aborted: d.runner.abort(sessionId, reason === 'interrupted' ? INTERRUPTED_REASON : undefined) }
+      if (reason === 'interrupted') return { aborted: d.runner.abort(sessionId, INTERRUPTED_REASON), returned: [] }
+      // Taken off the queue first: the run's end must find nothing to start.
+      const returned = d.runner.takeQueued(sessionId)
+      return { aborted: d.runner.abort(sessionId), returned }
     },
     'queue.list': async ({ sessionId }) => ({ entries: d.queue.listQueue(sessionId) }),
     'queue.cancel': async ({ queueId }) => {

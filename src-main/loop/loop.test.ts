@@ -137,4 +137,22 @@ describe('the loop (script model, real store, real files)', () => {
     expect(textOf(messages, 'user')).toEqual(['one', 'two'])
     expect(textOf(messages)).toEqual(['first', 'second'])
   })
+
+  it("the person's Stop does not send what was queued: it comes back whole and is never run (issue 28, bug 2)", async () => {
+    h = await createHarness({
+      permissions: '{ "*": "allow" }',
+      script: { agents: { build: [{ tools: [{ name: 'bash', input: { command: 'sleep 30' } }] }, { text: 'never' }] } },
+    })
+    const { sessionId } = await h.run('one', { wait: false })
+    await waitFor(() => h!.events.some((e) => flatten([e.event]).some((f) => f.event.type === 'tool_call_start')))
+    const queued = await h.host.api.calls['messages.prompt']({ sessionId, requestId: 'r2', text: 'two, queued' })
+    await h.host.api.calls['messages.prompt']({ sessionId, requestId: 'r3', text: 'three, queued' })
+    const stopped = await h.host.api.calls['messages.abort']({ sessionId })
+    expect(stopped).toEqual({ aborted: true, returned: [{ queueId: queued.queueId, text: 'two, queued' }, { queueId: expect.any(String), text: 'three, queued' }] })
+    await h.host.runner.idle()
+    h.host.store.flush()
+    expect(textOf(h.host.store.transcript.listMessages(sessionId), 'user')).toEqual(['one'])
+    expect(h.host.store.sessions.getSession(sessionId)?.status).toBe('aborted')
+    expect((await h.host.api.calls['queue.list']({ sessionId })).entries.filter((e) => e.status === 'queued')).toEqual([])
+  })
 })

@@ -124,6 +124,16 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
   }
 
   /**
+   * The person's Stop means stop: prompts waiting behind the run are not started by its end. They are taken off the
+   * queue (the clients see them go) and handed back, for the front end to put in the message box.
+   */
+  takeQueued(sessionId: string): { queueId: string; text: string }[] {
+    const taken = this.deps.queue.listQueue(sessionId, 'queued').map((e) => ({ queueId: e.id, text: e.text }))
+    for (const e of taken) this.cancelQueued(e.queueId, sessionId)
+    return taken
+  }
+
+  /**
    * Retry (after a failed turn) or Regenerate (the last answer): what followed the last user message is hidden and
    * that message runs again. Idempotent by requestId, like prompts.
    */

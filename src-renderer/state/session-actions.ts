@@ -7,7 +7,7 @@ import { toUiError, type UiError, type UiResult } from './ui-error'
 import { followRoot, seedTranscript, stopFollowing } from './events'
 import { patchSession, removeSession, upsertSession, useSessions } from './sessions-store'
 import { setQueue, upsertTasks, useTranscript } from './transcript-store'
-import { followLatest, useUi } from './ui-store'
+import { fillComposer, followLatest, notifyInfo, useUi } from './ui-store'
 import { useAgents } from './agents-store'
 import { useModels } from './models-store'
 import { useWorkspace } from './workspace-store'
@@ -153,9 +153,21 @@ export async function editMessage(sessionId: string, messageId: string, text: st
   return null
 }
 
+/**
+ * The person's Stop. Messages queued behind the run are not sent by it: the host hands them back and they return to
+ * the message box (after anything typed there), to send when the person chooses.
+ */
 export async function abortRun(sessionId: string): Promise<UiError | null> {
   const res = await call('messages.abort', { sessionId })
-  return res.ok ? null : toUiError('Stopping the run', res.error)
+  if (!res.ok) return toUiError('Stopping the run', res.error)
+  const { returned } = res.data
+  if (returned.length) {
+    const gone = new Set(returned.map((r) => r.queueId))
+    useTranscript.setState((s) => ({ queue: { ...s.queue, [sessionId]: (s.queue[sessionId] ?? []).filter((q) => !gone.has(q.id)) } }))
+    fillComposer(returned.map((r) => r.text).join('\n\n'), undefined, true)
+    notifyInfo(`Stopped. ${returned.length === 1 ? 'Your queued message is' : `Your ${returned.length} queued messages are`} back in the message box — send when ready.`)
+  }
+  return null
 }
 
 export async function cancelQueued(sessionId: string, queueId: string): Promise<UiError | null> {

@@ -23,7 +23,8 @@ type UiStore = {
   /** short confirmations (e.g. "Rewound: 2 files restored"), bottom right, gone after a while */
   infos: { id: number; text: string }[]
   /** text for the message box (a rewound message comes back there); `ifText`: only while the box still holds that */
-  composerFill: { text: string; ifText?: string; tick: number } | null
+  /** `append`: after what is already typed (a blank line between), instead of replacing it */
+  composerFill: { text: string; ifText?: string; append?: boolean; tick: number } | null
 }
 
 const SIDEBAR_KEY = 'agentry.sidebarCollapsed'
@@ -66,8 +67,8 @@ export function dismissInfo(id: number): void {
 }
 
 /** Puts `text` into the message box (replacing what is there), or only when it still holds `ifText`. */
-export function fillComposer(text: string, ifText?: string): void {
-  useUi.setState((s) => ({ composerFill: { text, ifText, tick: (s.composerFill?.tick ?? 0) + 1 } }))
+export function fillComposer(text: string, ifText?: string, append = false): void {
+  useUi.setState((s) => ({ composerFill: { text, ifText, append, tick: (s.composerFill?.tick ?? 0) + 1 } }))
 }
 
 export function followLatest(): void {

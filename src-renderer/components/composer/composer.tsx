@@ -73,8 +73,9 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const fill = useUi((s) => s.composerFill)
   useEffect(() => {
     if (!fill) return
-    const { text: next, ifText } = fill
+    const { ifText } = fill
     if (ifText !== undefined && text !== ifText) return
+    const next = fill.append && text.trim() ? `${text.replace(/\s+$/, '')}\n\n${fill.text}` : fill.text
     setText(next)
     requestAnimationFrame(() => {
       area.current?.focus()
