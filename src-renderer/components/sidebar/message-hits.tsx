@@ -1,29 +1,39 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useState } from 'react'
 import type { SearchHit } from '../../../src-shared'
-import { openSession, searchMessages } from '../../state/session-actions'
+import { openSearchHit } from '../../state/search-jump'
+import { searchMessages } from '../../state/session-actions'
 import { useSessions } from '../../state/sessions-store'
 import type { UiError } from '../../state/ui-error'
 import { useWorkspace } from '../../state/workspace-store'
+import { markedTerms, snippetSegments } from '../../markdown/search-snippet'
 import { ErrorNote } from '../common/error-note'
+import '../../styles/search.css'
 
 const DEBOUNCE_MS = 200
+/** Shorter queries search titles only. */
+const MIN_CHARS = 2
+
+export type MessageSearch = {
+  /** 'off': the query is too short to search messages; null: asked, no answer yet */
+  hits: SearchHit[] | null | 'off'
+  error: UiError | null
+  dismissError(): void
+}
 
 /**
- * Sessions whose messages contain the searched words (the host's full-text index over every part), each with the
- * matching snippet, words marked. Shown under the search box while it has text; a click opens the session.
+ * Searches the messages of the workspace's sessions (the host's full-text index over every part) as the person types,
+ * debounced; the sidebar uses the answer both for the hits and to decide whether anything matched at all.
  */
-export function MessageHits({ query, archived }: { query: string; archived: boolean }) {
+export function useMessageSearch(query: string, archived: boolean): MessageSearch {
   const root = useWorkspace((s) => s.root)
-  const byId = useSessions((s) => s.byId)
   const [hits, setHits] = useState<SearchHit[] | null>(null)
   const [error, setError] = useState<UiError | null>(null)
   const q = query.trim()
+  const off = q.length < MIN_CHARS || !root
 
   useEffect(() => {
-    if (q.length < 2 || !root) {
-      setHits(null)
-      return
-    }
+    setHits(null)
+    if (off) return
     let stale = false
     const t = setTimeout(async () => {
       const r = await searchMessages(root, q, archived)
@@ -37,36 +47,32 @@ export function MessageHits({ query, archived }: { query: string; archived: bool
       stale = true
       clearTimeout(t)
     }
-  }, [q, root, archived])
+  }, [q, root, archived, off])
 
-  if (error) return <ErrorNote error={error} onDismiss={() => setError(null)} />
-  if (!hits) return null
+  return { hits: off ? 'off' : hits, error, dismissError: () => setError(null) }
+}
+
+/**
+ * Sessions whose messages contain the searched words, each with the matching snippet read as plain text, words
+ * marked. Shown under the search box when there are any (the sidebar says once when nothing matches anywhere); a
+ * click opens the session scrolled to the message, the match highlighted.
+ */
+export function MessageHits({ search }: { search: MessageSearch }) {
+  const byId = useSessions((s) => s.byId)
+  if (search.error) return <ErrorNote error={search.error} onDismiss={search.dismissError} />
+  const hits = search.hits
+  if (!Array.isArray(hits) || hits.length === 0) return null
   return (
     <section className="message-hits" data-testid="message-hits" aria-label="Messages matching the search">
       <div className="popover-label">In messages</div>
-      {hits.length === 0 && <div className="muted small pad">No message contains “{q}”.</div>}
       {hits.map((h) => (
-        <button key={`${h.sessionId}:${h.messageId}`} className="message-hit" data-testid="message-hit" data-session-id={h.sessionId} onClick={() => void openSession(h.sessionId)}>
+        <button key={`${h.sessionId}:${h.messageId}`} className="message-hit" data-testid="message-hit" data-session-id={h.sessionId} onClick={() => openSearchHit({ sessionId: h.sessionId, messageId: h.messageId, terms: markedTerms(h.snippet) })}>
           <span className="message-hit-title">{byId[h.sessionId]?.title || 'Untitled'}</span>
           <span className="message-hit-snippet">
-            <Snippet text={h.snippet} />
+            {snippetSegments(h.snippet).map((s, i) => (s.mark ? <mark key={i}>{s.text}</mark> : s.text))}
           </span>
         </button>
       ))}
     </section>
   )
-}
-
-/** The host marks each matched word with \u0002…\u0003; those become <mark>, everything else stays text. */
-function Snippet({ text }: { text: string }) {
-  const out: ReactNode[] = []
-  const re = /\u0002([^\u0003]*)\u0003/g
-  let last = 0
-  for (const m of text.matchAll(re)) {
-    if (m.index > last) out.push(text.slice(last, m.index))
-    out.push(<mark key={m.index}>{m[1]}</mark>)
-    last = m.index + m[0].length
-  }
-  if (last < text.length) out.push(text.slice(last))
-  return <>{out}</>
 }

@@ -9,7 +9,8 @@ import { openSession, newSession } from '../../state/session-actions'
 import { useTranscript } from '../../state/transcript-store'
 import { ErrorNote } from '../common/error-note'
 import { InboxEntry } from '../inbox/inbox-entry'
-import { MessageHits } from './message-hits'
+import { sidebarEmptyState } from '../../state/search-view'
+import { MessageHits, useMessageSearch } from './message-hits'
 import { SessionRowView } from './session-row'
 
 const ROW_HEIGHT = 46
@@ -30,6 +31,17 @@ export function SessionSidebar() {
   const index = useMemo(() => indexSessions(byId), [byId])
   const rows = useMemo(() => buildRows(index, filters, agentsByName, collapsed), [index, filters, agentsByName, collapsed])
   const waiting = useMemo(() => waitingCounts(pending), [pending])
+  const messageSearch = useMessageSearch(search, filters.archived)
+  const hits = messageSearch.hits
+  const empty = sidebarEmptyState({
+    sessions: index.all.length,
+    rows: rows.length,
+    query: search,
+    // A failed message search (its error is shown) says nothing about messages: judge the titles alone.
+    messageSearch: hits === 'off' || messageSearch.error ? 'off' : hits === null ? 'pending' : hits.length,
+  })
+  // Both kinds of results on screen: say which list is which.
+  const titlesLabel = Array.isArray(hits) && hits.length > 0 && rows.length > 0
   // Hidden agents (title, summary, compaction) never own a session a person looks for.
   const agentNames = useMemo(
     () => [...new Set([...agents.map((a) => a.name), ...index.all.map((s) => s.agent)])].filter((n) => !agentsByName[n]?.hidden).sort(),
@@ -94,11 +106,16 @@ export function SessionSidebar() {
         </label>
       </div>
       {listError && <ErrorNote error={listError} />}
-      <MessageHits query={search} archived={filters.archived} />
+      <MessageHits search={messageSearch} />
+      {titlesLabel && (
+        <div className="popover-label sidebar-group-label" data-testid="titles-label">
+          In titles
+        </div>
+      )}
       <SessionTree rows={rows} viewId={viewId} waiting={waiting} now={now} />
-      {rows.length === 0 && (
-        <div className="sidebar-empty muted" data-testid="session-list-empty">
-          {index.all.length === 0 ? 'No sessions yet in this folder.' : 'No session title matches these filters.'}
+      {empty && (
+        <div className="sidebar-empty muted" data-testid={empty.testId} role="status">
+          {empty.text}
         </div>
       )}
     </aside>
