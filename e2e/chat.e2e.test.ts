@@ -41,6 +41,7 @@ agents:
     - { match: "review", step: 2, text: ${JSON.stringify(answer)} }
     - { match: "long", text: ${JSON.stringify(long)}, chunkDelayMs: 8 }
     - { match: "short", text: "A short reply at the bottom." }
+    - { match: "why does this fail", text: "It fails at line 1204." }
   title: [ { text: "Chat session", repeat: true } ]
 `
 
@@ -160,6 +161,46 @@ describe('the conversation', () => {
     await expect.poll(() => list.getAttribute('data-at-end')).toBe('true')
     expect(await page.locator('[data-testid=message][data-role=user]', { hasText: 'short one' }).isVisible()).toBe(true)
     expect(await jump.count()).toBe(0)
+  })
+
+  it('a long paste is one chip in the box (Expand shows it, × drops it) and is sent whole (issue 28)', async () => {
+    const { page } = s
+    const input = page.locator('[data-testid=composer-input]')
+    const log = Array.from({ length: 1204 }, (_, i) => `2026-11-27T10:00:${String(i % 60).padStart(2, '0')} ERROR worker ${i + 1}: connection reset`).join('\n')
+    await page.evaluate((text) => navigator.clipboard.writeText(text), log)
+    await input.fill('why does this fail? ')
+    await input.press('End')
+    await page.keyboard.press('Control+V')
+    await expect.poll(() => input.inputValue()).toBe('why does this fail? [Pasted text #1, 1,204 lines]')
+    const chip = page.locator('[data-testid=paste-chip]')
+    expect(await chip.innerText()).toContain('Pasted text #1 · 1,204 lines')
+    await shot(page, 'chat', '06-paste-chip')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await shot(page, 'chat', '06-paste-chip-dark')
+    await page.emulateMedia({ colorScheme: 'light' })
+    // × drops it; a second paste is a new chip; Expand puts the text in the box.
+    await chip.locator('[data-testid=paste-remove]').click()
+    expect(await input.inputValue()).toBe('why does this fail? ')
+    await input.press('End')
+    await page.keyboard.press('Control+V')
+    await expect.poll(() => input.inputValue()).toBe('why does this fail? [Pasted text #2, 1,204 lines]')
+    await chip.locator('[data-testid=paste-expand]').click()
+    expect(await input.inputValue()).toBe(`why does this fail? ${log}`)
+    expect(await chip.count()).toBe(0)
+    await input.fill('why does this fail? ')
+    await input.press('End')
+    await page.keyboard.press('Control+V')
+    await expect.poll(() => chip.count()).toBe(1)
+    await input.press('Enter')
+    await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('It fails at line 1204.')
+    // In the transcript it shows its first lines and a button for the rest; the model got all of it.
+    const sentMessage = page.locator('[data-testid=transcript] [data-testid=message][data-role=user]').last()
+    expect(await sentMessage.innerText()).not.toContain('worker 1204: connection reset')
+    expect(await sentMessage.innerText()).not.toContain('[Pasted text')
+    await shot(page, 'chat', '07-long-message-collapsed')
+    await sentMessage.locator('[data-testid=long-text-more]').click()
+    expect(await sentMessage.innerText()).toContain('worker 1204: connection reset')
+    expect(await chip.count()).toBe(0)
   })
 })
 

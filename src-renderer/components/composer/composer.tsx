@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react'
 import { flushSync } from 'react-dom'
 import { addressable, agentColor, useAgents } from '../../state/agents-store'
 import { pendingForRoot, useApprovals } from '../../state/approvals-store'
@@ -13,6 +13,8 @@ import { CommandMenu } from './command-menu'
 import { commandMatches, loadCommands, runAppCommand, useCommands } from '../../state/commands-store'
 import { ErrorNote } from '../common/error-note'
 import { ModelPicker } from './model-picker'
+import { PasteChips } from './paste-chips'
+import { expandPastes, pasteToken, shouldCollapse } from '../../state/pasted-text'
 import { isRunning } from '../../state/session-status'
 
 const EMPTY: never[] = []
@@ -34,6 +36,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const [sending, setSending] = useState(false)
   const [caret, setCaret] = useState(0)
   const [pick, setPick] = useState(0)
+  // Long pastes, kept whole behind a token in the box (see pasted-text.ts).
+  const [pastes, setPastes] = useState<Map<number, string>>(() => new Map())
   const area = useRef<HTMLTextAreaElement>(null)
   const lastSent = useRef<string | null>(null)
   const running = isRunning(status)
@@ -104,8 +108,23 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     setCaret(pos)
   }
 
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = e.clipboardData.getData('text/plain')
+    if (!shouldCollapse(pasted)) return
+    e.preventDefault()
+    const id = Math.max(0, ...pastes.keys()) + 1
+    const token = pasteToken(id, pasted)
+    const el = e.currentTarget
+    const next = `${text.slice(0, el.selectionStart)}${token}${text.slice(el.selectionEnd)}`
+    const pos = el.selectionStart + token.length
+    setPastes((m) => new Map(m).set(id, pasted))
+    flushSync(() => setText(next))
+    area.current?.setSelectionRange(pos, pos)
+    setCaret(pos)
+  }
+
   const send = async () => {
-    const t = text.trim()
+    const t = expandPastes(text, pastes).trim()
     if (!t || sending) return
     setSending(true)
     setError(null)
@@ -124,6 +143,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     if (err) return setError(t.startsWith('/') && /^(Unknown command|\/\S+ (is an action|names agent))/.test(err.message) ? { ...err, hint: '' } : err)
     lastSent.current = t
     setText('')
+    setPastes(new Map())
   }
 
   const stop = async () => {
@@ -233,7 +253,9 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
           }}
           onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           onKeyDown={onKey}
+          onPaste={onPaste}
         />
+        <PasteChips text={text} pastes={pastes} onText={setText} />
         <div className="composer-bar">
           <AgentPicker />
           <ModelPicker />

@@ -6,6 +6,7 @@ import { messageText, partText, toolName } from '../../state/part-data'
 import { useTranscript } from '../../state/transcript-store'
 import { CopyButton } from '../common/copy-button'
 import { RewindButton } from '../changes/rewind-button'
+import { LongText } from './long-text'
 import { EditableUserText, RerunButton } from './message-actions'
 import { SubagentCard } from './subagent-card'
 import { ToolCard } from './tool-card'
@@ -37,7 +38,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
                 {typed ? (
                   <div className="user-text" data-testid="command-use">{typed}</div>
                 ) : (
-                  m.parts.map((p) => (p.type === 'text' ? <div key={p.id} className="user-text">{partText(p)}</div> : null))
+                  m.parts.map((p) => (p.type === 'text' ? <LongText key={p.id} className="user-text" text={partText(p)} /> : null))
                 )}
                 {typed && messageText(m.parts) !== typed && (
                   <details className="command-expansion" data-testid="command-expansion">
