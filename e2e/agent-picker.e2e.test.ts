@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shot } from './support/browser'
 import { agentFile as agent } from './support/agents'
+import { axeViolations } from './support/axe'
 import { send, startScenario, transcriptText, type Scenario } from './support/scenario'
 
 /** Later answers in the searched session, so the match sits far above the end of a virtualized transcript. */
@@ -128,7 +129,10 @@ describe('agent picker and session filters', () => {
       await page.emulateMedia({ colorScheme: scheme })
       await page.waitForTimeout(200)
       await shot(page, 'picker', name)
+      // The marked row (its label, ring, region name) and the hits pass axe in light and dark.
+      if (size.width === 1400) expect(await axeViolations(page)).toEqual([])
     }
+    expect(await page.locator('[data-search-match]').count()).toBe(1)
     await page.emulateMedia({ colorScheme: 'light' })
     await page.setViewportSize({ width: 1360, height: 860 })
 
