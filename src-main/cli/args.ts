@@ -6,7 +6,7 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage:
-  agentry run [--workdir D] [--agent A] [--model P/M] [--json] [--yes | --allow PATTERN…] [--max-cost USD] [--max-tokens N] PROMPT
+  agentry run [--workdir D] [--continue | --session ID] [--agent A] [--model P/M] [--json] [--yes | --allow PATTERN…] [--max-cost USD] [--max-tokens N] PROMPT
   agentry agents [--workdir D] [--json]
   agentry skills [--workdir D] [--json]
   agentry commands [--workdir D] [--json]
@@ -26,6 +26,7 @@ Data lives in $AGENTRY_HOME (default ~/.local/share/agentry on Linux).
 serve --token (or AGENTRY_TOKEN) keeps the same token across restarts, so open tabs reconnect.
 --debug (any command, or AGENTRY_DEBUG=1) checks every host answer against the bridge contract and prints stack traces.
 --allow takes TOOL or TOOL:PATTERN (e.g. --allow read_file --allow "bash:git status*"); repeat it for more.
+run --continue goes on with the workspace's latest conversation, --session ID with that one.
 run reads what is piped in after PROMPT (cat build.log | agentry run "why does this fail?"); PROMPT - takes it all from stdin.
 --max-cost and --max-tokens bound the whole run, subagents included; at the limit it stops (exit 1) and says so.
 trust shows what a workspace's .agents/permissions.jsonc and config.yaml change, then trusts them as they are
@@ -61,6 +62,8 @@ const COMMANDS: Record<string, Spec> = {
     allow: { type: 'string', multiple: true },
     'max-cost': { type: 'string' },
     'max-tokens': { type: 'string' },
+    continue: { type: 'boolean', short: 'c' },
+    session: { type: 'string' },
   },
   agents: { workdir: { type: 'string' }, json: { type: 'boolean' } },
   skills: { workdir: { type: 'string' }, json: { type: 'boolean' } },

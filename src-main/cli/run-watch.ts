@@ -14,9 +14,9 @@ const BUSY = new Set<SessionStatus>(['busy', 'retrying', 'waiting_on_approval', 
  * Follows one root session's run through its event stream until everything it started has finished: its turns and
  * every background child (whose result starts another turn of the parent). The events say when the run may be over;
  * the host's own answer (`tasks.list`, then `sessions.get`) confirms it — in that order, because a background child
- * marks its parent busy before its own job is marked done.
+ * marks its parent busy before its own job is marked done. `afterSeq`: a session gone on with, its earlier turns unseen.
  */
-export function watchRun(api: BridgeClient, sessionId: string, onEvent: (e: SequencedEvent) => void): { done: Promise<RunEnd>; dispose(): void } {
+export function watchRun(api: BridgeClient, sessionId: string, onEvent: (e: SequencedEvent) => void, afterSeq = 0): { done: Promise<RunEnd>; dispose(): void } {
   const end: RunEnd = {}
   let turns = 0
   let rootBusy = false
@@ -60,7 +60,7 @@ export function watchRun(api: BridgeClient, sessionId: string, onEvent: (e: Sequ
       if (e.type === 'task_update' && e.task.background) background.set(e.task.taskId, e.task.status === 'queued' || e.task.status === 'running')
     }
     const unsubscribe = api.subscribe(
-      { sessionId, afterSeq: 0 },
+      { sessionId, afterSeq },
       (m) => {
         if (m.kind === 'resync') return finish(new Error(`lost the event stream of ${sessionId}: ${m.reason}`))
         if (m.kind !== 'event') return

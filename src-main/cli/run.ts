@@ -9,6 +9,7 @@ import { ATTEMPTS, connectHost, hostWentAway } from './host-connection'
 import { keepWasmAtBaseline } from './one-shot-wasm'
 import { ProgressView } from './progress'
 import { promptOf } from './prompt-input'
+import { runSession } from './run-session'
 import { describeSandbox } from './sandbox-note'
 import { watchRun } from './run-watch'
 
@@ -59,30 +60,37 @@ async function runOn(
   o: { workdir: string; prompt: string; headless: HeadlessRun },
   state: { prompted: boolean },
 ): Promise<number> {
-  const settings = await api.calls['settings.get']({ workspaceRoot: o.workdir })
-  if (settings.configIssues.length) {
-    io.stderr.write(`${formatConfigIssues(settings.configIssues)}\n`)
-    return 2
+  const goingOn = args.values.session !== undefined || Boolean(args.values.continue)
+  const settingsOf = async (workspaceRoot: string) => {
+    const settings = await api.calls['settings.get']({ workspaceRoot })
+    if (settings.configIssues.length) io.stderr.write(`${formatConfigIssues(settings.configIssues)}\n`)
+    // A rules file that cannot be used is not fatal (every call then asks, so headless denies), but say so once.
+    else for (const e of settings.permissionErrors) io.stderr.write(`agentry: ${e.file}: ${e.reason}\n`)
+    return settings
   }
-  // A rules file that cannot be used is not fatal (every call then asks, so headless denies), but say so once.
-  for (const e of settings.permissionErrors) io.stderr.write(`agentry: ${e.file}: ${e.reason}\n`)
+  // A new session's workspace is checked before the session exists: a configuration error (exit 2) leaves none.
+  const before = goingOn ? undefined : await settingsOf(o.workdir)
+  if (before?.configIssues.length) return 2
   // The host checks the session's model (--model, else the agent's own, else the default) when it creates it: an
   // unknown provider or a bad ref is a configuration error (exit 2) with one line, and no empty session is left.
-  const { session } = await api.calls['sessions.create']({
-    workspaceRoot: o.workdir,
-    agent: args.values.agent as string | undefined,
-    model: args.values.model as string | undefined,
-  })
-  const sessionId = session.id
+  const target = await runSession(api, args, o.workdir, args.values.workdir !== undefined)
+  const settings = before ?? (await settingsOf(target.session.workspaceRoot))
+  if (settings.configIssues.length) return 2
+  const sessionId = target.session.id
   const json = Boolean(args.values.json)
   const sandbox = settings.sandbox.state
   // --json: the sandbox state is the first line (`{"type":"sandbox",…}`), before the `{seq, stream, event}` lines.
   if (json) io.stdout.write(`${JSON.stringify({ type: 'sandbox', sandbox })}\n`)
   const progress = json ? undefined : new ProgressView(io.stderr, Boolean(io.stderr.isTTY) && !io.env.NO_COLOR, describeSandbox(sandbox))
-  const watch = watchRun(api, sessionId, (e) => {
-    if (json) io.stdout.write(`${JSON.stringify(e)}\n`)
-    progress?.onEvent(e)
-  })
+  const watch = watchRun(
+    api,
+    sessionId,
+    (e) => {
+      if (json) io.stdout.write(`${JSON.stringify(e)}\n`)
+      progress?.onEvent(e)
+    },
+    target.afterSeq,
+  )
   // A prompt the host refuses (an unknown /command) throws below and the host may stop before `done` is awaited:
   // its rejection then is not an unhandled one that crashes the process over the real error.
   watch.done.catch(() => undefined)
@@ -102,7 +110,7 @@ async function runOn(
   process.on('SIGTERM', onTerm)
   try {
     state.prompted = true
-    await api.calls['messages.prompt']({ sessionId, requestId: `cli-${crypto.randomUUID()}`, text: o.prompt, headless: o.headless })
+    await api.calls['messages.prompt']({ sessionId, requestId: `cli-${crypto.randomUUID()}`, text: o.prompt, headless: o.headless, ...(target.agent ? { agent: target.agent } : {}) })
     const { final, lastError } = await watch.done
     if (interrupted) {
       io.stderr.write(`agentry: run stopped; session ${sessionId} (agentry show ${sessionId})\n`)
