@@ -197,6 +197,36 @@ describe('layout and accessibility on every screen', () => {
       await screen.leave?.(page)
     }
   })
+
+  it('Settings › Appearance overrides the OS (and survives a reload); messages show when they were written (issue 28)', async () => {
+    const { page } = s
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    await page.emulateMedia({ colorScheme: 'light' })
+    const time = page.locator('[data-testid=transcript] [data-testid=message-time]').first()
+    if ((await time.count()) === 0) await page.locator('[data-testid=session-row]').first().click()
+    await time.waitFor()
+    expect(await time.innerText()).toMatch(/\d{1,2}:\d{2}/)
+    expect(await time.getAttribute('title')).toMatch(/\d{4}/)
+    expect(await bg()).toBe('rgb(247, 247, 248)')
+    await page.click('[data-testid=open-settings]')
+    await page.locator('[data-testid=theme-dark]').check()
+    expect(await bg()).toBe('rgb(23, 24, 28)')
+    expect(await axeViolations(page)).toEqual([])
+    await page.locator('[data-testid=settings-appearance]').scrollIntoViewIfNeeded()
+    await shot(page, 'layout', 'appearance-dark-over-light-os')
+    await page.reload()
+    await page.waitForSelector('[data-testid=composer-input], [data-testid=settings-appearance]')
+    expect(await bg()).toBe('rgb(23, 24, 28)')
+    // Light over a dark OS, then back to the OS.
+    await page.emulateMedia({ colorScheme: 'dark' })
+    if ((await page.locator('[data-testid=settings-appearance]').count()) === 0) await page.click('[data-testid=open-settings]')
+    await page.locator('[data-testid=theme-light]').check()
+    expect(await bg()).toBe('rgb(247, 247, 248)')
+    await page.locator('[data-testid=theme-system]').check()
+    expect(await bg()).toBe('rgb(23, 24, 28)')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.click('[data-testid=close-settings]')
+  })
 })
 
 /** Things cut off at the narrow size: the page scrolls sideways, Send leaves the composer, stats wrap, fields stick out. */

@@ -8,10 +8,12 @@ import { notify } from './state/ui-store'
 import { useConnection } from './state/connection-store'
 import { boot, openWorkspace, refreshApprovals, refreshSessions } from './state/workspace-actions'
 import { newSession, openSession, reloadView } from './state/session-actions'
+import { applyTheme } from './state/theme'
 import './styles/app.css'
 import './styles/changes.css'
 
 function start(): void {
+  applyTheme()
   try {
     const { client, transport, onAppCommand } = connectToHost()
     setBridge(client)

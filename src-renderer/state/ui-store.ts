@@ -22,8 +22,10 @@ type UiStore = {
   runMapOpen: boolean
   /** short confirmations (e.g. "Rewound: 2 files restored"), bottom right, gone after a while */
   infos: { id: number; text: string }[]
-  /** text for the message box (a rewound message comes back there); `ifText`: only while the box still holds that */
-  /** `append`: after what is already typed (a blank line between), instead of replacing it */
+  /**
+   * text for the message box (a rewound message comes back there); `ifText`: only while the box still holds that;
+   * `append`: after what is already typed (a blank line between), instead of replacing it
+   */
   composerFill: { text: string; ifText?: string; append?: boolean; tick: number } | null
 }
 

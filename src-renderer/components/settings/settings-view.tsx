@@ -16,6 +16,7 @@ import { SandboxSection } from './settings-sandbox'
 import { CheckpointsSection } from './settings-checkpoints'
 import { BudgetsSection } from './settings-budgets'
 import { NotificationsSection } from '../inbox/notify-prompt'
+import { AppearanceSection } from './settings-appearance'
 
 /** Settings: providers and keys, default model, subagent limits, permission rules, trust, MCP servers, agents and their load errors, checkpoints, budgets. */
 export function SettingsView() {
@@ -65,6 +66,7 @@ const SECTIONS: { id: string; Section: ComponentType<{ settings: Settings }> }[]
   { id: 'checkpoints', Section: CheckpointsSection },
   { id: 'budgets', Section: BudgetsSection },
   { id: 'notifications', Section: NotificationsSection },
+  { id: 'appearance', Section: AppearanceSection },
   { id: 'data', Section: DataSection },
 ]
 

@@ -7,6 +7,7 @@ import { useTranscript } from '../../state/transcript-store'
 import { CopyButton } from '../common/copy-button'
 import { RewindButton } from '../changes/rewind-button'
 import { LongText } from './long-text'
+import { MessageTime } from './message-time'
 import { EditableUserText, RerunButton } from './message-actions'
 import { SubagentCard } from './subagent-card'
 import { ToolCard } from './tool-card'
@@ -50,6 +51,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
               {steered && <SteeredMarker from={steered} />}
               {!nested && (
                 <div className="msg-actions">
+                  <MessageTime at={m.createdAt} />
                   <CopyButton text={() => text} label="Copy message" testId="copy-message" />
                   <button type="button" className="copy-btn" data-testid="edit-message" aria-label="Edit message" onClick={edit}>
                     Edit
@@ -77,6 +79,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
       ))}
       {!nested && m.parts.some((p) => p.type === 'text' && partText(p)) && (
         <div className="msg-actions">
+          <MessageTime at={m.createdAt} />
           <CopyButton text={() => messageText(m.parts)} label="Copy message" testId="copy-message" />
           <RerunButton sessionId={sessionId} messageId={messageId} label="Regenerate" testId="regenerate" />
         </div>
