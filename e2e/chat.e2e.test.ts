@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shot } from './support/browser'
 import { DIFF_BLOCK } from './support/markdown-samples'
@@ -200,6 +201,19 @@ describe('the conversation', () => {
     await shot(page, 'chat', '07-long-message-collapsed')
     await sentMessage.locator('[data-testid=long-text-more]').click()
     expect(await sentMessage.innerText()).toContain('worker 1204: connection reset')
+
+    // Export (issue 28): the whole conversation as a Markdown file, from the palette.
+    const download = page.waitForEvent('download')
+    await page.keyboard.press('Control+k')
+    await page.keyboard.type('export')
+    await page.keyboard.press('Enter')
+    const file = await download
+    expect(file.suggestedFilename()).toBe('Chat-session.md')
+    const md = fs.readFileSync(await file.path(), 'utf8')
+    expect(md).toMatch(/^# Chat session\n/)
+    expect(md).toContain('## You · ')
+    expect(md).toContain('worker 1204: connection reset')
+    expect(md).toContain('It fails at line 1204.')
     expect(await chip.count()).toBe(0)
   })
 })

@@ -11,7 +11,7 @@ export const USAGE = `Usage:
   agentry skills [--workdir D] [--json]
   agentry commands [--workdir D] [--json]
   agentry sessions [--all] [--json]
-  agentry show SESSION [--json]
+  agentry show SESSION [--json | --markdown]
   agentry changes SESSION [--json]
   agentry undo SESSION [--to MESSAGE_ID] [--yes] [--include-protected] [--json]
   agentry redo SESSION [--yes] [--include-protected] [--json]
@@ -69,7 +69,7 @@ const COMMANDS: Record<string, Spec> = {
   skills: { workdir: { type: 'string' }, json: { type: 'boolean' } },
   commands: { workdir: { type: 'string' }, json: { type: 'boolean' } },
   sessions: { all: { type: 'boolean' }, json: { type: 'boolean' } },
-  show: { json: { type: 'boolean' } },
+  show: { json: { type: 'boolean' }, markdown: { type: 'boolean' } },
   changes: { json: { type: 'boolean' } },
   undo: { to: { type: 'string' }, yes: { type: 'boolean', short: 'y' }, 'include-protected': { type: 'boolean' }, json: { type: 'boolean' } },
   redo: { yes: { type: 'boolean', short: 'y' }, 'include-protected': { type: 'boolean' }, json: { type: 'boolean' } },

@@ -51,6 +51,11 @@ describe('agentry run going on with a conversation', () => {
     expect(again.stdout.trim()).toBe('You said 42.')
     expect(sessionOf(again)).toBe(id)
     expect(await userTexts(s, id)).toEqual(['remember 42', 'what number did I say?'])
+    // The conversation as Markdown, as the app's Export writes it.
+    const md = await agentry(['show', id, '--markdown'], { home: s.home, cwd: s.work })
+    expect(md.code, md.stderr).toBe(0)
+    expect(md.stdout).toMatch(/^# Numbers\n\n_Agentry conversation · /)
+    expect(md.stdout).toMatch(/## You · \d{4}-\d\d-\d\d \d\d:\d\d UTC\n\nremember 42\n\n## build · [^\n]+\n\nNoted: 42\./)
   }, 60_000)
 
   it('--session ID goes on with that one (not the latest), --agent for this message; bad uses are one-line usage errors', async () => {

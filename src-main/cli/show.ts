@@ -1,4 +1,5 @@
 import type { MessageWithParts, PartRecord, SessionRecord, TaskCard } from '../../src-shared'
+import { conversationMarkdown } from '../../src-shared/conversation-markdown'
 import { formatDuration } from '../../src-shared/duration'
 import type { BudgetView } from '../../src-shared/budget'
 import { describeSpend } from '../../src-shared/budget-text'
@@ -24,6 +25,7 @@ export async function showCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     return 2
   }
   if (args.values.json) io.stdout.write(`${JSON.stringify(shown)}\n`)
+  else if (args.values.markdown) io.stdout.write(conversationMarkdown(shown.session, shown.messages))
   else {
     printSession(shown, 0, io.stdout)
     if (hasInterrupted(shown)) io.stderr.write(`${INTERRUPTED_NOTE}\n`)

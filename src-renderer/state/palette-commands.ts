@@ -3,6 +3,7 @@ import { shortcut } from '../lib/keys'
 import { agentColor, pickable, selectAgent, useAgents } from './agents-store'
 import { toggleChangesPanel } from './changes-actions'
 import { toggleRunMap } from './run-map-actions'
+import { exportConversation } from './export-conversation'
 import { chooseModel, modelChoices, pickerProviders, useModels } from './models-store'
 import { openInbox } from './inbox-actions'
 import { indexSessions, useSessions } from './sessions-store'
@@ -66,6 +67,7 @@ function rootCommands(): PaletteItem[] {
     list.push({ id: 'toggle-changes', label: open ? 'Hide the changes' : 'Show the changes', detail: 'what each turn changed: diffs, revert, undo', run: () => toggleChangesPanel(!open) })
     const mapOpen = useUi.getState().runMapOpen
     list.push({ id: 'toggle-run-map', label: mapOpen ? 'Hide the run map' : 'Show the run map', detail: 'every agent of this conversation: status, spend, message, stop', run: () => toggleRunMap(!mapOpen) })
+    list.push({ id: 'export', label: 'Export the conversation (Markdown)', detail: 'messages, tool calls and subagent answers, as a .md file', run: () => exportConversation(viewId) })
   }
   if (viewId && isRunning(status)) {
     list.splice(3, 0, {
