@@ -12,6 +12,10 @@ const answer = [
   '|---|---:|',
   '| src/app.ts | 120 |',
   '',
+  '| Finding | Severity |',
+  '|---|---|',
+  `| ${'The session token is compared with == instead of a constant-time comparison, in src/auth/session-manager.ts and src/auth/api-keys.ts; '.repeat(3)}| High |`,
+  '',
   '- [x] read the code',
   '- [ ] write the tests',
   '',
@@ -59,8 +63,22 @@ describe('the conversation', () => {
     await send(page, 'review the project')
     await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('and not this.')
     const md = page.locator('[data-testid=part-text]').last()
-    expect(await md.locator('table th').allInnerTexts()).toEqual(['file', 'lines'])
-    expect(await md.locator('table td').allInnerTexts()).toEqual(['src/app.ts', '120'])
+    expect(await md.locator('table').first().locator('th').allInnerTexts()).toEqual(['file', 'lines'])
+    expect(await md.locator('table').first().locator('td').allInnerTexts()).toEqual(['src/app.ts', '120'])
+    // A short word in a table beside a long cell is never broken mid-word ("Severit|y"), at either width.
+    const linesOf = (text: string) =>
+      md.locator('table th, table td', { hasText: new RegExp(`^${text}$`) }).evaluate((el) => {
+        const r = document.createRange()
+        r.selectNodeContents(el)
+        return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size
+      })
+    expect(await linesOf('Severity')).toBe(1)
+    expect(await linesOf('High')).toBe(1)
+    await page.setViewportSize({ width: 1024, height: 700 })
+    expect(await linesOf('Severity')).toBe(1)
+    await md.locator('table').nth(1).scrollIntoViewIfNeeded()
+    await shot(page, 'chat', '01b-table-1024')
+    await page.setViewportSize({ width: 1400, height: 900 })
     expect(await md.locator('input[type=checkbox]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked))).toEqual([true, false])
     expect(await md.locator('li li li').innerText()).toBe('deepest')
     expect(await md.locator('a', { hasText: 'the page' }).getAttribute('href')).toBe('https://en.wikipedia.org/wiki/Markdown_(disambiguation)')
