@@ -13,7 +13,7 @@ import { ApprovalRecord } from './approval'
 import { RestoreOutcome, TurnChanges } from './changes'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
-import { MessageWithParts, SessionRecord, SessionStatus, TaskWorktree } from './session'
+import { MessageWithParts, SessionRecord, SessionStatus, TaskWorktree, ToolCallCounts } from './session'
 import type { SequencedEvent } from './events'
 
 /**
@@ -395,6 +395,10 @@ export const BridgeCalls = {
           endedAt: z.number().nullable(),
           /** a running task's spend against its budget (a finished one's is on its card) */
           budget: BudgetView.optional(),
+          /** from its card: aborted by the person's Stop (TaskCard.stoppedByUser) */
+          stoppedByUser: z.boolean().optional(),
+          /** from its card: its denied and failed tool calls (TaskCard.toolCalls) */
+          toolCalls: ToolCallCounts.optional(),
         }),
       ),
     }),

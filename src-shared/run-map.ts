@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
 import { BudgetView } from './budget'
+import { ToolCallCounts } from './session'
 import type { LeafEvent } from './events'
 
 /**
@@ -36,6 +37,10 @@ export const RunNode = lazy(() =>
     budget: BudgetView.optional(),
     /** the tool it is running now (null: thinking, waiting or done) */
     currentTool: z.string().nullable(),
+    /** its card's: aborted by the person's Stop (shown as stopped, not failed) */
+    stoppedByUser: z.boolean().optional(),
+    /** its card's: its tool calls that were denied and that failed */
+    toolCalls: ToolCallCounts.optional(),
   })
 )
 export type RunNode = z.infer<typeof RunNode>
@@ -68,6 +73,8 @@ export function foldRunEvent(map: RunMap, e: LeafEvent): RunMap {
         tokensOut: t.tokensOut,
         costUsd: t.costUsd,
         ...(t.budget ? { budget: t.budget } : {}),
+        ...(t.stoppedByUser ? { stoppedByUser: true } : {}),
+        ...(t.toolCalls ? { toolCalls: t.toolCalls } : {}),
         currentTool: t.status === 'running' ? (before?.currentTool ?? null) : null,
       }
       return { ...map, [node.id]: node }

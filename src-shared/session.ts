@@ -161,6 +161,8 @@ export const BackgroundNotice = lazy(() =>
     agentType: z.string(),
     description: z.string(),
     outcome: z.enum(['completed', 'incomplete', 'failed', 'stopped']),
+    /** stopped by the person's Stop (its card's stoppedByUser): shown as a neutral note, not as a failure */
+    stoppedByUser: z.boolean().optional(),
   })
 )
 export type BackgroundNotice = z.infer<typeof BackgroundNotice>
@@ -184,6 +186,17 @@ export const TaskWorktree = lazy(() =>
   })
 )
 export type TaskWorktree = z.infer<typeof TaskWorktree>
+
+/** How a run's tool calls went wrong, counted by the host from its transcript (see countToolCalls in task-card.ts). */
+export const ToolCallCounts = lazy(() =>
+  z.object({
+    /** not run: a deny rule, the person's Deny, a hook's block, an ask in a headless run */
+    denied: z.number().int(),
+    /** ran (or could not start) and ended in an error; calls cut by a Stop are not counted */
+    failed: z.number().int(),
+  })
+)
+export type ToolCallCounts = z.infer<typeof ToolCallCounts>
 
 export const TaskCard = lazy(() =>
   z.object({
@@ -216,6 +229,14 @@ export const TaskCard = lazy(() =>
     incomplete: z.string().optional(),
     /** its budget (its own, bounded by every one above it) and what it and its children spent against it */
     budget: BudgetView.optional(),
+    /**
+     * aborted because the person stopped it — its own Stop, or a Stop of a run above it (also `agentry run` cut by
+     * Ctrl-C): an expected end, shown as "Stopped", not as a failure. Absent for every other end (a parent that failed
+     * or timed out, its own timeout, the host stopping).
+     */
+    stoppedByUser: z.boolean().optional(),
+    /** its tool calls of this run that were denied (a rule, the person, a hook, a headless ask) and that failed (absent: none counted yet) */
+    toolCalls: ToolCallCounts.optional(),
   })
 )
 export type TaskCard = z.infer<typeof TaskCard>

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
+import { HostError, type AgentInfo, type AgentMode, type Config, type HostApi, type HostCalls, type MessageWithParts, type ModelRef, type SandboxState, type SessionRecord } from '../../src-shared'
 import { createAgentFile, listAgents, type AgentRegistry } from '../agents'
 import type { Approvals } from '../approvals'
 import { listCommands, type CommandSet } from '../commands'
@@ -20,7 +20,7 @@ import { hookCalls } from './hook-calls'
 import { skillCalls } from './skill-calls'
 import { providerCalls } from './provider-calls'
 import { budgetOf } from './budget-of'
-import { buildRunMap } from './run-map'
+import { backgroundCardFacts, buildRunMap } from './run-map'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
@@ -214,18 +214,22 @@ export function createCalls(d: CallDeps): HostApi {
     'approvals.answer': async (input) => {
       return d.approvals.answer(input, d.runner)
     },
-    'tasks.list': async ({ rootSessionId }) => ({
-      tasks: d.queue.listJobs({ rootSessionId }).map((j) => ({
-        taskId: j.id,
-        parentSessionId: j.parentSessionId,
-        agentType: j.agentType,
-        description: j.description,
-        status: j.status,
-        createdAt: j.createdAt,
-        endedAt: j.endedAt,
-        ...budgetOf(d.runs.get(j.id)?.budget?.()),
-      })),
-    }),
+    'tasks.list': async ({ rootSessionId }) => {
+      const parents = new Map<string, MessageWithParts[]>()
+      return {
+        tasks: d.queue.listJobs({ rootSessionId }).map((j) => ({
+          taskId: j.id,
+          parentSessionId: j.parentSessionId,
+          agentType: j.agentType,
+          description: j.description,
+          status: j.status,
+          createdAt: j.createdAt,
+          endedAt: j.endedAt,
+          ...budgetOf(d.runs.get(j.id)?.budget?.()),
+          ...backgroundCardFacts(d, j, parents),
+        })),
+      }
+    },
     'runs.map': async ({ rootSessionId }) => ({ nodes: buildRunMap(d, rootSessionId) }),
     // The person's message to a running session (a root turn or a child at any depth), read at its next step.
     'sessions.steer': async ({ sessionId, text }) => {

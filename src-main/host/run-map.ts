@@ -92,6 +92,8 @@ function childNode(d: RunMapDeps, parentId: string, card: TaskCard, below: Messa
     tokensOut: live ? Math.max(card.tokensOut, run.totals.usage.completion) : card.tokensOut,
     costUsd: live ? run.totals.costUsd : card.costUsd,
     ...budgetOf(budget),
+    ...(card.stoppedByUser ? { stoppedByUser: true } : {}),
+    ...(card.toolCalls ? { toolCalls: card.toolCalls } : {}),
     currentTool: live ? runningTool(below) : null,
   }
 }
@@ -102,4 +104,24 @@ function runningTool(messages: MessageWithParts[]): string | null {
   if (!last || last.role !== 'assistant') return null
   const open = [...last.parts].reverse().find((p) => isToolPart(p) && (p.toolState === 'input-available' || p.toolState === 'approval-requested'))
   return open ? toolNameOf(open) : null
+}
+
+/**
+ * What a background task's card says beyond its job row (`tasks.list`): stopped by the person, its denied and failed
+ * tool calls. The card is the task part in its caller's stored transcript (`parents` caches each caller's messages).
+ */
+export function backgroundCardFacts(
+  d: Pick<RunMapDeps, 'transcript'>,
+  job: { parentSessionId: string; toolCallId: string },
+  parents: Map<string, MessageWithParts[]>,
+): Pick<TaskCard, 'stoppedByUser' | 'toolCalls'> {
+  let messages = parents.get(job.parentSessionId)
+  if (!messages) parents.set(job.parentSessionId, (messages = d.transcript.listMessages(job.parentSessionId)))
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const part = messages[i].parts.find((p) => p.toolCallId === job.toolCallId && p.type === 'tool-task')
+    if (!part) continue
+    const card = part.data.subagent as TaskCard | undefined
+    return { ...(card?.stoppedByUser ? { stoppedByUser: true } : {}), ...(card?.toolCalls ? { toolCalls: card.toolCalls } : {}) }
+  }
+  return {}
 }

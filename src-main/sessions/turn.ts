@@ -169,6 +169,9 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   const interrupted = result.finishReason === 'aborted' && record.controller.signal.reason === INTERRUPTED_REASON
   const status: SessionStatus = interrupted ? 'idle' : result.finishReason === 'aborted' ? 'aborted' : result.finishReason === 'error' ? 'error' : 'idle'
   if (interrupted) appendTextMessage(level.transcript, emit, 'assistant', INTERRUPTED_NOTICE, { notice: 'interrupted' })
+  // Cut by a Stop (the person's, or the host's): the answer it cut keeps a neutral "Stopped" mark at its end. Live
+  // clients mark it from this turn_complete (finishReason aborted, its messageId); a reload reads it here.
+  else if (result.finishReason === 'aborted' && result.lastMessageId) level.transcript.updateMessageMetadata(result.lastMessageId, { stopped: true })
   host.setStatus(deps.sessions.getSession(sessionId) ?? session, status, result.error)
   emit({
     type: 'turn_complete',

@@ -17,6 +17,7 @@ export async function deliverBackground(sessions: Pick<SessionsRepository, 'getS
   if (outcome.ok && outcome.finalText.trim() === ANNOUNCE_SKIP) return
   // The notice the model reads is built from this record (loop/prompt.ts): which task, and how it ended.
   const notice: BackgroundNotice = { ...task, outcome: outcome.ok ? (outcome.incomplete ? 'incomplete' : 'completed') : outcome.aborted ? 'stopped' : 'failed' }
+  if (outcome.aborted && outcome.cause.byUser) notice.stoppedByUser = true
   await afterStep(parent.transcript, () => appendTextMessage(parent.transcript, parent.emit, 'assistant', outcome.text, { synthetic: true, agent: parent.agent.name, task: notice }))
   const cause = outcome.aborted ? outcome.cause : undefined
   if (cause?.byUser || cause?.hostStopping) return

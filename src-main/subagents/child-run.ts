@@ -1,4 +1,4 @@
-import type { Config, MessageWithParts, ModelRef, TaskCard, TokenUsage } from '../../src-shared'
+import { countToolCalls, type Config, type MessageWithParts, type ModelRef, type TaskCard, type TokenUsage } from '../../src-shared'
 import { isToolPart, runTurn, toolNameOf, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { addStep, budgetErrorText, budgetReachedLine, budgetStopMessage, type Allowance, type PrepareOptions, type RunLevel, type RunTotals } from '../runtime'
 import type { SessionsRepository } from '../store'
@@ -57,12 +57,16 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
   const started = Date.now()
   let slot: Slot | undefined
   let from = 0
+  /** its prompt is in its transcript: the messages from `from` on are this run's */
+  let written = false
   let result: TurnResult | undefined
   const stats = (): string => statsLine(Date.now() - started, totals.usage, totals.costUsd, agent.inspectable ? child.sessionId : undefined)
   const aborted = (): ChildOutcome => {
     const cause = r.cause()
     card.status = 'aborted'
     card.error = String(r.signal.reason ?? cause.text)
+    // The person's Stop (its own, or one above it): every client shows it as stopped, not as a failure.
+    if (cause.byUser) card.stoppedByUser = true
     setChildStatus(r, 'aborted', card.error)
     // Its own clock ran out: what it did so far is a result, incomplete, that can be continued.
     if (cause.timeoutSeconds !== undefined && result) {
@@ -82,6 +86,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     const info = await r.modelInfo(child.modelRef, child.settings.config.config)
     from = child.transcript.history().length
     r.write(child, r.prompt)
+    written = true
     const run = await r.prepare(child, child.transcript, {
       onStep: ({ usage: u }) => {
         // Priced per step, as providers bill each request.
@@ -97,6 +102,7 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
         card.tokensOut = usage.completion
         if (usage.cacheRead || usage.cacheWrite) Object.assign(card, { cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite })
         card.costUsd = totals.costUsd
+        countCalls(r, from)
         r.publish()
       },
       beforeRequest: () => {
@@ -130,8 +136,19 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
     r.clock.stop()
     slot?.release()
     card.endedAt = Date.now()
+    if (written) countCalls(r, from)
     r.publish()
   }
+}
+
+/**
+ * The denied and failed tool calls of this run so far (its messages from `from` on), on its card: a collapsed card, a
+ * map row, `agentry sessions` show them without the child's transcript. Counted at each step (the calls of the step
+ * before) and once more when it ends.
+ */
+function countCalls(r: ChildRun, from: number): void {
+  const counts = countToolCalls(r.child.transcript.history().slice(from))
+  if (counts.denied || counts.failed || r.card.toolCalls) r.card.toolCalls = counts
 }
 
 /** A turn that ended by itself: its answer, or — at the step cap, or with no final answer — an incomplete result. */
