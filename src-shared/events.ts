@@ -11,6 +11,8 @@ export const StatusChangeEvent = lazy(() =>
     ...base,
     status: SessionStatus,
     reason: z.string().optional(),
+    /** `retrying`: the request that failed, the next attempt (`attempt` of `of`) and when it starts */
+    retry: z.object({ attempt: z.number().int(), of: z.number().int(), delayMs: z.number(), error: z.string() }).optional(),
   })
 )
 export const MessageCreatedEvent = lazy(() =>

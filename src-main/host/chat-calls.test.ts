@@ -82,7 +82,7 @@ describe('errors are part of the transcript; retry, regenerate and edit hide wha
     const r = await h.run('first question')
     const failed = visible(h, r.sessionId)
     expect(roles(failed)).toEqual(['user', 'error'])
-    expect(failed[1].metadata.error).toMatchObject({ code: 'model_error', message: expect.stringMatching(/failed after 4 attempts/) })
+    expect(failed[1].metadata.error).toMatchObject({ code: 'model_unavailable', message: expect.stringMatching(/failed after 4 attempts/) })
     expect(h.host.store.sessions.getSession(r.sessionId)?.status).toBe('error')
 
     s.state.fail = false

@@ -120,6 +120,9 @@ describe('the loop (script model, real store, real files)', () => {
     expect(r.final?.text).toBe('ok after retry')
     const statuses = r.events.filter((e) => e.type === 'status_change').map((e) => (e as { status: string }).status)
     expect(statuses).toEqual(['busy', 'retrying', 'busy', 'idle'])
+    // What the app shows while it waits: "Retrying in 1 s — attempt 2 of 4" and why.
+    const retrying = r.events.find((e) => e.type === 'status_change' && e.status === 'retrying') as { retry?: unknown }
+    expect(retrying.retry).toEqual({ attempt: 2, of: 4, delayMs: expect.any(Number), error: expect.stringContaining('slow down') })
   })
 
   it('queues prompts that arrive while busy and runs them in order', async () => {

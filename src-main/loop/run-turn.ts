@@ -24,7 +24,7 @@ export interface RunContext {
   maxSteps: number
   /** events of this run's session (sessionId = transcript.sessionId); the caller routes them */
   emit(event: AgentEvent): void
-  setStatus(status: SessionStatus, reason?: string): void
+  setStatus(status: SessionStatus, reason?: string, retry?: { attempt: number; of: number; delayMs: number; error: string }): void
   toolContext: ToolContextFactory
   /** PreToolUse / PostToolUse hooks (issue 27); absent when none is configured */
   hooks?: LoopHooks
@@ -147,7 +147,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
           idleMs: ctx.timeouts?.idleMs,
           onRetry: (info) => {
             retried = true
-            ctx.setStatus('retrying', `retry ${info.attempt} in ${info.delayMs} ms: ${info.error}`)
+            ctx.setStatus('retrying', `retry ${info.attempt} in ${info.delayMs} ms: ${info.error}`, { attempt: info.attempt + 1, of: info.of, delayMs: info.delayMs, error: info.error })
           },
         })
         if (retried) ctx.setStatus('busy')
@@ -371,11 +371,13 @@ function describe(e: unknown): string {
   return typeof e === 'string' ? e : JSON.stringify(e)
 }
 
-/** The `error` event code for a failure: model auth and config problems get their own, so clients can say what to fix. */
+/** The `error` event code for a failure: model auth, config and provider-side problems get their own, so clients can say what to fix. */
 export function errorCode(err: unknown, otherwise = 'model_error'): string {
   const name = err instanceof Error ? err.name : ''
   if (name === 'ModelAuthError') return 'model_auth'
   if (name === 'ModelConfigError') return 'model_config'
+  // The provider's side (5xx, 429, timeouts, the network), still failing after the retries: not the person's settings.
+  if (ModelStreamError.isInstance(err) && err.transient) return 'model_unavailable'
   if (err instanceof RunawayError) return 'runaway'
   return otherwise
 }

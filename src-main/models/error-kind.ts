@@ -73,10 +73,34 @@ export function describeError(e: unknown): string {
   // One line: library messages may carry the raw text and a nested error on lines of their own.
   let message = (e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e)).split('\n')[0].trim()
   if (APICallError.isInstance(e) && e.responseBody) {
-    const body = e.responseBody.length > 300 ? `${e.responseBody.slice(0, 300)}…` : e.responseBody
-    if (!message.includes(body)) message = `${message}: ${body}`
+    const said = bodyMessage(e.responseBody)
+    if (!message.toLowerCase().includes(said.toLowerCase())) message = `${message}: ${said}`
   }
   return status !== undefined && !message.includes(String(status)) ? `${message} (HTTP ${status})` : message
+}
+
+/**
+ * What an error body says, for a person: the message of a JSON error (`{"error":{"message":…}}`, `{"message":…}`,
+ * `{"detail":…}`) rather than the JSON; an HTML error page (a proxy's) as just that; other text clipped.
+ */
+function bodyMessage(body: string): string {
+  const clip = (t: string) => (t.length > 300 ? `${t.slice(0, 300)}…` : t)
+  const text = body.trim()
+  if (/^<(!doctype|html|head|body)\b/i.test(text)) return 'the server answered with an HTML error page'
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    // Not JSON: the text as it came (a plain-text error).
+    return clip(text)
+  }
+  const pick = (o: unknown): string | undefined => {
+    if (typeof o === 'string') return o
+    if (!o || typeof o !== 'object') return undefined
+    const r = o as Record<string, unknown>
+    return pick(r.error) ?? [r.message, r.detail, r.error_description].find((v): v is string => typeof v === 'string')
+  }
+  return clip(pick(parsed) ?? text)
 }
 
 /**

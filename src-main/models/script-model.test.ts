@@ -148,7 +148,7 @@ agents:
       baseDelayMs: 1,
     })
     expect(textOf(await readAll(stream))).toBe('after retry')
-    expect(retries).toEqual(['rate limited: {"error":{"message":"rate limited"}} (HTTP 429)'])
+    expect(retries).toEqual(['rate limited (HTTP 429)'])
   })
 
   it('a scripted 400 is not retried', async () => {

@@ -6,7 +6,8 @@ import { ModelAuthError, ModelConfigError, ModelStreamError } from './errors'
 
 export interface RetryHooks {
   /** Called before each wait; the session shows `retrying` with this info. */
-  onRetry(info: { attempt: number; delayMs: number; error: string }): void
+  /** `attempt`: the retry about to be made (1 = the second request); `of`: how many requests there may be in all */
+  onRetry(info: { attempt: number; of: number; delayMs: number; error: string }): void
   signal: AbortSignal
   /** Retries after the first attempt (default 3). */
   maxRetries?: number
@@ -176,7 +177,7 @@ export async function streamWithRetry(
     if (timedOut) {
       if (attempt < maxRetries) {
         const delayMs = baseDelayMs * 4 ** attempt
-        hooks.onRetry({ attempt: attempt + 1, delayMs, error: timedOut.message })
+        hooks.onRetry({ attempt: attempt + 1, of: maxRetries + 1, delayMs, error: timedOut.message })
         await sleep(delayMs, signal)
         continue
       }
@@ -196,7 +197,7 @@ export async function streamWithRetry(
     if (kind === 'transient' && attempt < maxRetries) {
       const asked = retryAfterMs(failure)
       const delayMs = asked !== undefined ? Math.min(asked, maxRetryAfterMs) : baseDelayMs * 4 ** attempt
-      hooks.onRetry({ attempt: attempt + 1, delayMs, error: describeError(failure) })
+      hooks.onRetry({ attempt: attempt + 1, of: maxRetries + 1, delayMs, error: describeError(failure) })
       await sleep(delayMs, signal)
       continue
     }

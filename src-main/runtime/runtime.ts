@@ -98,7 +98,7 @@ export class Runtime {
       signal: level.signal,
       maxSteps: level.agent.maxSteps,
       emit: level.emit,
-      setStatus: (status, reason) => level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status, reason }),
+      setStatus: (status, reason, retry) => level.emit({ type: 'status_change', sessionId: level.sessionId, at: Date.now(), status, reason, ...(retry ? { retry } : {}) }),
       toolContext: ({ handle, toolName, mustAsk }) => this.toolContext(level, handle, toolName, mustAsk),
       hooks,
       unknownTool: (name) => unavailableToolMessage(mcp, name),
