@@ -14,8 +14,8 @@ agents:
     - { step: 1, tools: [ { name: task, input: { subagent_type: digger, description: "Inspect git", prompt: "Inspect git" } } ] }
     - { step: 2, text: "Scout done." }
   digger:
-    - { step: 1, tools: [ { name: bash, input: { command: "git status --short" } } ] }
-    - { step: 2, text: "Git status checked." }
+    - { step: 1, tools: [ { name: bash, input: { command: "git fetch --dry-run" } } ] }
+    - { step: 2, text: "Git fetch checked." }
   title: [ { text: "Approvals demo", repeat: true } ]
 `
 
@@ -38,7 +38,7 @@ describe('approvals inline in the conversation', () => {
     const dialog = page.locator('[data-testid=approval-dialog]')
     await dialog.waitFor({ timeout: 15_000 })
     expect(await page.locator('[data-testid=approval-agent-path]').innerText()).toBe('build › scout › digger')
-    expect(await page.locator('[data-testid=approval-arguments]').innerText()).toContain('git status --short')
+    expect(await page.locator('[data-testid=approval-arguments]').innerText()).toContain('git fetch --dry-run')
     await expect.poll(() => page.locator('[data-testid=badge-waiting]').first().innerText()).toContain('1')
     await shot(page, 'approvals', '01-dialog', 'approval-dialog')
 
@@ -46,7 +46,7 @@ describe('approvals inline in the conversation', () => {
     const patterns = page.locator('[data-testid=always-pattern]')
     expect(await patterns.count()).toBe(1)
     expect((await patterns.first().inputValue()).length).toBeGreaterThan(0)
-    await patterns.first().fill('git status*')
+    await patterns.first().fill('git fetch*')
     await page.selectOption('[data-testid=always-scope]', 'workspace')
     await shot(page, 'approvals', '02-always-allow', 'approval-always')
     await page.click('[data-testid=approval-always-confirm]')
@@ -54,13 +54,13 @@ describe('approvals inline in the conversation', () => {
     await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Scout finished its check.')
 
     await page.click('[data-testid=open-settings]')
-    const rule = page.locator('[data-testid=rule-row]', { hasText: 'git status*' })
+    const rule = page.locator('[data-testid=rule-row]', { hasText: 'git fetch*' })
     await expect.poll(() => rule.count()).toBe(1)
     expect(await rule.innerText()).toContain('workspace')
     await rule.scrollIntoViewIfNeeded()
     await shot(page, 'approvals', '03-settings-rules', 'settings-rules')
     await rule.locator('[data-testid=rule-revoke]').click()
-    await expect.poll(() => page.locator('[data-testid=rule-row]', { hasText: 'git status*' }).count()).toBe(0)
+    await expect.poll(() => page.locator('[data-testid=rule-row]', { hasText: 'git fetch*' }).count()).toBe(0)
     await page.click('[data-testid=close-settings]')
   })
 

@@ -68,7 +68,7 @@ ${tasks(10, 'worker', (i) => `Part ${i}`, (i) => `do part ${i}`)}
   digger: [ { delayMs: 60000, text: "Dug." } ]
   steady: [ { delayMs: 5000, text: "Steady finished." } ]
   asker:
-    - { step: 1, tools: [ { name: bash, input: { command: "git status --short" } } ] }
+    - { step: 1, tools: [ { name: bash, input: { command: "git fetch --dry-run" } } ] }
     - { step: 2, text: "Git checked." }
   title: [ { text: "Run map demo", repeat: true } ]
 `

@@ -9,6 +9,11 @@ export const SandboxSettings = lazy(() =>
       enabled: z.boolean().default(true),
       /** absolute folders bash may write to besides the workspace and its temp dir (e.g. a build cache) */
       writable: z.array(z.string().regex(/^(\/|~\/)/, 'must be an absolute path (or start with ~/)')).default([]),
+      /**
+       * read-only commands (`ls`, `cat`, `git status`, `rg` …, judged by the parser) run without asking where the rules
+       * would only ask by default; false asks for them as for any command
+       */
+      readOnlyAutoAllow: z.boolean().default(true),
     })
     .strict()
 )

@@ -31,7 +31,7 @@ describe('loadConfig', () => {
       providers: {},
       subagents: { maxDepth: 5, maxConcurrent: 4, timeoutSeconds: 300, archiveAfterMinutes: 60 },
       timeouts: { firstByteSeconds: 60, idleSeconds: 120 },
-      sandbox: { enabled: true, writable: [] },
+      sandbox: { enabled: true, writable: [], readOnlyAutoAllow: true },
       checkpoints: { enabled: true, keepDays: 30 },
       budgets: { fanOut: { askAboveChildren: 10 } },
       runaway: { maxOutputTokens: 32_000, requestSeconds: 600, repeatedCalls: 5, backgroundRespawns: 3 },

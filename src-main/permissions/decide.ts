@@ -16,6 +16,11 @@ export interface PermissionRequest {
   outsideWorkspace?: boolean
   /** What the call does to a path subject (writes to protected configuration always ask). */
   access?: 'read' | 'write'
+  /**
+   * A bash line the parser judged read-only (shell/read-only.ts), with the workspace paths it may read (the bash tool
+   * sets it only when none is outside the workspace). It is allowed where the rules would only ask by default.
+   */
+  readOnly?: { reads: string[] }
 }
 
 /** The rules in force for one session level. */
@@ -50,6 +55,8 @@ export interface Decision {
    * it asks whatever the rules say, and no grant (`--yes`, "always allow") lifts that. `reason` says why.
    */
   mustAsk?: true
+  /** Allowed without asking because the line is read-only (where the rules would only have asked by default). */
+  readOnly?: true
 }
 
 const SEVERITY: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 }
@@ -65,18 +72,49 @@ const VERB: Record<PermissionAction, string> = { allow: 'allowed', ask: 'asks', 
 export function decide(chain: LayeredRules[], req: PermissionRequest): Decision {
   if (chain.length === 0) throw new Error('decide: the chain is empty; pass at least the root session\'s LayeredRules')
   const { subjects, mustAsk } = expandSubjects(req)
+  const readOnly = !mustAsk && req.kind === 'command' && req.readOnly !== undefined && readsAllowed(chain, req.readOnly.reads)
   let worst: Decision | undefined
+  let usedReadOnly = false
   for (const subject of subjects) {
     for (let level = 0; level < chain.length; level++) {
-      const d = decideAtLevel(chain[level], req, subject, level, chain.length)
+      let d = decideAtLevel(chain[level], req, subject, level, chain.length)
+      if (readOnly && askByDefault(d) && !workspaceAsks(chain[level], req, subject)) {
+        d = { action: 'allow', reason: READ_ONLY_REASON, subject, level, readOnly: true }
+        usedReadOnly = true
+      }
       if (!worst || SEVERITY[d.action] > SEVERITY[worst.action]) worst = d
       if (worst.action === 'deny') return worst
     }
   }
   // expandSubjects never returns an empty list, so `worst` is set.
   const decided = worst as Decision
+  if (decided.action === 'allow' && usedReadOnly) return { ...decided, reason: READ_ONLY_REASON, readOnly: true }
   if (!mustAsk) return decided
   return { action: 'ask', reason: `asks: ${mustAsk} — a line that cannot be checked before it runs always needs a person`, subject: req.subjects[0], mustAsk: true }
+}
+
+export const READ_ONLY_REASON = 'allowed without asking: a read-only command'
+
+/**
+ * An ask a read-only line may pass: no rule matched, or a catch-all (`"bash": "ask"`, `"*": "ask"`) of the agent or the
+ * person's files. A rule naming a pattern (`"git log *": "ask"`), an "always" layer's ask, and the stand-in for a
+ * broken file still ask.
+ */
+function askByDefault(d: Decision): boolean {
+  if (d.action !== 'ask') return false
+  if (!d.rule) return true
+  return d.rule.pattern === '*' && d.layer !== 'runtime' && !(d.rule as SourcedRule).source?.malformed
+}
+
+/** An untrusted workspace's ask for this very command (`"ls *": "ask"`) tightens; only its catch-all is a default. */
+function workspaceAsks(layers: LayeredRules, req: PermissionRequest, subject: string): boolean {
+  const rule = layers.workspace && evaluateRuleset(layers.workspace, req.tool, subject, req.kind)
+  return rule !== undefined && rule.action !== 'allow' && rule.pattern !== '*'
+}
+
+/** Every file the line names must be one read_file could read without asking (`cat .env` is not waved through). */
+function readsAllowed(chain: LayeredRules[], reads: string[]): boolean {
+  return reads.length === 0 || decide(chain, { tool: 'read_file', kind: 'path', subjects: reads, access: 'read' }).action === 'allow'
 }
 
 /** The most restrictive decision over several requests of one call (deny > ask > allow); the first one on a tie. */

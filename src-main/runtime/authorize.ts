@@ -34,15 +34,24 @@ export function decideFor(level: RunLevel, rules: Pick<RuleSources, 'runtimeRule
   return decideRequests(chainFor(level, rules), [req])
 }
 
-/** The requests one tool call makes: each ask judged under its own tool's rules (default: the calling tool). */
-export function requestsFor(toolName: string, asks: PermissionAsk | PermissionAsk[]): PermissionRequest[] {
+/**
+ * The requests one tool call makes: each ask judged under its own tool's rules (default: the calling tool). A bash
+ * line's read-only mark counts only with `readOnly` (the person's `sandbox.readOnlyAutoAllow`, on by default).
+ */
+export function requestsFor(toolName: string, asks: PermissionAsk | PermissionAsk[], o: { readOnly?: boolean } = {}): PermissionRequest[] {
   return (Array.isArray(asks) ? asks : [asks]).map((a) => ({
     tool: a.tool ?? toolName,
     kind: a.kind,
     subjects: a.subjects,
     outsideWorkspace: a.outsideWorkspace,
     access: a.access,
+    ...(o.readOnly && a.readOnly ? { readOnly: a.readOnly } : {}),
   }))
+}
+
+/** Do read-only bash lines run without asking in this run? The person's own config.yaml only (a workspace cannot). */
+export function readOnlyAutoAllow(level: RunLevel): boolean {
+  return level.settings.config.config.sandbox.readOnlyAutoAllow !== false
 }
 
 /** The most restrictive decision over several requests (deny > ask > allow); the first one on a tie. Protected writes ask. */
@@ -105,11 +114,15 @@ export async function authorizeCall(o: {
   mustAsk?: string
 }): Promise<{ ok: true } | { ok: false; message: string }> {
   const { level, toolName } = o
-  const reqs = requestsFor(toolName, o.ask)
+  const reqs = requestsFor(toolName, o.ask, { readOnly: readOnlyAutoAllow(level) })
   // A tool that asks no permission (todo) reaches the gate only for a hook's ask: the rules have nothing to say.
   const ruled: GateDecision = reqs.length ? decideAll(level, o.rules, reqs) : { action: 'allow', reason: 'no permission needed' }
   const decision: GateDecision = ruled.action === 'allow' && o.mustAsk ? { action: 'ask', reason: o.mustAsk } : ruled
-  if (decision.action === 'allow') return { ok: true }
+  if (decision.action === 'allow') {
+    // The transcript says why it ran without asking (the tool card's "read-only" mark).
+    if (decision.readOnly) o.handle.patch({ autoAllowed: 'read-only' })
+    return { ok: true }
+  }
   if (decision.action === 'deny') {
     return { ok: false, message: `Permission denied: ${decision.reason}. This call will not be allowed; do not retry it — choose another approach or explain what you need.` }
   }

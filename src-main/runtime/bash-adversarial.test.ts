@@ -6,7 +6,7 @@ import { decideRequests, fromCompact, loadShellGrammar, type LayeredRules } from
 import { BUILTIN_TOOLS, runTool } from '../tools'
 import { makeContext } from '../tools/testing/test-context'
 import { requestsFor } from './authorize'
-import { BASH_LINES, RULE_SETS, type RuleSetName } from './testing/bash-lines'
+import { BASH_LINES, READ_ONLY_ALLOWED, RULE_SETS, type RuleSetName } from './testing/bash-lines'
 
 /**
  * The adversarial table through the real gate: the bash tool's own asks (the line, and the files it writes),
@@ -25,7 +25,26 @@ it('has at least 120 lines', () => {
   expect(new Set(BASH_LINES.map((l) => l.line)).size).toBe(BASH_LINES.length)
 })
 
-describe.each(Object.keys(RULE_SETS) as RuleSetName[])('under %s', (set) => {
+/** The three rule sets as they were, then `askDefault` with read-only commands running without asking (issue 28). */
+const RUNS: { name: string; set: RuleSetName; readOnly: boolean }[] = [
+  ...(Object.keys(RULE_SETS) as RuleSetName[]).map((set) => ({ name: set, set, readOnly: false })),
+  { name: 'askDefault with read-only commands allowed', set: 'askDefault', readOnly: true },
+  { name: 'readOnly with read-only commands allowed', set: 'readOnly', readOnly: true },
+]
+const expected = (l: (typeof BASH_LINES)[number], run: (typeof RUNS)[number]) =>
+  run.readOnly && run.set === 'askDefault' && READ_ONLY_ALLOWED.has(l.line) ? 'allow' : l[run.set]
+
+it('read-only commands newly allow only lines that read inside the workspace: never a marker, never a denied line', () => {
+  for (const l of BASH_LINES.filter((x) => READ_ONLY_ALLOWED.has(x.line))) {
+    expect(l.marker, l.line).toBeUndefined()
+    expect(l.allowAllButRm, l.line).toBe('allow')
+    expect(l.askDefault, l.line).toBe('ask')
+  }
+  expect(BASH_LINES.filter((x) => READ_ONLY_ALLOWED.has(x.line))).toHaveLength(READ_ONLY_ALLOWED.size)
+})
+
+describe.each(RUNS)('under $name', (run) => {
+  const set = run.set
   const chain: LayeredRules[] = [{ agent: fromCompact({ '*': 'allow' }), static: fromCompact(RULE_SETS[set]), runtime: [] }]
 
   it.each(BASH_LINES.map((l) => [l.line, l] as const))('%j', async (_name, l) => {
@@ -36,16 +55,17 @@ describe.each(Object.keys(RULE_SETS) as RuleSetName[])('under %s', (set) => {
       ctx.authorize = async (asks) => {
         // This thread's CPU, not wall time: on a loaded machine the thread also waits for a core, which is not judging.
         const started = process.threadCpuUsage()
-        decision = decideRequests(chain, requestsFor('bash', asks))
+        decision = decideRequests(chain, requestsFor('bash', asks, { readOnly: run.readOnly }))
         const used = process.threadCpuUsage(started)
         slowestJudgingMs = Math.max(slowestJudgingMs, (used.user + used.system) / 1000)
         return decision.action === 'allow' ? { ok: true } : { ok: false, message: decision.reason }
       }
       const r = await runTool(bash, { command: l.line, timeoutMs: 15_000 }, ctx)
-      expect(decision?.action, decision?.reason).toBe(l[set])
-      expect(r.metadata?.denied ?? false).toBe(l[set] !== 'allow')
+      const want = expected(l, run)
+      expect(decision?.action, decision?.reason).toBe(want)
+      expect(r.metadata?.denied ?? false).toBe(want !== 'allow')
       for (const v of VICTIMS) expect(fs.existsSync(path.join(ctx.workdir, v)), `${v} survives`).toBe(true)
-      if (l.marker) expect(fs.existsSync(path.join(ctx.workdir, l.marker)), `marker ${l.marker}`).toBe(l[set] === 'allow')
+      if (l.marker) expect(fs.existsSync(path.join(ctx.workdir, l.marker)), `marker ${l.marker}`).toBe(want === 'allow')
     } finally {
       ctx.cleanup()
     }

@@ -10,7 +10,7 @@ import type { SandboxPolicy } from '../sandbox'
  * protected configuration read-only, the data dir (keys, database, saved output) hidden but for the run's skill
  * folders in it (read-only), the scratchpad writable.
  */
-export function sandboxPolicy(o: { settings?: SandboxSettings; network: boolean; workdir: string; dataDir: string; scratchpad?: string; skillDirs?: string[] }): SandboxPolicy {
+export function sandboxPolicy(o: { settings?: Pick<SandboxSettings, 'enabled' | 'writable'>; network: boolean; workdir: string; dataDir: string; scratchpad?: string; skillDirs?: string[] }): SandboxPolicy {
   const hidden = [...new Set([o.dataDir, realpathOr(o.dataDir)])]
   const own = (o.settings?.writable ?? []).map((p) => (p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p))
   return {

@@ -156,7 +156,7 @@ describe('approvals from descendants surface at the root', () => {
       script: {
         agents: {
           build: [
-            { step: 1, tools: [{ name: 'bash', input: { command: 'git status' } }, { name: 'bash', input: { command: 'git status --short' } }, { name: 'bash', input: { command: 'make' } }] },
+            { step: 1, tools: [{ name: 'bash', input: { command: 'npm test' } }, { name: 'bash', input: { command: 'npm test -- --ci' } }, { name: 'bash', input: { command: 'make' } }] },
             { step: 2, text: 'done' },
           ],
           title: [{ text: 't', repeat: true }],
@@ -167,8 +167,8 @@ describe('approvals from descendants surface at the root', () => {
     await waitFor(() => (h!.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' }).length === 3 ? true : undefined))
     const pending = h.host.store.approvals.listApprovals({ rootSessionId: sessionId, status: 'pending' })
     const byCmd = (c: string) => pending.find((a) => (a.arguments as { input: { command: string } }).input.command === c)!
-    const always = await h.host.api.calls['approvals.answer']({ approvalId: byCmd('git status').id, decision: 'allow_always', patterns: ['git status*'], scope: 'session' })
-    expect(always.alsoResolved).toEqual([byCmd('git status --short').id])
+    const always = await h.host.api.calls['approvals.answer']({ approvalId: byCmd('npm test').id, decision: 'allow_always', patterns: ['npm test*'], scope: 'session' })
+    expect(always.alsoResolved).toEqual([byCmd('npm test -- --ci').id])
     await h.host.api.calls['approvals.answer']({ approvalId: byCmd('make').id, decision: 'deny', feedback: 'do not build yet' })
     await h.host.runner.idle()
     h.host.store.flush()
@@ -176,7 +176,7 @@ describe('approvals from descendants surface at the root', () => {
     expect(parts.map((p) => p.toolState)).toEqual(['output-available', 'output-available', 'output-error'])
     expect(String(parts[2].data.error)).toContain('do not build yet')
     const rules = (await h.host.api.calls['rules.list']({ sessionId })).rules
-    expect(rules.map((r) => [r.tool, r.pattern, r.action])).toEqual([['bash', 'git status*', 'allow']])
+    expect(rules.map((r) => [r.tool, r.pattern, r.action])).toEqual([['bash', 'npm test*', 'allow']])
     // "always" never lifts a deny
     expect(decideChain([agent('x', { '*': 'allow', bash: { 'git *': 'deny' } })], 'bash', 'command', 'git status')).toBe('deny')
   })

@@ -81,11 +81,12 @@ describe('bash permission asks: the line, and each file it writes as write_file'
     ['echo x >> logs/a.log 2>&1', [{ subjects: ['logs/a.log'] }]],
     ['cd sub && echo x > f', [{ subjects: ['f'] }, { subjects: ['sub/f'] }]],
     ['echo x | tee a b', [{ subjects: ['a'] }, { subjects: ['b'] }]],
-    ['echo x > /dev/null 2>/dev/stderr; ls >&2', []],
+    ['echo x > /dev/null 2>/dev/stderr; ls >&2 | wc -c', []],
   ])('%j', (command, writes) => {
     const ctx = setup()
     expect(asksFor(command, ctx)).toEqual([
-      { kind: 'command', subjects: [command] },
+      // A line that writes nothing and only reads the workspace is marked read-only (issue 28).
+      { kind: 'command', subjects: [command], ...(writes.length === 0 ? { readOnly: { reads: [] } } : {}) },
       ...writes.map((w) => ({ kind: 'path', tool: 'write_file', access: 'write', ...w })),
     ])
   })

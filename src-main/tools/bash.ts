@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { SandboxState } from '../../src-shared'
 import { DEFAULT_SANDBOX_POLICY, prepareCommand, type PreparedCommand } from '../sandbox'
 import { loadShellGrammar } from '../permissions'
+import { bashReadOnly } from './bash-read-only'
 import { bashWriteAsks } from './bash-writes'
 import { groupAlive, signalGroup } from './process-group'
 import { defineTool, ToolError, type PermissionAsk, type ToolResult } from './tool'
@@ -189,7 +190,9 @@ export const bashTool = defineTool({
   prepare: loadShellGrammar,
   permission(input, ctx): PermissionAsk[] {
     // The line itself (parsed into commands by the permission module), plus each file it writes, judged as write_file.
-    return [{ kind: 'command', subjects: [input.command] }, ...bashWriteAsks(input.command, ctx.workdir)]
+    // A read-only line says so, with the files it reads: it may run without asking (issue 28).
+    const readOnly = bashReadOnly(input.command, ctx.workdir)
+    return [{ kind: 'command', subjects: [input.command], ...(readOnly ? { readOnly } : {}) }, ...bashWriteAsks(input.command, ctx.workdir)]
   },
   display(input) {
     return { summary: input.description ? `${input.description}: ${input.command}` : input.command }

@@ -19,6 +19,8 @@ export interface PermissionAsk {
   tool?: string
   /** What the call does to a path subject. Writes to protected configuration always ask (see permissions). */
   access?: 'read' | 'write'
+  /** bash: the line is read-only (parser-judged) and the workspace files it may read; see tools/bash-read-only.ts */
+  readOnly?: { reads: string[] }
 }
 
 export const TodoStatus = z.enum(['pending', 'in_progress', 'completed'])

@@ -34,6 +34,10 @@ export async function setSandboxEnabled(enabled: boolean): Promise<UiError | nul
   return changed('Saving the sandbox setting', await call('settings.update', { sandbox: { enabled } }))
 }
 
+export async function setReadOnlyAutoAllow(readOnlyAutoAllow: boolean): Promise<UiError | null> {
+  return changed('Saving the read-only commands setting', await call('settings.update', { sandbox: { readOnlyAutoAllow } }))
+}
+
 export async function revokeRule(ruleId: string): Promise<UiError | null> {
   return changed('Revoking the rule', await call('rules.revoke', { ruleId }))
 }

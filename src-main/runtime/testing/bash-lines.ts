@@ -242,4 +242,28 @@ export const BASH_LINES: BashLine[] = [
   row('set -- rm -f x; "$@"', 'ask', 'ask', 'deny'),
   deny3('ls || rm -f x'),
   deny3('ls |& rm -f x'),
+  // Issue 28: read-only commands may run without asking; these read outside the workspace or write, so they may not.
+  row('cat /etc/hostname', 'allow', 'ask', 'allow'),
+  row('cat ../outside.txt', 'allow', 'ask', 'allow'),
+  row('git diff --no-index /etc/hostname x', 'allow', 'ask', 'deny'),
+  row('find . -maxdepth 0 -fprint m16', 'allow', 'ask', 'deny', 'm16'),
+  row('sort -o m17 x', 'allow', 'ask', 'deny', 'm17'),
+  row('uniq x m18', 'allow', 'ask', 'deny', 'm18'),
+  row('sed -n 1p x -i', 'allow', 'ask', 'deny'),
+  row('cat x | xargs cat', 'allow', 'ask', 'allow'),
 ]
+
+/**
+ * The lines that run without asking under `askDefault` once read-only commands do (issue 28, `sandbox.readOnlyAutoAllow`):
+ * each only reads inside the workspace. No other line's decision may change — no attack newly passes.
+ */
+export const READ_ONLY_ALLOWED = new Set([
+  'ls \\\n  -la',
+  'cat <<< "rm -f x"',
+  'ls > /dev/stderr',
+  'ls -la && git status',
+  'git status --short | head -5',
+  'git log --oneline -1 2>/dev/null',
+  'cat x | wc -l',
+  'grep -r "rm -f" . | head -1',
+])

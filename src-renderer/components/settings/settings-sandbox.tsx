@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import type { CallOutput } from '../../../src-shared'
-import { setSandboxEnabled } from '../../state/settings-actions'
+import { setReadOnlyAutoAllow, setSandboxEnabled } from '../../state/settings-actions'
 import type { UiError } from '../../state/ui-error'
 import { ErrorNote } from '../common/error-note'
 
@@ -10,15 +10,16 @@ const KIND: Record<string, string> = { bwrap: 'bubblewrap', seatbelt: 'macOS Sea
 
 /** The OS sandbox for bash: on/off (the person's own config.yaml), what it does here, and a clear warning when off. */
 export function SandboxSection({ settings }: { settings: Settings }) {
-  const { enabled, state, writable } = settings.sandbox
+  const { enabled, state, writable, readOnlyAutoAllow } = settings.sandbox
   const [error, setError] = useState<UiError | null>(null)
   const [busy, setBusy] = useState(false)
-  const toggle = async (next: boolean) => {
+  const save = async (change: () => Promise<UiError | null>) => {
     setBusy(true)
     setError(null)
-    setError(await setSandboxEnabled(next))
+    setError(await change())
     setBusy(false)
   }
+  const toggle = (next: boolean) => save(() => setSandboxEnabled(next))
   const confined = state.mode === 'bwrap' || state.mode === 'seatbelt'
   return (
     <section className="card" data-testid="settings-sandbox" data-mode={state.mode}>
@@ -46,6 +47,15 @@ export function SandboxSection({ settings }: { settings: Settings }) {
           {state.reason}. Only the permission rules guard bash commands.
         </div>
       )}
+      <label className="check">
+        <input type="checkbox" data-testid="read-only-auto-allow" checked={readOnlyAutoAllow} disabled={busy} onChange={(e) => void save(() => setReadOnlyAutoAllow(e.target.checked))} />{' '}
+        Run read-only commands without asking
+      </label>
+      <p className="muted small">
+        <code>ls</code>, <code>cat</code>, <code>git status</code>, <code>git diff</code>, <code>rg</code> and other commands that only read files in the
+        workspace. Agentry reads the whole line first: anything that writes, runs other programs or reads outside the workspace still asks, and your own
+        rules for a command come first.
+      </p>
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
     </section>
   )

@@ -37,6 +37,9 @@ export const ToolCard = memo(function ToolCard({ part }: { part: PartRecord }) {
         <span className="tool-arg" title={key}>{key}</span>
         <span className="tool-meta">
           {state === 'approval-requested' && <span className="pill warn">{name === 'question' ? 'awaiting your answer' : 'awaiting approval'}</span>}
+          {part.data.autoAllowed === 'read-only' && (
+            <span className="pill" data-testid="read-only-badge" title="Ran without asking: a read-only command. Settings → Sandbox turns this off.">read-only</span>
+          )}
           {name === 'bash' && <SandboxBadge part={part} />}
           {duration !== null && <span className="muted">{formatDuration(duration)}</span>}
         </span>
