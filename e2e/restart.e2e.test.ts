@@ -40,6 +40,24 @@ describe('daemon restart mid-run', () => {
     expect(await transcriptText(page)).toContain('Running a long command.')
     await shot(page, 'restart', '02-after-restart', 'restart-cleanup')
   })
+
+  it('with the host down, Enter says so and keeps the message; once it is back, Enter sends it (issue 28)', async () => {
+    const { page } = s
+    const resume = await s.pauseDaemon()
+    await expect.poll(() => page.getAttribute('[data-testid=connection-state]', 'class'), { timeout: 15_000 }).not.toContain('conn-open')
+    await send(page, 'are you there?')
+    const error = page.locator('[data-testid=composer-error]')
+    await expect.poll(() => error.count(), { timeout: 5_000 }).toBe(1)
+    expect(await error.innerText()).toContain('Not connected to the Agentry host right now. Your message is kept in the box.')
+    expect(await page.inputValue('[data-testid=composer-input]')).toBe('are you there?')
+    await shot(page, 'restart', '02b-send-while-down')
+    await resume()
+    await expect.poll(() => page.getAttribute('[data-testid=connection-state]', 'class'), { timeout: 15_000 }).toContain('conn-open')
+    await page.press('[data-testid=composer-input]', 'Enter')
+    await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('are you there?')
+    expect(await page.inputValue('[data-testid=composer-input]')).toBe('')
+    await page.click('[data-testid=stop-button]')
+  })
 })
 
 const askScript = `

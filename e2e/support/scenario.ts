@@ -13,6 +13,8 @@ export type Scenario = {
   workdir: string
   /** keepToken: restart with the same token (agentry serve --token), so the open page reconnects by itself; otherwise a new one */
   restartDaemon(opts?: { kill?: boolean; keepToken?: boolean }): Promise<RunningDaemon>
+  /** kill -9 the daemon and leave it down; the returned function starts it again (same port and token) */
+  pauseDaemon(): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -51,6 +53,13 @@ export async function startScenario(name: string, o: { script: string; files?: R
       const token = opts?.keepToken ? (new URL(daemon.url).searchParams.get('token') ?? undefined) : undefined
       daemon = await startDaemon({ home, workdir, env, port: daemon.port, token })
       return daemon
+    },
+    async pauseDaemon() {
+      await daemon.stop('SIGKILL')
+      const token = new URL(daemon.url).searchParams.get('token') ?? undefined
+      return async () => {
+        daemon = await startDaemon({ home, workdir, env, port: daemon.port, token })
+      }
     },
     async close() {
       await b.close()

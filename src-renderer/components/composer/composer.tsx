@@ -16,6 +16,7 @@ import { ModelPicker } from './model-picker'
 import { PasteChips } from './paste-chips'
 import { expandPastes, pasteToken, shouldCollapse } from '../../state/pasted-text'
 import { isRunning } from '../../state/session-status'
+import { notConnected, useConnection } from '../../state/connection-store'
 
 const EMPTY: never[] = []
 
@@ -126,6 +127,9 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const send = async () => {
     const t = expandPastes(text, pastes).trim()
     if (!t || sending) return
+    // Down, a call would wait for a connection that may not come back: say so, and keep the message here.
+    const link = useConnection.getState().state
+    if (link !== 'open') return setError(notConnected(link))
     setSending(true)
     setError(null)
     // `/clear`, `/agents`, `/model`: actions of this window, not messages (the host would refuse them).
