@@ -166,9 +166,14 @@ describe('sidebar and keyboard', () => {
     expect((await focused(page)).testid).toBe('composer-input')
   })
 
-  it('Ctrl+N starts a new session with the composer focused; Esc in an empty composer stops a running turn; the palette can stop too', async () => {
+  it('Alt+N (what a browser tab can get) starts a new session with the composer focused; Esc in an empty composer stops a running turn; the palette can stop too', async () => {
     const { page } = s
-    await page.keyboard.press('Control+n')
+    // A browser keeps Ctrl+N for a new window: the palette advertises the key this tab really gets.
+    await page.keyboard.press('Control+k')
+    await page.keyboard.type('new session')
+    expect(await page.locator('[data-testid=palette-item] kbd').first().innerText()).toBe('Alt+N')
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Alt+n')
     await page.waitForSelector('[data-testid=empty-state]')
     expect((await focused(page)).testid).toBe('composer-input')
     // The palette test picked plan, which new sessions now start with; this one talks to build.
@@ -178,7 +183,9 @@ describe('sidebar and keyboard', () => {
     await page.waitForSelector('[data-testid=stop-button]', { timeout: 15_000 })
     await page.locator('[data-testid=composer-input]').focus()
     await page.keyboard.press('Escape')
-    await expect.poll(() => page.locator('[data-testid=session-status]').innerText(), { timeout: 15_000 }).toBe('aborted')
+    // The person's Stop is an expected end (issue 28): a grey "stopped", not a red "aborted".
+    await expect.poll(() => page.locator('[data-testid=session-status]').innerText(), { timeout: 15_000 }).toBe('stopped')
+    expect(await page.locator('[data-testid=session-status]').getAttribute('class')).toContain('status-stopped')
     expect(await transcriptText(page)).not.toContain('stopped halfway through.')
 
     await send(page, 'stop me please')
@@ -191,14 +198,14 @@ describe('sidebar and keyboard', () => {
     await page.keyboard.press('Control+k')
     await page.keyboard.type('stop')
     await page.keyboard.press('Enter')
-    await expect.poll(() => page.locator('[data-testid=session-status]').innerText(), { timeout: 15_000 }).toBe('aborted')
+    await expect.poll(() => page.locator('[data-testid=session-status]').innerText(), { timeout: 15_000 }).toBe('stopped')
     await expect.poll(() => page.inputValue('[data-testid=composer-input]')).toBe('half typed\n\na question for later')
     expect(await page.locator('[data-testid=queue-item]').count()).toBe(0)
     expect(await page.locator('[data-testid=info-notice]').last().innerText()).toContain('Your queued message is back in the message box')
     await shot(page, 'keyboard', '01b-stopped-queue-returned')
     await new Promise((r) => setTimeout(r, 1000))
     expect(await transcriptText(page)).not.toContain('a question for later')
-    expect(await page.locator('[data-testid=session-status]').innerText()).toBe('aborted')
+    expect(await page.locator('[data-testid=session-status]').innerText()).toBe('stopped')
     await page.fill('[data-testid=composer-input]', '')
   })
 

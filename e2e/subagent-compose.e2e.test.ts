@@ -108,6 +108,12 @@ describe('Stop with a background child running', () => {
     await expect.poll(() => callout.count(), { timeout: 10_000 }).toBe(1)
     expect(await callout.getAttribute('data-outcome')).toBe('aborted')
     expect(await callout.innerText()).toContain('stopped by the user')
+    // The person's Stop is not a failure (issue 28): grey "Stopped by you" on the row and a neutral notice.
+    expect(await page.locator('[data-testid=task-row]').getAttribute('data-stopped')).toBe('user')
+    expect(await page.locator('[data-testid=task-row] [data-testid=task-status]').innerText()).toBe('Stopped by you')
+    expect(await callout.getAttribute('data-stopped')).toBe('user')
+    expect(await callout.getAttribute('class')).not.toContain('error')
+    expect(await callout.locator('.callout-title').innerText()).toBe('Background task stopped by you: watcher')
     await shot(page, 'stop-background', '01-stopped')
 
     // Nothing reacts to it: give a wrongly started turn time to show up, then check.

@@ -172,6 +172,8 @@ function routeRootOnly(event: AgentEvent): void {
         createdAt: e.task.startedAt ?? e.at,
         endedAt: e.task.endedAt,
         ...(e.task.budget ? { budget: e.task.budget } : {}),
+        ...(e.task.stoppedByUser ? { stoppedByUser: true } : {}),
+        ...(e.task.toolCalls ? { toolCalls: e.task.toolCalls } : {}),
       },
     ])
   }

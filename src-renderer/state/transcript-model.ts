@@ -148,9 +148,16 @@ export class TranscriptDraft {
       case 'status_change':
         this.transcript(e.sessionId).status = e.status
         return
-      case 'turn_complete':
+      case 'turn_complete': {
         if (e.contextTokens !== undefined) this.transcript(e.sessionId).contextTokens = e.contextTokens
+        // A turn of its own stream (not a child's, wrapped in subagent_event) cut by a Stop: the host marks the answer
+        // it cut `stopped` (sessions/turn.ts); the same mark, live.
+        if (event === e && e.finishReason === 'aborted' && e.messageId && this.next[e.sessionId]?.messages.has(e.messageId)) {
+          const m = this.message(e.sessionId, e.messageId)
+          m.metadata = { ...m.metadata, stopped: true }
+        }
         return
+      }
       case 'messages_hidden': {
         // Retry, regenerate, edit: the host keeps them, the transcript no longer shows them.
         const t = this.transcript(e.sessionId)

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { BudgetView, QueueEntry, SessionRecord } from '../../src-shared'
+import type { BudgetView, QueueEntry, SessionRecord, ToolCallCounts } from '../../src-shared'
 import type { UiError } from './ui-error'
 import type { Transcripts } from './transcript-model'
 
@@ -14,7 +14,13 @@ export type BackgroundTask = {
   endedAt: number | null
   /** spent against its budget, live from its card (absent: no budget, or not heard since a reload) */
   budget?: BudgetView
+  /** its card's: the person stopped it (shown as stopped, not failed) */
+  stoppedByUser?: boolean
+  /** its card's: denied and failed tool calls */
+  toolCalls?: ToolCallCounts
 }
+
+export type TranscriptStoreState = TranscriptStore
 
 type TranscriptStore = {
   transcripts: Transcripts

@@ -7,6 +7,7 @@ import { showRunNode, stopRunBranch } from '../../state/run-map-actions'
 import { toggleRunCollapsed } from '../../state/run-map-store'
 import { notify } from '../../state/ui-store'
 import { BudgetPill } from '../transcript/budget-pill'
+import { CallCounts } from '../transcript/outcome-marks'
 import { StatusIcon } from '../transcript/tool-card'
 import { RunMessageBox } from './run-message-box'
 
@@ -30,7 +31,9 @@ type Props = RunRow & {
 export const RunRowView = memo(function RunRowView({ node: n, level, hasChildren, collapsed, pos, siblings, agent, waiting, now, selected, current, messaging, setMessaging }: Props) {
   const running = n.status === 'running'
   const atBudget = !running && n.status !== 'queued' && n.budget?.reached !== undefined
-  const word = atBudget ? 'stopped at budget' : running && waiting > 0 ? 'waiting on you' : n.status
+  // The person's Stop (of this branch or one above it): grey "stopped by you", not a red "aborted".
+  const stopped = n.status === 'aborted' && n.stoppedByUser === true
+  const word = atBudget ? 'stopped at budget' : stopped ? 'stopped by you' : running && waiting > 0 ? 'waiting on you' : n.status
   // Running: the clock ticks once a second (a run that started since the last tick reads 0, not a negative time).
   // An idle root has no time of its own to show.
   const elapsed = n.startedAt === null ? null : n.endedAt !== null ? n.endedAt - n.startedAt : running && now ? Math.max(0, now - n.startedAt) : null
@@ -51,6 +54,7 @@ export const RunRowView = memo(function RunRowView({ node: n, level, hasChildren
       data-testid="run-node"
       data-node-id={n.id}
       data-status={n.status}
+      data-stopped={stopped ? 'user' : undefined}
       data-depth={level}
       data-agent={n.agentType}
       data-waiting={waiting > 0 ? waiting : undefined}
@@ -72,7 +76,7 @@ export const RunRowView = memo(function RunRowView({ node: n, level, hasChildren
         ) : (
           <span className="tree-toggle placeholder" />
         )}
-        <RunStatusIcon node={n} atBudget={atBudget} />
+        <RunStatusIcon node={n} atBudget={atBudget} stopped={stopped} />
         <span className="agent-dot" style={{ background: 'var(--agent-color)' }} />
         <span className="run-agent">{n.agentType}</span>
         <span className="run-label" title={n.label}>{n.label || 'Untitled'}</span>
@@ -109,7 +113,8 @@ export const RunRowView = memo(function RunRowView({ node: n, level, hasChildren
         </span>
       </div>
       <div className="run-meta">
-        <span className={`run-status status-${atBudget ? 'budget' : running && waiting > 0 ? 'waiting' : n.status}`} data-testid="run-node-status">{word}</span>
+        <span className={`run-status status-${atBudget ? 'budget' : stopped ? 'stopped' : running && waiting > 0 ? 'waiting' : n.status}`} data-testid="run-node-status">{word}</span>
+        <CallCounts counts={n.toolCalls} testId="run-node-calls" />
         {elapsed !== null && <span title="elapsed">{formatDuration(elapsed)}</span>}
         {n.tokensIn + n.tokensOut > 0 && <span title="tokens in / out">{formatTokens(n.tokensIn)} / {formatTokens(n.tokensOut)} tok</span>}
         {n.costUsd !== null && n.costUsd > 0 && !n.budget?.limit.costUsd && <span title="cost">{formatUsd(n.costUsd)}</span>}
@@ -129,8 +134,8 @@ export const RunRowView = memo(function RunRowView({ node: n, level, hasChildren
  * The cards' icons, plus a root between turns (idle) which has no card status. A running node's ring stands still:
  * dozens of spinning rings in one panel are noise to the eye and a repaint every frame (the word and the clock move).
  */
-function RunStatusIcon({ node, atBudget }: { node: RunNode; atBudget: boolean }) {
+function RunStatusIcon({ node, atBudget, stopped }: { node: RunNode; atBudget: boolean; stopped: boolean }) {
   if (node.status === 'idle') return <span className="status-icon muted" role="img" aria-label="idle">○</span>
   if (node.status === 'running') return <span className="spinner still" role="img" aria-label="running" />
-  return <StatusIcon state={atBudget ? 'budget' : node.status} />
+  return <StatusIcon state={atBudget ? 'budget' : stopped ? 'stopped' : node.status} />
 }

@@ -9,6 +9,7 @@ import { RewindButton } from '../changes/rewind-button'
 import { LongText } from './long-text'
 import { MessageTime } from './message-time'
 import { EditableUserText, RerunButton } from './message-actions'
+import { StoppedMark } from './outcome-marks'
 import { SubagentCard } from './subagent-card'
 import { ToolCard } from './tool-card'
 
@@ -17,7 +18,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
   const m = useTranscript((s) => s.transcripts[sessionId]?.messages.get(messageId))
   if (!m) return null
   const synthetic = m.metadata.synthetic === true
-  if (synthetic) return <SyntheticCallout parts={m.parts} />
+  if (synthetic) return <SyntheticCallout parts={m.parts} stoppedByUser={(m.metadata.task as { stoppedByUser?: unknown } | undefined)?.stoppedByUser === true} />
   if (m.metadata.notice === ERROR_NOTICE) return <ErrorCallout sessionId={sessionId} messageId={messageId} error={m.metadata.error} parts={m.parts} nested={nested} />
   if (m.metadata.notice === 'command') return <CommandNotice parts={m.parts} />
   if (m.metadata.notice) return <NoticeCallout kind={String(m.metadata.notice)} parts={m.parts} />
@@ -77,6 +78,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
       {m.parts.map((p) => (
         <PartView key={p.id} part={p} />
       ))}
+      {m.metadata.stopped === true && <StoppedMark />}
       {!nested && m.parts.some((p) => p.type === 'text' && partText(p)) && (
         <div className="msg-actions">
           <MessageTime at={m.createdAt} />
@@ -175,7 +177,7 @@ function NoticeCallout({ kind, parts }: { kind: string; parts: PartRecord[] }) {
 }
 
 /** A synthetic message (a background child's completion) is not the model talking: show it as a callout. */
-function SyntheticCallout({ parts }: { parts: PartRecord[] }) {
+function SyntheticCallout({ parts, stoppedByUser }: { parts: PartRecord[]; stoppedByUser: boolean }) {
   const text = parts.map(partText).join('\n')
   const result = splitTaskResults(text).find((s) => s.kind === 'task')
   const failed = result?.kind === 'task' && result.failed
@@ -183,9 +185,16 @@ function SyntheticCallout({ parts }: { parts: PartRecord[] }) {
   const stopped = failed && result.body.trim().startsWith('aborted:')
   const incomplete = result?.kind === 'task' && result.incomplete
   return (
-    <div className={`callout ${failed ? 'error' : 'info'}`} data-testid="synthetic-callout" data-outcome={stopped ? 'aborted' : failed ? 'failed' : 'completed'}>
+    <div
+      className={`callout ${stopped && stoppedByUser ? 'stopped' : failed ? 'error' : 'info'}`}
+      data-testid="synthetic-callout"
+      data-outcome={stopped ? 'aborted' : failed ? 'failed' : 'completed'}
+      data-stopped={stopped && stoppedByUser ? 'user' : undefined}
+    >
       <div className="callout-title">
-        {result?.kind === 'task' ? `Background task ${stopped ? 'stopped' : failed ? 'failed' : incomplete ? 'stopped before it finished' : 'finished'}: ${result.agent}` : 'Note from the host'}
+        {result?.kind === 'task'
+          ? `Background task ${stopped && stoppedByUser ? 'stopped by you' : stopped ? 'stopped' : failed ? 'failed' : incomplete ? 'stopped before it finished' : 'finished'}: ${result.agent}`
+          : 'Note from the host'}
       </div>
       {result?.kind === 'task' ? (
         <>

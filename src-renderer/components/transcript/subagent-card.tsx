@@ -14,6 +14,7 @@ import { BudgetPill } from './budget-pill'
 import { DiffView } from '../common/diff-view'
 import { ErrorNote } from '../common/error-note'
 import { NestedTranscriptView } from './nested-transcript-view'
+import { CallCounts, StoppedPill } from './outcome-marks'
 import { StatusIcon } from './tool-card'
 
 /** A `task` call: the child agent's live status, expandable to its transcript nested in place. */
@@ -31,6 +32,8 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
   const atBudget = !active && card.budget?.reached !== undefined
   // Refused before a child existed (the person declined a fan-out, an unknown agent, the depth limit): no card came.
   const notStarted = !card.taskId && card.status === 'failed'
+  // The person's Stop (its own, or one above it): an expected end, grey "Stopped by you", not a red "aborted".
+  const stopped = card.status === 'aborted' && card.stoppedByUser === true
 
   useEffect(() => {
     if (expanded && card.inspectable && card.taskId) void loadChild(card.taskId)
@@ -38,7 +41,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
 
   return (
     <div
-      className={`subagent-card status-${card.status}${atBudget ? ' at-budget' : ''}`}
+      className={`subagent-card status-${stopped ? 'stopped' : card.status}${atBudget ? ' at-budget' : ''}`}
       style={{ ['--agent-color' as string]: color }}
       data-testid="subagent-card"
       data-agent={card.agentType}
@@ -46,6 +49,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
       data-task-id={card.taskId}
       data-depth={card.depth}
       data-budget={atBudget ? 'reached' : undefined}
+      data-stopped={stopped ? 'user' : undefined}
     >
       <div className="subagent-head">
         <button
@@ -55,7 +59,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
           onClick={() => card.taskId && toggleExpanded(card.taskId)}
         >
           <span className="caret" aria-hidden>{expanded ? '▾' : '▸'}</span>
-          <StatusIcon state={atBudget ? 'budget' : notStarted ? 'not_started' : card.status} />
+          <StatusIcon state={atBudget ? 'budget' : notStarted ? 'not_started' : stopped ? 'stopped' : card.status} />
           <span className="agent-dot" style={{ background: color }} />
           <span className="subagent-agent">{card.agentType}</span>
           <span className="subagent-desc" data-testid="subagent-name" title={card.options?.label ? card.description : undefined}>
@@ -70,9 +74,12 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
             <span className={`pill ${atBudget ? 'status-budget' : ''}`} data-testid="subagent-status">
               {atBudget ? 'stopped at budget' : 'not started'}
             </span>
+          ) : stopped ? (
+            <StoppedPill testId="subagent-status" detail={card.error} />
           ) : !(card.incomplete && card.status === 'completed') && (
             <span className={`pill status status-${card.status}`} data-testid="subagent-status">{card.status}</span>
           )}
+          <CallCounts counts={card.toolCalls} testId="subagent-calls" />
           {card.incomplete && (
             <span className="pill status-incomplete" data-testid="subagent-incomplete" title={`Stopped before it finished: ${card.incomplete}`}>
               incomplete
@@ -92,7 +99,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
           )}
         </span>
       </div>
-      {card.error && <div className={`subagent-error${atBudget || notStarted ? ' budget' : ''}`} data-testid="subagent-error">{card.error}</div>}
+      {card.error && !stopped && <div className={`subagent-error${atBudget || notStarted ? ' budget' : ''}`} data-testid="subagent-error">{card.error}</div>}
       {card.inspectable && card.taskId && !active && <AgentChangesRow childSessionId={card.taskId} agent={card.agentType} />}
       {card.worktree && <WorktreeRow taskId={card.taskId} worktree={card.worktree} />}
       {expanded && (

@@ -6,6 +6,7 @@ import { toggleExpanded, useTranscript } from '../../state/transcript-store'
 import { useUi } from '../../state/ui-store'
 import { ErrorNote } from '../common/error-note'
 import { BudgetPill } from './budget-pill'
+import { CallCounts, StoppedPill } from './outcome-marks'
 import { StatusIcon } from './tool-card'
 
 /** Background children of the open root: status at a glance, open, abort. */
@@ -30,16 +31,24 @@ export function TasksPanel() {
       {list.map((t) => {
         const running = t.status === 'running' || t.status === 'queued'
         const atBudget = !running && t.budget?.reached !== undefined
+        const stopped = t.status === 'aborted' && t.stoppedByUser === true
         return (
-          <div key={t.taskId} className="task-row" data-testid="task-row" data-status={t.status} data-task-id={t.taskId}>
-            <StatusIcon state={atBudget ? 'budget' : t.status} />
+          <div key={t.taskId} className="task-row" data-testid="task-row" data-status={t.status} data-stopped={stopped ? 'user' : undefined} data-task-id={t.taskId}>
+            <StatusIcon state={atBudget ? 'budget' : stopped ? 'stopped' : t.status} />
             <span className="agent-dot" style={{ background: agentColor(t.agentType, byName[t.agentType]) }} />
             <span className="task-text">
               <span className="task-agent">{t.agentType}</span> <span className="muted">{t.description}</span>
             </span>
             {t.budget && <BudgetPill view={t.budget} testId="task-budget" label={`Budget of ${t.agentType}`} sayReached={!atBudget} />}
             {/* stopped by the budget the person set: a normal end, not a red "failed" */}
-            {atBudget ? <span className="pill status-budget">stopped at budget</span> : <span className={`pill status-${t.status}`}>{t.status}</span>}
+            {atBudget ? (
+              <span className="pill status-budget">stopped at budget</span>
+            ) : stopped ? (
+              <StoppedPill testId="task-status" />
+            ) : (
+              <span className={`pill status-${t.status}`} data-testid="task-status">{t.status}</span>
+            )}
+            <CallCounts counts={t.toolCalls} testId="task-calls" />
             <button
               className="btn small"
               data-testid="task-open"

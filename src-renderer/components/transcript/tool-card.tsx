@@ -23,11 +23,13 @@ export const ToolCard = memo(function ToolCard({ part }: { part: PartRecord }) {
   const isEdit = name === 'edit_file' || name === 'write_file'
   const todos = name === 'todo' ? readTodos(input) : null
   const mcp = parseMcpToolName(name)
+  // Cut short by an abort (the person's Stop, mostly): not a failure of the tool, so grey, not a red ✕.
+  const stopped = state === 'output-error' && toolMetadata(part).aborted === true
 
   return (
-    <div className={`tool-card state-${state}`} data-testid="tool-card" data-tool={name} data-state={state}>
+    <div className={`tool-card state-${state}`} data-testid="tool-card" data-tool={name} data-state={state} data-stopped={stopped || undefined}>
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
-        <StatusIcon state={state} />
+        <StatusIcon state={stopped ? 'stopped' : state} />
         <span className="tool-name" title={name}>{mcp ? mcp.tool : name}</span>
         {mcp && (
           <span className="pill tool-server" data-testid="tool-server" title={`A tool of the MCP server "${mcp.server}"`}>
@@ -52,7 +54,7 @@ export const ToolCard = memo(function ToolCard({ part }: { part: PartRecord }) {
           {!isEdit && !todos && <ToolInput name={name} input={input} />}
           {output !== null && (
             <div className="tool-output">
-              <div className="label">{state === 'output-error' ? 'Error' : 'Result'}</div>
+              <div className="label">{stopped ? 'Stopped' : state === 'output-error' ? 'Error' : 'Result'}</div>
               <pre data-testid="tool-output">{full || output.length <= OUTPUT_PREVIEW ? output : output.slice(0, OUTPUT_PREVIEW) + '…'}</pre>
               {output.length > OUTPUT_PREVIEW && !full && (
                 <button className="link-btn" onClick={() => setFull(true)}>
@@ -64,7 +66,8 @@ export const ToolCard = memo(function ToolCard({ part }: { part: PartRecord }) {
           {output === null && <div className="muted small">No result yet.</div>}
         </div>
       )}
-      {!open && state === 'output-error' && output && <div className="tool-error-line">{output.split('\n')[0]}</div>}
+      {!open && stopped && <div className="tool-stopped-line" data-testid="tool-stopped">Stopped before it finished</div>}
+      {!open && !stopped && state === 'output-error' && output && <div className="tool-error-line">{output.split('\n')[0]}</div>}
     </div>
   )
 })
@@ -145,6 +148,8 @@ export function StatusIcon({ state }: { state: string }) {
   if (state === 'budget') return <span className="status-icon warn" role="img" aria-label="stopped at its budget">■</span>
   if (state === 'not_started') return <span className="status-icon muted" role="img" aria-label="not started">○</span>
   if (state === 'aborted') return <span className="status-icon err" role="img" aria-label="aborted">■</span>
+  // the person's Stop (a card, a map row, a tool call cut by it): an expected end, grey
+  if (state === 'stopped') return <span className="status-icon stopped" role="img" aria-label="stopped">■</span>
   if (state === 'approval-requested') return <span className="status-icon warn" role="img" aria-label="awaiting approval">⚑</span>
   if (state === 'queued') return <span className="status-icon muted" role="img" aria-label="queued">…</span>
   return <span className="spinner" role="img" aria-label="running" />

@@ -2,7 +2,9 @@ import { useCallback } from 'react'
 import { agentColor, useAgents } from '../../state/agents-store'
 import { openSession } from '../../state/session-actions'
 import { useSessions } from '../../state/sessions-store'
-import { useTranscript } from '../../state/transcript-store'
+import { readTaskCard } from '../../state/part-data'
+import { useRunMap } from '../../state/run-map-store'
+import { useTranscript, type TranscriptStoreState } from '../../state/transcript-store'
 import { toggleChangesPanel } from '../../state/changes-actions'
 import { toggleRunMap } from '../../state/run-map-actions'
 import { useUi } from '../../state/ui-store'
@@ -26,6 +28,12 @@ export function TranscriptView() {
   const loadError = useTranscript((s) => s.loadError)
   const messageIds = useTranscript((s) => (viewId ? s.transcripts[viewId]?.messageIds : undefined))
   const status = useTranscript((s) => (viewId ? s.transcripts[viewId]?.status : null))
+  // "aborted" of a conversation is the person's Stop (or the host's): grey "stopped". A child's is so only when its
+  // card says the person stopped it (its parent may have failed instead).
+  const parentId = ancestors.at(-1)?.id
+  const stoppedChild = useTranscript((s) => status === 'aborted' && viewId !== null && parentId !== undefined && childStoppedByUser(s, parentId, viewId))
+  const stoppedInMap = useRunMap((s) => (viewId ? s.nodes[viewId]?.stoppedByUser === true : false))
+  const stopped = status === 'aborted' && (ancestors.length === 0 || stoppedChild || stoppedInMap)
   const info = useAgents((s) => (session ? s.byName[session.agent] : undefined))
   const rootId = useTranscript((s) => s.rootId)
   const taskCount = useTranscript((s) => Object.keys(s.tasks).length)
@@ -58,7 +66,11 @@ export function TranscriptView() {
           <h1 className="session-heading" data-testid="session-heading">{session?.title || (loading ? 'Loading…' : 'Untitled')}</h1>
           {session && <span className="muted nowrap">{session.agent}</span>}
           <span className="spacer" />
-          {status && <span className={`pill status-${status}`} data-testid="session-status">{status.replaceAll('_', ' ')}</span>}
+          {status && (
+            <span className={`pill status-${stopped ? 'stopped' : status}`} data-testid="session-status" data-status={stopped ? 'stopped' : status}>
+              {stopped ? 'stopped' : status.replaceAll('_', ' ')}
+            </span>
+          )}
           {session && <SessionStats session={session} />}
           {(tasksClosed || changesOpen || runMapOpen) && taskCount > 0 && (
             <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null, changesOpen: false, runMapOpen: false })}>
@@ -78,4 +90,17 @@ export function TranscriptView() {
       <RedoBar sessionId={viewId} />
     </div>
   )
+}
+
+/** The card of child `childId` in its parent's transcript (when loaded) says the person stopped it. */
+function childStoppedByUser(s: TranscriptStoreState, parentId: string, childId: string): boolean {
+  const t = s.transcripts[parentId]
+  if (!t) return false
+  for (let i = t.messageIds.length - 1; i >= 0; i--) {
+    for (const p of t.messages.get(t.messageIds[i])?.parts ?? []) {
+      const card = p.type === 'tool-task' ? readTaskCard(p) : undefined
+      if (card?.taskId === childId) return card.stoppedByUser === true
+    }
+  }
+  return false
 }
