@@ -194,8 +194,12 @@ describe('inbox', () => {
     const deniedId = (await bash.getAttribute('data-approval-id')) ?? ''
     await bash.locator('[data-testid=approval-deny-open]').click()
     await bash.locator('[data-testid=deny-feedback]').fill('Not in beta, please')
+    // Shift+Enter breaks the line; Enter denies with the feedback (issue 28: it used to add a newline, and no key denied).
+    await bash.locator('[data-testid=deny-feedback]').press('Shift+Enter')
+    expect(await bash.locator('[data-testid=deny-feedback]').inputValue()).toBe('Not in beta, please\n')
+    await bash.locator('[data-testid=deny-feedback]').press('Backspace')
     await shot(page, 'inbox', '03-deny-feedback')
-    await bash.locator('[data-testid=approval-deny-confirm]').click()
+    await bash.locator('[data-testid=deny-feedback]').press('Enter')
 
     await page.locator('[data-testid=inbox-empty]').waitFor({ timeout: 10_000 })
     expect(await page.locator('[data-testid=inbox-empty]').innerText()).toContain('Nothing waits on you.')

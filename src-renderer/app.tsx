@@ -16,7 +16,7 @@ import { RunMapPanel } from './components/run-map/run-map-panel'
 import { RunNodeTranscript } from './components/run-map/run-node-transcript'
 import { TranscriptView } from './components/transcript/transcript-view'
 import { WorkspaceBar } from './components/shell/workspace-bar'
-import { modKey } from './lib/keys'
+import { isAltN, modKey } from './lib/keys'
 import { useConnection } from './state/connection-store'
 import { useRunMap } from './state/run-map-store'
 import { newSession } from './state/session-actions'
@@ -38,19 +38,21 @@ export function App() {
   useInboxTitle()
 
   useEffect(() => {
-    // App shortcuts. (In a browser tab, Chrome keeps Ctrl+N for itself; the palette has "New session" too.)
+    // App shortcuts. (A browser tab never gets Ctrl/Cmd+N, so Alt+N starts a session there too.)
+    const startNew = (e: KeyboardEvent) => {
+      e.preventDefault()
+      useUi.setState({ paletteOpen: false })
+      newSession()
+      requestAnimationFrame(focusComposer)
+    }
     const onKey = (e: KeyboardEvent) => {
+      if (isAltN(e)) return startNew(e)
       if (!modKey(e) || e.altKey || e.shiftKey) return
       const key = e.key.toLowerCase()
       if (key === 'k') {
         e.preventDefault()
         useUi.setState((s) => ({ paletteOpen: !s.paletteOpen }))
-      } else if (key === 'n') {
-        e.preventDefault()
-        useUi.setState({ paletteOpen: false })
-        newSession()
-        requestAnimationFrame(focusComposer)
-      }
+      } else if (key === 'n') startNew(e)
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)

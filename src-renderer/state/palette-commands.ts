@@ -1,5 +1,5 @@
 import { formatWhen } from '../lib/format'
-import { shortcut } from '../lib/keys'
+import { newSessionShortcut } from '../lib/keys'
 import { agentColor, pickable, selectAgent, useAgents } from './agents-store'
 import { toggleChangesPanel } from './changes-actions'
 import { toggleRunMap } from './run-map-actions'
@@ -12,6 +12,7 @@ import { useTranscript } from './transcript-store'
 import { focusComposer, notify, toggleSidebar, useUi } from './ui-store'
 import { useWorkspace } from './workspace-store'
 import { isRunning } from './session-status'
+import { useConnection } from './connection-store'
 
 /** Sub-lists of the palette. */
 export type PaletteMode = 'root' | 'session' | 'agent' | 'model'
@@ -48,7 +49,7 @@ function rootCommands(): PaletteItem[] {
     {
       id: 'new-session',
       label: 'New session',
-      shortcut: shortcut('N'),
+      shortcut: newSessionShortcut(useConnection.getState().transport === 'websocket'),
       run: () => {
         newSession()
         focusComposer()

@@ -111,7 +111,17 @@ export function ToolAnswerControls({ approval: a, t, enterKey = false }: { appro
             rows={2}
             value={t.feedback}
             onChange={(e) => t.setFeedback(e.target.value)}
+            // Enter (or Ctrl/Cmd+Enter) denies with what is written, as the message box sends; Shift+Enter breaks the line.
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing || busy) return
+              e.preventDefault()
+              void t.answer('deny')
+            }}
+            aria-describedby={`deny-feedback-keys-${a.id}`}
           />
+          <span className="hint" id={`deny-feedback-keys-${a.id}`}>
+            Enter to {plan ? 'reject' : 'deny'} · Shift+Enter for a new line
+          </span>
         </div>
       )}
       {t.error && <ErrorNote error={t.error} onDismiss={() => t.setError(null)} testId="approval-error" />}
