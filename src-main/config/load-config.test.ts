@@ -155,10 +155,11 @@ subagents:
     ['untrusted', false],
     ['trusted', true],
   ])('refuses a sandbox setting in a workspace file (%s) with a word naming the file, and keeps the person\'s', (_, trusted) => {
-    write(userFile, 'sandbox:\n  writable: [/tmp/mine]\n')
-    write(projectFile, 'model: x/y\nsandbox:\n  enabled: false\n')
+    write(userFile, 'sandbox:\n  writable: [/tmp/mine]\n  readOnlyAutoAllow: false\n')
+    // A cloned workspace can neither turn the sandbox off nor let read-only commands run unasked (issue 28).
+    write(projectFile, 'model: x/y\nsandbox:\n  enabled: false\n  readOnlyAutoAllow: true\n')
     const r = loadConfig(dataDir, workdir, { trusted })
-    expect(r.config.sandbox).toEqual({ enabled: true, writable: ['/tmp/mine'] })
+    expect(r.config.sandbox).toEqual({ enabled: true, writable: ['/tmp/mine'], readOnlyAutoAllow: false })
     expect(r.config.model).toBe('x/y')
     expect(r.issues).toEqual([{ file: projectFile, path: 'sandbox', reason: expect.stringMatching(/^only your own .*config\.yaml sets the sandbox; a workspace file cannot change it/) }])
   })

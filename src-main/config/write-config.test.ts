@@ -25,6 +25,11 @@ describe('writeConfigValue', () => {
     expect(fs.readdirSync(dataDir)).toEqual(['config.yaml'])
   })
 
+  it('the read-only commands switch (Settings → Sandbox) is written and read back (issue 28)', () => {
+    writeConfigValue(dataDir, { sandbox: { readOnlyAutoAllow: false } })
+    expect(loadConfig(dataDir).config.sandbox).toEqual({ enabled: true, writable: [], readOnlyAutoAllow: false })
+  })
+
   it('merges into the existing file and keeps the user comments', () => {
     fs.mkdirSync(dataDir)
     fs.writeFileSync(
