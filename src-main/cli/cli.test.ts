@@ -85,7 +85,8 @@ describe.concurrent('agentry run with the offline demo model (no config)', () =>
     expect(task).toBeGreaterThan(0)
     expect(nested).toBeGreaterThan(task)
     expect(childHeader).toBeGreaterThan(nested)
-    expect(out.slice(childHeader)).toContain('✗ bash {"command":"ls"}')
+    // `ls` is read-only: it runs without asking, headless too (issue 28).
+    expect(out.slice(childHeader)).toContain('✓ bash {"command":"ls"}')
     // The workdir is empty: the demo must not invent entries or build files from the tools' "empty" notes.
     expect(out).toContain('The workspace has 0 top-level entries')
     expect(out.slice(childHeader)).toContain('I found no package.json or Makefile')
