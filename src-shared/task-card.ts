@@ -47,3 +47,8 @@ export function toolCallCountsText(c: ToolCallCounts | undefined): string {
   if (!c) return ''
   return [c.denied ? `${c.denied} denied` : '', c.failed ? `${c.failed} failed` : ''].filter(Boolean).join(' · ')
 }
+
+/** A card's status in words for text clients (`agentry show`, an editor over ACP): the person's Stop says so. */
+export function taskStatusText(card: Pick<TaskCard, 'status' | 'stoppedByUser'>): string {
+  return card.status === 'aborted' && card.stoppedByUser ? 'stopped by you' : card.status
+}

@@ -166,7 +166,8 @@ describe('agentry acp driven by the ACP SDK client', () => {
     const view = fold(updates)
     const task = [...view.calls.values()].find((c) => c.title === 'general: Slow child')
     expect(task?.status).toBe('failed')
-    expect(contentText(task?.content)).toMatch(/general · aborted/)
+    // The editor's cancel is the person's Stop (issue 28): said as such, not as a bare "aborted".
+    expect(contentText(task?.content)).toMatch(/general · stopped by you/)
     for (const c of fold(live).calls.values()) expect(['completed', 'failed']).toContain(c.status)
     const listed = (await cli(['sessions', '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as SessionSummary & { depth: number })
     expect(listed.find((s) => s.id === sessionId)?.status).toBe('aborted')

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../src-shared'
+import { taskStatusText, toolCallCountsText } from '../../src-shared/task-card'
 import type { TaskCardSummary } from './task-view'
 import { toolTitle } from './tool-view'
 
@@ -31,8 +32,10 @@ export class TaskProgress {
       }
       case 'task_update': {
         const t = event.task
-        const mark = t.status === 'completed' ? '✓' : t.status === 'failed' || t.status === 'aborted' ? '✗' : '▸'
-        this.set(`${event.sessionId}:${event.toolCallId}`, `${pad}${mark} ${t.agentType}: ${t.description} · ${t.status}`)
+        const stopped = t.status === 'aborted' && t.stoppedByUser === true
+        const mark = t.status === 'completed' ? '✓' : stopped ? '■' : t.status === 'failed' || t.status === 'aborted' ? '✗' : '▸'
+        const calls = toolCallCountsText(t.toolCalls)
+        this.set(`${event.sessionId}:${event.toolCallId}`, `${pad}${mark} ${t.agentType}: ${t.description} · ${taskStatusText(t)}${calls ? ` · ${calls}` : ''}`)
         return true
       }
       case 'content_delta':

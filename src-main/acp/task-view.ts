@@ -1,5 +1,6 @@
 import type { ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk/unstable'
 import type { TaskCard } from '../../src-shared'
+import { taskStatusText, toolCallCountsText } from '../../src-shared/task-card'
 import { formatDuration } from '../../src-shared/duration'
 import { fenced, text } from './tool-view'
 
@@ -40,9 +41,10 @@ function plural(n: number, one: string): string {
   return `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`
 }
 
-/** `general · completed · 3 steps · 1,234 tokens · 2.1s`, then where to open an inspectable child. */
+/** `general · completed · 1 denied · 3 steps · 1,234 tokens · 2.1s` ("stopped by you" for the person's Stop), then where to open an inspectable child. */
 export function cardLine(card: TaskCardSummary): string {
-  const parts = [card.agentType, card.status + (card.background ? ' in the background' : ''), plural(card.steps, 'step'), plural(card.tokensIn + card.tokensOut, 'token')]
+  const calls = toolCallCountsText(card.toolCalls)
+  const parts = [card.agentType, taskStatusText(card) + (card.background ? ' in the background' : ''), ...(calls ? [calls] : []), plural(card.steps, 'step'), plural(card.tokensIn + card.tokensOut, 'token')]
   if (card.startedAt && card.endedAt) parts.push(formatDuration(card.endedAt - card.startedAt))
   const line = parts.join(' · ')
   if (!card.inspectable) return line

@@ -1,4 +1,4 @@
-import type { MessageWithParts, PartRecord, SessionRecord, TaskCard } from '../../src-shared'
+import { taskStatusText, toolCallCountsText, type MessageWithParts, type PartRecord, type SessionRecord, type TaskCard } from '../../src-shared'
 import { conversationMarkdown } from '../../src-shared/conversation-markdown'
 import { formatDuration } from '../../src-shared/duration'
 import type { BudgetView } from '../../src-shared/budget'
@@ -97,7 +97,8 @@ function printPart(part: PartRecord, who: string, depth: number, out: NodeJS.Wri
   if (card) {
     const took = card.startedAt && card.endedAt ? ` ${formatDuration(card.endedAt - card.startedAt)}` : ''
     const kind = card.inspectable ? ` · child session ${card.taskId}` : ''
-    out.write(`${pad}  ${mark} task ${card.agentType} "${card.description}" → ${card.status}${took} · ${card.steps} steps${card.background ? ' · background' : ''}${kind}\n`)
+    const calls = toolCallCountsText(card.toolCalls)
+    out.write(`${pad}  ${mark} task ${card.agentType} "${card.description}" → ${taskStatusText(card)}${calls ? ` · ${calls}` : ''}${took} · ${card.steps} steps${card.background ? ' · background' : ''}${kind}\n`)
     if (card.budget) out.write(`${pad}    ${budgetLine(card.budget)}\n`)
     if (card.transcript) printMessages(card.transcript, card.agentType, depth + 2, out)
     if (!ok && part.data.error) out.write(`${pad}    ${firstLine(String(part.data.error))}\n`)

@@ -1,5 +1,8 @@
+import { PassThrough } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
-import { countToolCalls, type AgentEvent, type MessageWithParts, type PartRecord, type TaskCard } from '../../src-shared'
+import { countToolCalls, newTaskCard, type AgentEvent, type MessageWithParts, type PartRecord, type TaskCard } from '../../src-shared'
+import { cardLine } from '../acp/task-view'
+import { printMessages } from '../cli/show'
 import { createHarness, flatten, toolParts, type Harness, waitFor } from '../testing/harness'
 
 /**
@@ -153,5 +156,27 @@ describe('countToolCalls', () => {
       ]),
     ])
     expect(counts).toEqual({ denied: 3, failed: 2 })
+  })
+})
+
+describe('text clients say the same (agentry show, an editor over ACP)', () => {
+  const card = (extra: Partial<TaskCard>): TaskCard => ({ ...newTaskCard({ taskId: 'ses_c', agentType: 'general', description: 'Clean up', background: false, inspectable: false, depth: 1, status: 'completed' }), ...extra })
+  const taskPart = (c: TaskCard, state: PartRecord['toolState']): MessageWithParts => ({
+    id: 'm', sessionId: 's', role: 'assistant', metadata: {}, createdAt: 0, updatedAt: 0,
+    parts: [{ id: 'p', messageId: 'm', sessionId: 's', index: 0, type: 'tool-task', data: { subagent: c, error: '<task_error>aborted: stopped by the user</task_error>' }, toolCallId: 'c', toolState: state }],
+  })
+  const show = (m: MessageWithParts): string => {
+    const out = new PassThrough()
+    let text = ''
+    out.on('data', (b: Buffer) => (text += b.toString()))
+    printMessages([m], 'build', 0, out)
+    return text
+  }
+  it('a card the person stopped reads "stopped by you"; counts follow the status', () => {
+    expect(cardLine(card({ status: 'aborted', stoppedByUser: true, error: 'aborted by parent' }))).toMatch(/^general · stopped by you · 0 steps/)
+    expect(cardLine(card({ status: 'aborted', error: 'parent aborted (timed out after 3s)' }))).toMatch(/^general · aborted · 0 steps/)
+    expect(cardLine(card({ toolCalls: { denied: 1, failed: 1 } }))).toMatch(/^general · completed · 1 denied · 1 failed · 0 steps/)
+    expect(show(taskPart(card({ status: 'aborted', stoppedByUser: true }), 'output-error'))).toContain('task general "Clean up" → stopped by you')
+    expect(show(taskPart(card({ toolCalls: { denied: 1, failed: 0 } }), 'output-available'))).toContain('task general "Clean up" → completed · 1 denied')
   })
 })
