@@ -255,4 +255,37 @@ describe('sidebar and keyboard', () => {
       expect(seen, `Tab never reached ${id}: ${[...seen].join(', ')}`).toContain(id)
     }
   })
+
+  it('Tab reaches the open session row even when the list has scrolled it far away (issue 28)', async () => {
+    const { page } = s
+    await page.setViewportSize({ width: 1024, height: 420 })
+    try {
+      // Enough conversations that the open one (the oldest, at the bottom) is far out of the list's rendered rows.
+      for (let i = 0; i < 16; i++) {
+        await page.keyboard.press('Alt+n')
+        await send(page, `quick ${i}`)
+        await expect.poll(() => transcriptText(page), { timeout: 10_000 }).toContain('ok')
+      }
+      const list = page.locator('[data-testid=session-list]')
+      await list.evaluate((el) => (el.scrollTop = el.scrollHeight))
+      const oldest = page.locator('[data-testid=session-row]').last()
+      const oldestId = await oldest.getAttribute('data-session-id')
+      await oldest.click()
+      await list.evaluate((el) => (el.scrollTop = 0))
+      await page.waitForTimeout(100)
+      await page.locator('[data-testid=session-search]').focus()
+      let at = await focused(page)
+      for (let i = 0; i < 6 && at.role !== 'treeitem' && at.testid !== 'session-list'; i++) {
+        await page.keyboard.press('Tab')
+        at = await focused(page)
+      }
+      expect(at).toMatchObject({ role: 'treeitem', session: oldestId })
+      // And the arrows move from there (they used to scroll the list).
+      await page.keyboard.press('ArrowUp')
+      expect((await focused(page)).role).toBe('treeitem')
+      expect((await focused(page)).session).not.toBe(oldestId)
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 })
+    }
+  })
 })

@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { AgentMode } from '../../../src-shared'
 import { useNow } from '../../lib/use-now'
@@ -132,16 +132,23 @@ function SessionTree({ rows, viewId, waiting, now }: TreeProps) {
   const [focusId, setFocusId] = useState<string | null>(null)
   const [editing, setEditing] = useState<string | null>(null)
   const keyboardMove = useRef(false)
+  const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.id, i])), [rows])
+  // The Tab stop: the row last moved to, else the open session, else the first row.
+  const current = focusId !== null && indexOf.has(focusId) ? focusId : viewId !== null && indexOf.has(viewId) ? viewId : (rows[0]?.id ?? null)
+  const currentIndex = current === null ? -1 : (indexOf.get(current) ?? -1)
   const v = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     getItemKey: (i) => rows[i].id,
     overscan: 6,
+    // The Tab stop is always in the page, even scrolled far away: otherwise Tab landed on the list itself, where the
+    // arrows only scrolled. Focusing it scrolls it into view.
+    rangeExtractor: (range) => {
+      const shown = defaultRangeExtractor(range)
+      return currentIndex < 0 || shown.includes(currentIndex) ? shown : [...shown, currentIndex].sort((a, b) => a - b)
+    },
   })
-  const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.id, i])), [rows])
-  // The Tab stop: the row last moved to, else the open session, else the first row.
-  const current = focusId !== null && indexOf.has(focusId) ? focusId : viewId !== null && indexOf.has(viewId) ? viewId : (rows[0]?.id ?? null)
 
   useEffect(() => {
     if (!keyboardMove.current || current === null) return
