@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
+import { axeViolations } from './support/axe'
 import { shot } from './support/browser'
 import { send, startScenario, transcriptText, type Scenario } from './support/scenario'
 
@@ -9,15 +10,17 @@ import { send, startScenario, transcriptText, type Scenario } from './support/sc
  * and a child's denied and failed tool calls are counted on its collapsed card and its map row.
  */
 
-/** Screenshots at the sizes people use, light and dark. */
+/** Screenshots at the sizes people use, light and dark; axe (contrast of the grey and amber pills included) in both. */
 async function threeShots(page: Page, test: string, name: string): Promise<void> {
   await page.setViewportSize({ width: 1400, height: 900 })
   await shot(page, test, `${name}-1400`)
+  expect(await axeViolations(page), name).toEqual([])
   await page.setViewportSize({ width: 1024, height: 700 })
   await shot(page, test, `${name}-1024`)
   await page.setViewportSize({ width: 1400, height: 900 })
   await page.emulateMedia({ colorScheme: 'dark' })
   await shot(page, test, `${name}-dark`)
+  expect(await axeViolations(page), `${name} (dark)`).toEqual([])
   await page.emulateMedia({ colorScheme: 'light' })
 }
 
