@@ -247,13 +247,9 @@ describe('the offline demo', () => {
     const { page } = s
     await page.waitForSelector('[data-testid=first-run]') // the workspace is open and its (empty) list loaded
     await page.click('[data-testid=demo-prompt]')
-    const approval = page.locator('[data-testid=approval-dialog]')
-    await approval.waitFor({ timeout: 30_000 }).catch(async (err: unknown) => {
-      await shot(page, 'chat', 'failed-demo-approval')
-      throw err
-    })
-    await page.click('[data-testid=approval-allow-once]')
+    // The demo's `ls` is a read-only command: it runs without asking (issue 28), so no approval stops the demo.
     await expect.poll(() => transcriptText(page), { timeout: 30_000 }).toContain('The subagents are done')
+    expect(await page.locator('[data-testid=approval-dialog]').count()).toBe(0)
     const results = page.locator('[data-testid=transcript] [data-testid=task-result]')
     await expect.poll(() => results.count()).toBe(2)
     expect((await results.evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')))).sort()).toEqual(['explore', 'general'])
