@@ -39,7 +39,8 @@ const NOT_READ_ONLY: [string, string][] = [
   ['git diff --output=x.patch', 'git diff --output'], ['git log --output=x', 'git log --output'], ['git branch new', 'git branch create'],
   ['git branch -D main', 'git branch -D'], ['git branch -m a b', 'git branch -m'], ['git tag v1', 'git tag create'], ['git tag -d v1', 'git tag -d'],
   ['git stash', 'git stash'], ['git stash drop', 'git stash drop'], ['git remote add o url', 'git remote add'], ['git checkout .', 'git checkout'],
-  ['git commit -m x', 'git commit'], ['git reset --hard', 'git reset'], ['git clean -fd', 'git clean'], ['git reflog expire --all', 'git reflog expire'],
+  ['git commit -m x', 'git commit'], ['git reset --hard', 'git reset'], ['git clean -fd', 'git clean'], ['git reflog expire --all', 'git reflog expire'], ['git reflog show --output=x', 'git reflog --output'],
+  ['git stash list --output=x', 'git stash list --output'], ['git log --out=x', 'an abbreviated --output'],
   ['file -C -m magic', 'file -C'], ['find . -delete', 'find -delete'], ['find . -fprint out', 'find -fprint'], ['date -s 2020-01-01', 'date -s'],
   ['hostname evil', 'hostname set'], ['hostname -Fname', 'hostname from a file'], ['tree -R -H x', 'tree -R writes'],
   // runs code

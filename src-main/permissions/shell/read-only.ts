@@ -246,8 +246,8 @@ function gitCheck(args: string[]): void {
     return no(`git remote ${rest[0]} can change things`)
   }
   if (sub === 'stash' && ['list', 'show'].includes(rest[0] ?? '')) return void new Judge().operands('git stash', { deny: GIT_DENY }, rest.slice(1))
-  if (sub === 'reflog' && (rest[0] === undefined || rest[0] === 'show' || rest[0].startsWith('-'))) return
-  if (!GIT_READERS.has(sub)) no(`git ${sub} is not a read-only git command`)
+  const reflogShow = sub === 'reflog' && (rest[0] === undefined || rest[0] === 'show' || rest[0].startsWith('-'))
+  if (!GIT_READERS.has(sub) && !reflogShow) no(`git ${sub} is not a read-only git command`)
   for (const a of rest) {
     if (a === '--') break
     if (deniedFlag(a, GIT_DENY) || (sub === 'grep' && /^-[A-Za-z]*O/.test(a))) no(`git ${sub} ${a.split('=')[0]} can change things`)
