@@ -26,6 +26,9 @@ describe('read-only commands under the default rules', () => {
     expect(decide(chain(), line('cat .env', ['.env'])).action).toBe('ask')
     expect(decide(chain(), line('cat config/secret.json', ['config/secret.json'])).action).toBe('ask')
     expect(decide(chain(), line('cat a.txt', ['a.txt'])).action).toBe('allow')
+    // A folder read whole: the bash tool adds `folder/*`, so a rule on what is inside it counts.
+    expect(decide(chain(), line('grep -r k keys/.ssh', ['keys/.ssh', 'keys/.ssh/*'])).action).toBe('ask')
+    expect(decide(chain(), line('grep -r k src', ['src', 'src/*'])).action).toBe('allow')
   })
 
   it("a person's explicit ask or deny for a pattern wins; so does a deny anywhere", () => {

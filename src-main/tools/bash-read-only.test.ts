@@ -31,10 +31,11 @@ afterAll(() => {
 describe('bashReadOnly', () => {
   it.each([
     ['ls', []],
+    ['ls src', ['src', 'src/*']],
     ['cat src/a.ts', ['src/a.ts']],
     ['cat ./src/a.ts | wc -l', ['src/a.ts']],
     ['git diff -- src', ['diff', 'src']],
-    ['grep -rn foo src', ['foo', 'src']],
+    ['grep -rn foo src', ['foo', 'src', 'src/*']],
   ])('%j is read-only, reading %j', (line, reads) => {
     expect(bashReadOnly(line, workdir)).toEqual({ reads: expect.arrayContaining(reads as string[]) })
   })

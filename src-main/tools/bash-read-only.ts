@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { readOnlyLine } from '../permissions'
 import { resolveWorkspacePath } from './workspace-path'
 
@@ -20,6 +21,16 @@ export function bashReadOnly(command: string, workdir: string): { reads: string[
     }
     if (resolved.outside) return undefined
     reads.push(resolved.rel)
+    // A folder may be read whole (`grep -r k .ssh`): a rule denying what is inside it (`**/.ssh/**`) must count.
+    if (isFolder(resolved.abs)) reads.push(resolved.rel === '.' ? '*' : `${resolved.rel}/*`)
   }
   return { reads: [...new Set(reads)] }
+}
+
+function isFolder(abs: string): boolean {
+  try {
+    return fs.statSync(abs).isDirectory()
+  } catch {
+    return false
+  }
 }
