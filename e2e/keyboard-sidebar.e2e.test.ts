@@ -49,14 +49,21 @@ describe('sidebar and keyboard', () => {
   }, 120_000)
   afterAll(async () => s?.close())
 
-  it('keeps the session tree across a reload; rows show their time; hidden agents are not in the agent filter', async () => {
+  it('lists conversations, their subagents one ▸ away; across a reload; rows show their time; hidden agents are not in the agent filter', async () => {
     const { page } = s
     await send(page, 'spawn the helpers')
     await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('The helper is done.')
+    // The list shows conversations (issue 28): the inspectable child lives inside its parent until opened.
+    await expect.poll(() => rows(page)).toEqual(['0:Parent session'])
+    const toggle = page.locator('[data-testid=session-toggle]').first()
+    expect(await toggle.getAttribute('aria-label')).toBe('Show its subagents')
+    await toggle.click()
     await expect.poll(() => rows(page)).toEqual(['0:Parent session', '1:Check the docs'])
     parentId = decodeURIComponent(/#\/s\/(.+)$/.exec(page.url())?.[1] ?? '')
     await page.reload()
     await page.waitForSelector('[data-testid=session-row]')
+    await expect.poll(() => rows(page)).toEqual(['0:Parent session'])
+    await page.locator('[data-testid=session-toggle]').first().click()
     await expect.poll(() => rows(page)).toEqual(['0:Parent session', '1:Check the docs'])
     expect(await page.locator('[data-testid=session-time]').first().innerText()).toMatch(/\d/)
     const options = await page.locator('[data-testid=filter-agent] option').allInnerTexts()

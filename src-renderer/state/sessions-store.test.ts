@@ -23,12 +23,15 @@ describe('session picker rows', () => {
   )
   const index = indexSessions(byId)
 
-  it('lists roots newest first with inspectable children nested under their parent', () => {
-    expect(buildRows(index, none, agents, {}).map((r) => `${r.id}@${r.depth}`)).toEqual(['b@0', 'a@0', 'a1@1', 'a1x@2'])
+  it('lists the conversations newest first; their children only when opened, nested under their parent (issue 28)', () => {
+    expect(buildRows(index, none, agents, {}).map((r) => `${r.id}@${r.depth}${r.hasChildren ? (r.collapsed ? '▸' : '▾') : ''}`)).toEqual(['b@0', 'a@0▸'])
+    expect(buildRows(index, none, agents, { a: true }).map((r) => `${r.id}@${r.depth}`)).toEqual(['b@0', 'a@0', 'a1@1'])
+    expect(buildRows(index, none, agents, { a: true, a1: true }).map((r) => `${r.id}@${r.depth}`)).toEqual(['b@0', 'a@0', 'a1@1', 'a1x@2'])
   })
 
-  it('hides the children of a collapsed parent', () => {
-    expect(buildRows(index, none, agents, { a: true }).map((r) => r.id)).toEqual(['b', 'a'])
+  it('the session on screen is always listed: its ancestors open', () => {
+    expect(buildRows(index, none, agents, {}, 'a1x').map((r) => `${r.id}@${r.depth}`)).toEqual(['b@0', 'a@0', 'a1@1', 'a1x@2'])
+    expect(buildRows(index, none, agents, {}, 'a').map((r) => r.id)).toEqual(['b', 'a'])
   })
 
   it('filters by agent mode, including children, as a flat list', () => {

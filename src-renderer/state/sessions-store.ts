@@ -7,7 +7,12 @@ export type SessionFilters = { agent: string; mode: AgentMode | ''; search: stri
 type SessionsStore = {
   byId: Record<string, SessionSummary>
   filters: SessionFilters
-  collapsed: Record<string, true>
+  /**
+   * Conversations whose children the person opened in the list. The list shows conversations: a conversation's
+   * subagents live inside it (its transcript, the run map) and show here only when opened (▸), or on the way to the
+   * session on screen.
+   */
+  expanded: Record<string, true>
   loaded: boolean
   listError: UiError | null
 }
@@ -15,7 +20,7 @@ type SessionsStore = {
 export const useSessions = create<SessionsStore>(() => ({
   byId: {},
   filters: { agent: '', mode: '', search: '', archived: false },
-  collapsed: {},
+  expanded: {},
   loaded: false,
   listError: null,
 }))
@@ -26,10 +31,10 @@ export function setFilters(patch: Partial<SessionFilters>): void {
 
 export function toggleCollapsed(id: string): void {
   useSessions.setState((s) => {
-    const collapsed = { ...s.collapsed }
-    if (collapsed[id]) delete collapsed[id]
-    else collapsed[id] = true
-    return { collapsed }
+    const expanded = { ...s.expanded }
+    if (expanded[id]) delete expanded[id]
+    else expanded[id] = true
+    return { expanded }
   })
 }
 
@@ -71,6 +76,7 @@ export type SessionIndex = {
   roots: SessionSummary[]
   children: Map<string, SessionSummary[]>
   all: SessionSummary[]
+  byId: Map<string, SessionSummary>
   lower: Map<string, string>
 }
 
@@ -89,18 +95,20 @@ export function indexSessions(byId: Record<string, SessionSummary>): SessionInde
   }
   // Children read best in the order they were spawned.
   for (const list of children.values()) list.reverse()
-  return { roots, children, all, lower }
+  return { roots, children, all, byId: new Map(all.map((x) => [x.id, x])), lower }
 }
 
 /**
- * The rows the picker shows. Without filters: a tree (children nested under parents, collapsible).
+ * The rows the picker shows. Without filters: the conversations, each one's children nested under it once opened
+ * (and always on the way to `viewId`, the session on screen).
  * With an agent, mode or search filter: a flat list of every matching session, children included.
  */
 export function buildRows(
   index: SessionIndex,
   f: SessionFilters,
   agents: Record<string, AgentListEntry>,
-  collapsed: Record<string, true>,
+  expanded: Record<string, true>,
+  viewId: string | null = null,
 ): SessionRow[] {
   const rows: SessionRow[] = []
   const visible = (s: SessionSummary): boolean => f.archived || s.archivedAt === null
@@ -115,9 +123,12 @@ export function buildRows(
     }
     return rows
   }
+  // The session on screen is always in the list: its ancestors are open.
+  const onPath = new Set<string>()
+  for (let p = viewId ? index.byId.get(viewId)?.parentId : null; p; p = index.byId.get(p)?.parentId) onPath.add(p)
   const walk = (s: SessionSummary, depth: number): void => {
     const kids = (index.children.get(s.id) ?? []).filter(visible)
-    const isCollapsed = collapsed[s.id] === true
+    const isCollapsed = !expanded[s.id] && !onPath.has(s.id)
     rows.push({ id: s.id, depth, hasChildren: kids.length > 0, collapsed: isCollapsed, flat: false })
     if (!isCollapsed) for (const k of kids) walk(k, depth + 1)
   }

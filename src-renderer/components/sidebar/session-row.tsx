@@ -55,7 +55,8 @@ export const SessionRowView = memo(function SessionRowView({ session: s, depth, 
           className="tree-toggle"
           tabIndex={-1}
           data-testid="session-toggle"
-          aria-label={collapsed ? 'Expand' : 'Collapse'}
+          aria-label={collapsed ? 'Show its subagents' : 'Hide its subagents'}
+          title={collapsed ? 'Show its subagents' : 'Hide its subagents'}
           onClick={(e) => {
             e.stopPropagation()
             toggleCollapsed(s.id)

@@ -19,7 +19,7 @@ const ROW_HEIGHT = 46
 export function SessionSidebar() {
   const byId = useSessions((s) => s.byId)
   const filters = useSessions((s) => s.filters)
-  const collapsed = useSessions((s) => s.collapsed)
+  const expanded = useSessions((s) => s.expanded)
   const listError = useSessions((s) => s.listError)
   const agents = useAgents((s) => s.agents)
   const agentsByName = useAgents((s) => s.byName)
@@ -29,7 +29,7 @@ export function SessionSidebar() {
   const now = useNow(true, 60_000)
 
   const index = useMemo(() => indexSessions(byId), [byId])
-  const rows = useMemo(() => buildRows(index, filters, agentsByName, collapsed), [index, filters, agentsByName, collapsed])
+  const rows = useMemo(() => buildRows(index, filters, agentsByName, expanded, viewId), [index, filters, agentsByName, expanded, viewId])
   const waiting = useMemo(() => waitingCounts(pending), [pending])
   const messageSearch = useMessageSearch(search, filters.archived)
   const hits = messageSearch.hits
