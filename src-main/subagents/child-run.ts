@@ -102,7 +102,6 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
         card.tokensOut = usage.completion
         if (usage.cacheRead || usage.cacheWrite) Object.assign(card, { cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite })
         card.costUsd = totals.costUsd
-        countCalls(r, from)
         r.publish()
       },
       beforeRequest: () => {
@@ -142,9 +141,9 @@ export async function runChild(r: ChildRun): Promise<ChildOutcome> {
 }
 
 /**
- * The denied and failed tool calls of this run so far (its messages from `from` on), on its card: a collapsed card, a
- * map row, `agentry sessions` show them without the child's transcript. Counted at each step (the calls of the step
- * before) and once more when it ends.
+ * The denied and failed tool calls of this run (its messages from `from` on), on its card: a collapsed card, a map row,
+ * `agentry show` show them without the child's transcript. Counted once, when it ends: reading the transcript flushes
+ * the store's write buffer, which at every step of many children at once slowed them past their own timeouts.
  */
 function countCalls(r: ChildRun, from: number): void {
   const counts = countToolCalls(r.child.transcript.history().slice(from))
