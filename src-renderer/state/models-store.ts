@@ -4,6 +4,8 @@ import { call } from './bridge'
 import { toUiError, type UiError } from './ui-error'
 import { upsertSession, useSessions } from './sessions-store'
 import { useSettings } from './settings-store'
+import { updateSettings } from './settings-actions'
+import { notifyInfo } from './ui-store'
 import { useTranscript } from './transcript-store'
 import { useWorkspace } from './workspace-store'
 
@@ -60,14 +62,26 @@ export function useCurrentModel(): string | null {
  */
 export async function chooseModel(model: string): Promise<UiError | null> {
   const viewId = useTranscript.getState().viewId
-  if (!viewId) {
-    useModels.setState({ nextSession: model })
-    return null
+  if (!viewId) useModels.setState({ nextSession: model })
+  else {
+    const res = await call('sessions.setModel', { sessionId: viewId, model })
+    if (!res.ok) return toUiError('Switching the model', res.error)
+    upsertSession(res.data.session, useWorkspace.getState().root)
+    if (useTranscript.getState().viewSession?.id === viewId) useTranscript.setState({ viewSession: res.data.session })
   }
-  const res = await call('sessions.setModel', { sessionId: viewId, model })
-  if (!res.ok) return toUiError('Switching the model', res.error)
-  upsertSession(res.data.session, useWorkspace.getState().root)
-  if (useTranscript.getState().viewSession?.id === viewId) useTranscript.setState({ viewSession: res.data.session })
+  return leaveTheDemo(model)
+}
+
+/**
+ * The first real model picked while the default is still the offline demo becomes the default: otherwise the next
+ * session went back to the demo and the welcome kept saying "offline demo". Said in a notice, with where to change it.
+ */
+async function leaveTheDemo(model: string): Promise<UiError | null> {
+  const current = useSettings.getState().settings?.defaultModel
+  if (!current?.startsWith('demo/') || model.startsWith('demo/')) return null
+  const r = await updateSettings({ model }, 'Making it your default model')
+  if (!r.ok) return r.error ?? toUiError('Making it your default model', { code: 'config_error', message: Object.values(r.fields).join('; ') })
+  notifyInfo(`${model} is now your default model (it was the offline demo). Change it in Settings › Default model.`)
   return null
 }
 

@@ -1,8 +1,10 @@
-import { useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { CallOutput } from '../../../src-shared'
 import { defaultModelError, EditableProviderType, limitsErrors, type FieldErrors } from '../../../src-shared/settings-fields'
 import { removeProvider, removeProviderKey, setProviderKey, testProvider, updateSettings } from '../../state/settings-actions'
 import type { UiError } from '../../state/ui-error'
+import { loadModels, modelChoices, pickerProviders, useModels } from '../../state/models-store'
+import { useSettings } from '../../state/settings-store'
 import { ErrorNote } from '../common/error-note'
 import { ProviderForm } from './provider-form'
 
@@ -175,7 +177,8 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
   const [limits, setLimits] = useState<Record<keyof Limits, string>>(() => limitStrings(settings.subagents))
   const [hostFields, setHostFields] = useState<FieldErrors>({})
   const [error, setError] = useState<UiError | null>(null)
-  const [saved, setSaved] = useState<string | null>(null)
+  // Which form the last save was, so its "saved" shows beside its own button (not beside Save limits).
+  const [saved, setSaved] = useState<{ what: 'model' | 'small' | 'limits'; text: string } | null>(null)
   const providers = settings.providers.map((p) => p.name)
   const modelError = model.trim() === settings.defaultModel ? null : defaultModelError(model, providers)
   // Empty means "no small model": the helpers go back to the session's model.
@@ -203,7 +206,7 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
       return
     }
     setHostFields({})
-    setSaved(SAVES[what].done)
+    setSaved({ what, text: SAVES[what].done })
   }
   const problemOf = (k: keyof Limits) => limitErrors[k] ?? hostFields[`subagents.${k}`]
   const field = (k: keyof Limits, label: string) => (
@@ -240,6 +243,7 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
         }}
         onSave={() => void save('model')}
         placeholder="provider/model"
+        saved={saved?.what === 'model' ? saved.text : null}
       />
       <h2>Small model</h2>
       <p className="muted small">Writes session titles, summaries and compactions. Empty: they use the session&apos;s model.</p>
@@ -254,6 +258,7 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
         }}
         onSave={() => void save('small')}
         placeholder="provider/model (optional)"
+        saved={saved?.what === 'small' ? saved.text : null}
       />
       <h2>Subagent limits</h2>
       <div className="grid4">{LIMIT_FIELDS.map(([k, label]) => field(k, label))}</div>
@@ -261,9 +266,9 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
         <button className="btn" data-testid="limits-save" disabled={SAVES.limits.blocked} onClick={() => void save('limits')}>
           Save limits
         </button>
-        {saved && (
-          <span className="muted small" role="status">
-            {saved}
+        {saved?.what === 'limits' && (
+          <span className="muted small" role="status" data-testid="limits-saved">
+            {saved.text}
           </span>
         )}
       </div>
@@ -273,8 +278,16 @@ export function ModelAndLimits({ settings }: { settings: Settings }) {
 }
 
 /** One `provider/model` setting with its Save button (Enter saves too) and what is wrong with it, as typed. */
-function ModelForm(p: { testId: string; label: string; value: string; placeholder: string; problem?: string | null; onChange(v: string): void; onSave(): void }) {
+function ModelForm(p: { testId: string; label: string; value: string; placeholder: string; problem?: string | null; saved?: string | null; onChange(v: string): void; onSave(): void }) {
   const problem = p.problem || null
+  // The models the providers list, offered as the field is typed in (any provider/model can still be typed).
+  const lists = useModels((s) => s.lists)
+  // A provider added a moment ago is listed too (its models are fetched once it appears).
+  const providerKey = useSettings((s) => (s.settings?.providers ?? []).map((x) => x.name).join('\n'))
+  const choices = useMemo(() => modelChoices('', lists, pickerProviders()), [lists, providerKey])
+  useEffect(() => {
+    for (const provider of pickerProviders()) void loadModels(provider)
+  }, [providerKey])
   return (
     <>
       <form
@@ -293,10 +306,24 @@ function ModelForm(p: { testId: string; label: string; value: string; placeholde
           value={p.value}
           onChange={(e) => p.onChange(e.target.value)}
           placeholder={p.placeholder}
+          list={`${p.testId}-choices`}
+          autoComplete="off"
         />
+        <datalist id={`${p.testId}-choices`} data-testid={`${p.testId}-choices`}>
+          {choices.map((c) => (
+            <option key={c.model} value={c.model}>
+              {c.detail ?? c.provider}
+            </option>
+          ))}
+        </datalist>
         <button className="btn" type="submit" data-testid={`${p.testId}-save`} disabled={!!problem}>
           Save
         </button>
+        {p.saved && (
+          <span className="muted small" role="status" data-testid={`${p.testId}-saved`}>
+            {p.saved}
+          </span>
+        )}
       </form>
       {problem && (
         <div className="field-error" id={`${p.testId}-error`} data-testid={`${p.testId}-error`}>

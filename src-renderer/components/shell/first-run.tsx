@@ -4,6 +4,7 @@ import { useSessions } from '../../state/sessions-store'
 import { sendPrompt } from '../../state/session-actions'
 import { useAgents } from '../../state/agents-store'
 import { useSettings } from '../../state/settings-store'
+import { useCurrentModel } from '../../state/models-store'
 import { useUi } from '../../state/ui-store'
 import { ErrorNote } from '../common/error-note'
 
@@ -13,7 +14,9 @@ export const DEMO_PROMPT = 'Show me how you work: explore this project with a fe
 export function FirstRun() {
   const count = useSessions((s) => Object.keys(s.byId).length)
   const loaded = useSessions((s) => s.loaded)
-  const model = useSettings((s) => s.settings?.defaultModel ?? null)
+  // The model this new session will run on (a pick in the chip, else the default), not just the saved default.
+  const model = useCurrentModel()
+  const hasProvider = useSettings((s) => (s.settings?.providers ?? []).some((p) => p.name !== 'demo' && p.type !== 'demo'))
   const selected = useAgents((s) => s.selected)
   const [error, setError] = useState<UiError | null>(null)
   const [busy, setBusy] = useState(false)
@@ -47,15 +50,25 @@ export function FirstRun() {
           <button className="btn primary lg" data-testid="demo-prompt" disabled={busy} onClick={() => void tryDemo()}>
             ▶ {demo ? 'Run the demo' : 'Try a sample prompt'}
           </button>
-          <button className="btn lg" data-testid="add-provider" onClick={() => useUi.setState({ screen: 'settings' })}>
-            Add a real provider
-          </button>
+          {!hasProvider && (
+            <button className="btn lg" data-testid="add-provider" onClick={() => useUi.setState({ screen: 'settings' })}>
+              Add a real provider
+            </button>
+          )}
         </div>
         {error && <ErrorNote error={error} onDismiss={() => setError(null)} />}
-        <p className="muted small">
-          To use a real model: Settings › Providers › Add provider (Anthropic, OpenAI, an OpenAI-compatible server or
-          Ollama) with its key, then pick one of its models in the model chip below, or set it as the default model.
-        </p>
+        {!hasProvider ? (
+          <p className="muted small">
+            To use a real model: Settings › Providers › Add provider (Anthropic, OpenAI, an OpenAI-compatible server or
+            Ollama) with its key, then pick one of its models in the model chip below — it becomes your default.
+          </p>
+        ) : (
+          demo && (
+            <p className="muted small" data-testid="pick-a-model">
+              Your provider is set up: pick one of its models in the model chip below — it becomes your default.
+            </p>
+          )
+        )}
       </div>
     </div>
   )
