@@ -136,11 +136,22 @@ describe('providers and models in the UI', () => {
     const p = page()
     failing = true
     await send(p, 'break now')
+    // While it waits to ask again, the transcript says so (issue 28: it was empty for those seconds).
+    const retrying = p.locator('[data-testid=retry-notice]')
+    await retrying.waitFor({ timeout: 15_000 })
+    expect(await retrying.innerText()).toMatch(/^↻?\s*Retrying (in \d+ s|now) — attempt \d of 4 · the provider said: .*500/s)
+    await shot(p, 'providers', '04a-retrying')
     await p.locator('[data-testid=run-error]').waitFor({ timeout: 30_000 })
+    expect(await retrying.count()).toBe(0)
+    // In words: the provider's side, not the person's settings; no raw JSON, no code in the title.
+    const card = p.locator('[data-testid=run-error]')
+    expect(await card.locator('.callout-title').innerText()).toBe("The provider's server did not answer")
+    expect(await card.innerText()).toContain('not your settings')
+    expect(await card.innerText()).not.toMatch(/model_error|model_unavailable|\{"/)
     await p.reload()
     await p.locator('[data-testid=run-error]').waitFor({ timeout: 15_000 })
     const text = await transcriptText(p)
-    expect(text.indexOf('break now')).toBeLessThan(text.indexOf('The run stopped with an error'))
+    expect(text.indexOf('break now')).toBeLessThan(text.indexOf("The provider's server did not answer"))
     await shot(p, 'providers', '04-error-after-reload', 'error-retry')
     failing = false
     await p.click('[data-testid=retry]')

@@ -19,6 +19,8 @@ export type Transcript = {
   status: SessionStatus | null
   /** prompt + answer tokens of the last model step: how full the context window is (null: no step yet) */
   contextTokens: number | null
+  /** while `retrying`: the next attempt, when it starts (host clock) and why the last failed */
+  retry?: { attempt: number; of: number; delayMs: number; error: string; at: number } | null
 }
 
 export type Transcripts = Record<string, Transcript>
@@ -145,9 +147,12 @@ export class TranscriptDraft {
         this.seedNested(e.part, seq)
         return
       }
-      case 'status_change':
-        this.transcript(e.sessionId).status = e.status
+      case 'status_change': {
+        const t = this.transcript(e.sessionId)
+        t.status = e.status
+        t.retry = e.status === 'retrying' && e.retry ? { ...e.retry, at: e.at } : null
         return
+      }
       case 'turn_complete': {
         if (e.contextTokens !== undefined) this.transcript(e.sessionId).contextTokens = e.contextTokens
         // A turn of its own stream (not a child's, wrapped in subagent_event) cut by a Stop: the host marks the answer

@@ -6,6 +6,8 @@ export type Screen = 'chat' | 'settings' | 'inbox'
 
 type UiStore = {
   screen: Screen
+  /** a Settings section to bring into view when Settings opens (a link from an error: `providers`) */
+  settingsFocus: string | null
   /** errors with no better place on screen (e.g. an event stream that could not resume) */
   notices: (UiError & { id: number })[]
   /** bumped when the transcript should scroll to the newest message (the person just sent one) */
@@ -33,6 +35,7 @@ const SIDEBAR_KEY = 'agentry.sidebarCollapsed'
 
 export const useUi = create<UiStore>(() => ({
   screen: 'chat',
+  settingsFocus: null,
   notices: [],
   followTick: 0,
   sidebarCollapsed: readFlag(SIDEBAR_KEY),
@@ -100,4 +103,9 @@ function readFlag(key: string): boolean {
     console.warn('[agentry] localStorage unavailable:', err)
     return false
   }
+}
+
+/** Opens Settings at a section (its `data-testid` is `settings-<section>`). */
+export function openSettings(section: string | null = null): void {
+  useUi.setState({ screen: 'settings', settingsFocus: section })
 }

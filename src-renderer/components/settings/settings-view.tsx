@@ -27,6 +27,17 @@ export function SettingsView() {
   useEffect(() => {
     void Promise.all([loadSettings({ reseed: 'if-changed' }), loadAgents()])
   }, [])
+  // Opened from a link (an error card's "Settings › Providers"): that section, once it is drawn.
+  const focus = useUi((s) => s.settingsFocus)
+  useEffect(() => {
+    if (!focus || !settings) return
+    const el = document.querySelector<HTMLElement>(`[data-testid="settings-${focus}"]`)
+    if (!el) return
+    el.scrollIntoView({ block: 'start' })
+    el.querySelector<HTMLElement>('h2')?.setAttribute('tabindex', '-1')
+    el.querySelector<HTMLElement>('h2')?.focus()
+    useUi.setState({ settingsFocus: null })
+  }, [focus, settings])
   return (
     <section className="settings" data-testid="settings" aria-labelledby="settings-title">
       <div className="settings-head">

@@ -8,6 +8,7 @@ import { CopyButton } from '../common/copy-button'
 import { RewindButton } from '../changes/rewind-button'
 import { LongText } from './long-text'
 import { MessageTime } from './message-time'
+import { RunErrorCallout } from './run-error'
 import { EditableUserText, RerunButton } from './message-actions'
 import { StoppedMark } from './outcome-marks'
 import { SubagentCard } from './subagent-card'
@@ -19,7 +20,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
   if (!m) return null
   const synthetic = m.metadata.synthetic === true
   if (synthetic) return <SyntheticCallout parts={m.parts} stoppedByUser={(m.metadata.task as { stoppedByUser?: unknown } | undefined)?.stoppedByUser === true} />
-  if (m.metadata.notice === ERROR_NOTICE) return <ErrorCallout sessionId={sessionId} messageId={messageId} error={m.metadata.error} parts={m.parts} nested={nested} />
+  if (m.metadata.notice === ERROR_NOTICE) return <RunErrorCallout sessionId={sessionId} messageId={messageId} error={m.metadata.error} parts={m.parts} nested={nested} />
   if (m.metadata.notice === 'command') return <CommandNotice parts={m.parts} />
   if (m.metadata.notice) return <NoticeCallout kind={String(m.metadata.notice)} parts={m.parts} />
   if (m.role === 'user') {
@@ -91,22 +92,6 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
 })
 
 /** The stored error of a failed turn, in the place it happened (it survives a reload); Retry when it is the last row. */
-function ErrorCallout({ sessionId, messageId, error, parts, nested }: { sessionId: string; messageId: string; error: unknown; parts: PartRecord[]; nested?: boolean }) {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'error'
-  return (
-    <div className="callout error" data-testid="run-error" role="note">
-      <div className="callout-title">The run stopped with an error ({code})</div>
-      <div className="run-error-message">{parts.map(partText).join('\n')}</div>
-      {!nested && (
-        <div className="row small">
-          <span>Check the provider settings, then retry.</span>
-          <RerunButton sessionId={sessionId} messageId={messageId} label="Retry" testId="retry" className="btn small" />
-        </div>
-      )}
-    </div>
-  )
-}
-
 /** `metadata.notice` of a stored run error (the host's loop/transcript.ts writes it). */
 const ERROR_NOTICE = 'error'
 

@@ -11,6 +11,7 @@ import { useUi } from '../../state/ui-store'
 import { RedoBar } from '../changes/redo-bar'
 import { ErrorNote } from '../common/error-note'
 import { MessageView } from './message-view'
+import { RetryNotice } from './retry-notice'
 import { SessionStats } from './session-stats'
 import { TranscriptList } from './transcript-list'
 
@@ -87,6 +88,7 @@ export function TranscriptView() {
       </div>
       {loadError && <ErrorNote error={loadError} testId="session-load-error" />}
       <TranscriptList key={viewId} sessionId={viewId} keys={keys} render={render} />
+      <RetryNotice sessionId={viewId} />
       <RedoBar sessionId={viewId} />
     </div>
   )
