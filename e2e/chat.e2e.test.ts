@@ -101,6 +101,10 @@ describe('the conversation', () => {
       'in_progress:Write the testsin progress',
       'pending:Ship it',
     ])
+    // Copy once per answer, under its last step; not under the step that only called a tool (issue 28).
+    const stepMessage = page.locator('[data-testid=message][data-role=assistant]', { hasText: 'Tracking the work.' })
+    expect(await stepMessage.locator('[data-testid=copy-message]').count()).toBe(0)
+    expect(await page.locator('[data-testid=message][data-role=assistant]', { hasText: 'and not this' }).locator('[data-testid=copy-message]').count()).toBe(1)
     await shot(page, 'chat', '01-markdown')
   })
 
@@ -160,6 +164,8 @@ describe('the conversation', () => {
     const list = page.locator('[data-testid=transcript]')
     await send(page, 'long answer please')
     await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Paragraph 3:')
+    // While the answer is being written, nothing offers to regenerate it (issue 28: a disabled Regenerate sat there).
+    expect(await page.locator('[data-testid=regenerate]').count()).toBe(0)
     // Streaming at the bottom: the view follows.
     await expect.poll(() => list.getAttribute('data-at-end')).toBe('true')
     await list.evaluate((el) => el.scrollTo({ top: 0 }))

@@ -56,8 +56,14 @@ describe('a custom primary agent delegates to general', () => {
     await general.locator('[data-testid=subagent-open]').click()
     await expect.poll(() => page.locator('[data-testid=breadcrumb]').innerText()).toContain('Custom lead')
     await expect.poll(() => transcriptText(page)).toContain('General: the build passes.')
+    // Its prompt was written by its caller, not the person: no Edit or Rewind on it (issue 28); Copy stays.
+    const prompt = page.locator('[data-testid=transcript] [data-testid=message][data-role=user]').first()
+    expect(await prompt.locator('[data-testid=copy-message]').count()).toBe(1)
+    expect(await prompt.locator('[data-testid=edit-message]').count()).toBe(0)
     await page.click('[data-testid=breadcrumb-link]')
     await expect.poll(() => page.locator('[data-testid=breadcrumb]').count()).toBe(0)
+    // The person's own message in the conversation keeps them.
+    expect(await page.locator('[data-testid=transcript] [data-testid=message][data-role=user]').first().locator('[data-testid=edit-message]').count()).toBe(1)
 
     // general, called by the opaque scout: nested in scout's card, and it opens as well.
     const scout = page.locator('[data-testid=transcript] [data-testid=subagent-card][data-depth="1"][data-agent=scout]')

@@ -116,7 +116,7 @@ export const RunRowView = memo(function RunRowView({ node: n, level, hasChildren
         <span className={`run-status status-${atBudget ? 'budget' : stopped ? 'stopped' : running && waiting > 0 ? 'waiting' : n.status}`} data-testid="run-node-status">{word}</span>
         <CallCounts counts={n.toolCalls} testId="run-node-calls" />
         {elapsed !== null && <span title="elapsed">{formatDuration(elapsed)}</span>}
-        {n.tokensIn + n.tokensOut > 0 && <span title="tokens in / out">{formatTokens(n.tokensIn)} / {formatTokens(n.tokensOut)} tok</span>}
+        {n.tokensIn + n.tokensOut > 0 && <span title="tokens read (prompt) · written (answer)">{formatTokens(n.tokensIn)} in · {formatTokens(n.tokensOut)} out</span>}
         {n.costUsd !== null && n.costUsd > 0 && !n.budget?.limit.costUsd && <span title="cost">{formatUsd(n.costUsd)}</span>}
         {n.currentTool && running && (
           <span className="run-tool" data-testid="run-node-tool" title="the tool it is running now">

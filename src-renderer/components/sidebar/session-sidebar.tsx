@@ -89,10 +89,10 @@ export function SessionSidebar() {
             value={filters.mode}
             onChange={(e) => setFilters({ mode: e.target.value as AgentMode | '' })}
           >
-            <option value="">Any mode</option>
-            <option value="primary">primary</option>
-            <option value="subagent">subagent</option>
-            <option value="all">all</option>
+            <option value="">Any kind</option>
+            <option value="primary">Main agents</option>
+            <option value="subagent">Subagents</option>
+            <option value="all">Main or sub</option>
           </select>
         </div>
         <label className="check">

@@ -19,7 +19,8 @@ export function RerunButton({ sessionId, messageId, label, testId, className = '
   const { last, running } = usePlace(sessionId, messageId)
   const [error, setError] = useState<UiError | null>(null)
   const [busy, setBusy] = useState(false)
-  if (!last) return null
+  // While a turn runs there is nothing to regenerate yet (it used to sit, disabled, under the answer being written).
+  if (!last || running) return null
   const run = async () => {
     setBusy(true)
     setError(await retryLast(sessionId, chipAgentNow()))

@@ -4,6 +4,7 @@ import { Markdown, splitTaskResults } from '../../markdown'
 import { agentColor, useAgents } from '../../state/agents-store'
 import { messageText, partText, toolName } from '../../state/part-data'
 import { useTranscript } from '../../state/transcript-store'
+import { useSessions } from '../../state/sessions-store'
 import { CopyButton } from '../common/copy-button'
 import { RewindButton } from '../changes/rewind-button'
 import { LongText } from './long-text'
@@ -17,6 +18,15 @@ import { ToolCard } from './tool-card'
 /** One message, selected from the store by id so only the message that changed re-renders. */
 export const MessageView = memo(function MessageView({ sessionId, messageId, nested }: { sessionId: string; messageId: string; nested?: boolean }) {
   const m = useTranscript((s) => s.transcripts[sessionId]?.messages.get(messageId))
+  // In a child session the prompts come from its caller (a parent agent): the person cannot edit or rewind those.
+  const child = useSessions((s) => (s.byId[sessionId]?.parentId ?? null) !== null)
+  // Copy and Regenerate once per answer, under its last step — not under every tool step on the way.
+  const endsTurn = useTranscript((s) => {
+    const t = s.transcripts[sessionId]
+    const ids = t?.messageIds ?? []
+    const next = ids[ids.indexOf(messageId) + 1]
+    return next === undefined || t?.messages.get(next)?.role === 'user'
+  })
   if (!m) return null
   const synthetic = m.metadata.synthetic === true
   if (synthetic) return <SyntheticCallout parts={m.parts} stoppedByUser={(m.metadata.task as { stoppedByUser?: unknown } | undefined)?.stoppedByUser === true} />
@@ -55,10 +65,14 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
                 <div className="msg-actions">
                   <MessageTime at={m.createdAt} />
                   <CopyButton text={() => text} label="Copy message" testId="copy-message" />
-                  <button type="button" className="copy-btn" data-testid="edit-message" aria-label="Edit message" onClick={edit}>
-                    Edit
-                  </button>
-                  <RewindButton sessionId={sessionId} messageId={messageId} />
+                  {(!child || steered === 'person') && (
+                    <>
+                      <button type="button" className="copy-btn" data-testid="edit-message" aria-label="Edit message" onClick={edit}>
+                        Edit
+                      </button>
+                      <RewindButton sessionId={sessionId} messageId={messageId} />
+                    </>
+                  )}
                 </div>
               )}
             </>
@@ -80,7 +94,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
         <PartView key={p.id} part={p} />
       ))}
       {m.metadata.stopped === true && <StoppedMark />}
-      {!nested && m.parts.some((p) => p.type === 'text' && partText(p)) && (
+      {!nested && endsTurn && m.parts.some((p) => p.type === 'text' && partText(p)) && (
         <div className="msg-actions">
           <MessageTime at={m.createdAt} />
           <CopyButton text={() => messageText(m.parts)} label="Copy message" testId="copy-message" />
@@ -91,7 +105,6 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
   )
 })
 
-/** The stored error of a failed turn, in the place it happened (it survives a reload); Retry when it is the last row. */
 /** `metadata.notice` of a stored run error (the host's loop/transcript.ts writes it). */
 const ERROR_NOTICE = 'error'
 

@@ -89,7 +89,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
           <span title="steps">{card.steps} step{card.steps === 1 ? '' : 's'}</span>
           {elapsed !== null && <span title="elapsed">{formatDuration(elapsed)}</span>}
           <span title={card.cacheRead || card.cacheWrite ? `tokens in / out; of the input, ${card.cacheRead ?? 0} read from and ${card.cacheWrite ?? 0} written to the prompt cache` : 'tokens in / out'}>
-            {formatTokens(card.tokensIn)} / {formatTokens(card.tokensOut)} tok
+            {formatTokens(card.tokensIn)} in · {formatTokens(card.tokensOut)} out
             {(card.cacheRead ?? 0) > 0 && ` (${formatTokens(card.cacheRead ?? 0)} cached)`}
           </span>
           {card.inspectable && card.taskId && (

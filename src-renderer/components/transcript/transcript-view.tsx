@@ -11,6 +11,7 @@ import { useUi } from '../../state/ui-store'
 import { RedoBar } from '../changes/redo-bar'
 import { ErrorNote } from '../common/error-note'
 import { MessageView } from './message-view'
+import { statusLabel } from '../../state/session-status'
 import { RetryNotice } from './retry-notice'
 import { SessionStats } from './session-stats'
 import { TranscriptList } from './transcript-list'
@@ -69,7 +70,7 @@ export function TranscriptView() {
           <span className="spacer" />
           {status && (
             <span className={`pill status-${stopped ? 'stopped' : status}`} data-testid="session-status" data-status={stopped ? 'stopped' : status}>
-              {stopped ? 'stopped' : status.replaceAll('_', ' ')}
+              {statusLabel(stopped ? 'stopped' : status)}
             </span>
           )}
           {session && <SessionStats session={session} />}
