@@ -8,7 +8,9 @@ import { send, startScenario, transcriptText, type Scenario } from './support/sc
 
 /**
  * Every screen, in light and dark, at 1400×900 and 1024×700: axe-core finds no violation (WCAG 2.x A/AA
- * including contrast, and best practices), and the narrow layout keeps every control whole.
+ * including contrast, and best practices), and the narrow layout keeps every control whole. The main screens also
+ * at 760×900 and 560×900 (issue 28): no sideways scroll, the chat column takes the window, the session list and the
+ * side panel are drawers — closed at first, opened and closed from the keyboard, axe clean while open.
  */
 
 const answer = [
@@ -63,20 +65,32 @@ agents:
   title: [ { text: "Review of the sample project", repeat: true } ]
 `
 
-type Screen = { name: string; prepare(page: Page): Promise<void>; leave?(page: Page): Promise<void> }
+type Screen = {
+  name: string
+  prepare(page: Page): Promise<void>
+  leave?(page: Page): Promise<void>
+  /** also at 760 and 560 px; `panel`: the header button that opens the side panel's drawer there */
+  narrow?: { panel?: string }
+}
+
+/** Below this width the session list and the side panel are drawers (docs/decisions.md, "Narrow windows"). */
+const NARROW_WIDTHS = [760, 560] as const
+const PANEL_OF: Record<string, string> = { 'tasks-reopen': 'tasks-panel', 'run-map-toggle': 'run-map', 'changes-toggle': 'changes-panel' }
 
 describe('layout and accessibility on every screen', () => {
   let s: Scenario
   beforeAll(async () => {
     s = await startScenario('layout', {
       script,
+      // a model name as long as a real one (the chip read "m" at 1024 px)
+      model: 'script/claude-sonnet-4-5-20250929',
       files: agentFile('helper', 'description: Looks at one part of the project\nmode: subagent\ninspectable: true\ncolor: "#49a86b"'),
     })
   }, 120_000)
   afterAll(async () => s?.close())
 
   const screens: Screen[] = [
-    { name: 'first-run', prepare: async () => {} },
+    { name: 'first-run', prepare: async () => {}, narrow: {} },
     {
       name: 'agent-menu',
       prepare: async (page) => {
@@ -94,6 +108,7 @@ describe('layout and accessibility on every screen', () => {
           await page.locator('[data-testid=code-block] .hljs-regexp').first().waitFor()
         }
       },
+      narrow: { panel: 'changes-toggle' },
     },
     {
       name: 'child-session',
@@ -103,6 +118,7 @@ describe('layout and accessibility on every screen', () => {
         await expect.poll(() => transcriptText(page)).toContain('the server has none')
       },
       leave: async (page) => page.click('[data-testid=breadcrumb-link]'),
+      narrow: { panel: 'run-map-toggle' },
     },
     {
       name: 'approval',
@@ -115,6 +131,7 @@ describe('layout and accessibility on every screen', () => {
         await page.click('[data-testid=approval-allow-once]')
         await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Cleaned.')
       },
+      narrow: {},
     },
     {
       name: 'question',
@@ -143,6 +160,7 @@ describe('layout and accessibility on every screen', () => {
         await page.waitForSelector('[data-testid=settings-agents]')
       },
       leave: async (page) => page.click('[data-testid=close-settings]'),
+      narrow: {},
     },
     {
       name: 'provider-form',
@@ -191,6 +209,20 @@ describe('layout and accessibility on every screen', () => {
       await page.waitForTimeout(150)
       await shot(page, 'layout', `${name}-1024x700`)
       expect(await overflowProblems(page), name).toEqual([])
+      await expectReadableModelChip(page, name)
+      if (screen.narrow?.panel) {
+        // With the run map beside the chat too (the widest side panel).
+        await page.click('[data-testid=run-map-toggle]')
+        await page.locator('[data-testid=run-map]').waitFor()
+        await shot(page, 'layout', `${name}-1024x700-run-map`)
+        expect(await overflowProblems(page), `${name} with the run map`).toEqual([])
+        await expectReadableModelChip(page, `${name} with the run map`)
+        await page.click('[data-testid=run-map-toggle]')
+        await page.locator('[data-testid=run-map]').waitFor({ state: 'detached' })
+      }
+      if (screen.narrow) {
+        for (const width of NARROW_WIDTHS) await narrowPass(page, `${name}-${width}`, width, screen.narrow.panel)
+      }
     } finally {
       await page.emulateMedia({ colorScheme: 'light' })
       await page.setViewportSize({ width: 1400, height: 900 })
@@ -227,7 +259,183 @@ describe('layout and accessibility on every screen', () => {
     await page.emulateMedia({ colorScheme: 'light' })
     await page.click('[data-testid=close-settings]')
   })
+
+  it('in a narrow window a click beside a drawer or choosing a session closes it; it does not slide with reduced motion (issue 28)', async () => {
+    const { page } = s
+    const drawer = page.locator('[data-testid=drawer-sessions]')
+    const animation = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-testid=drawer-sessions]')!).animationName)
+    await page.setViewportSize({ width: 560, height: 900 })
+    try {
+      await page.locator('[data-testid=session-sidebar]').waitFor({ state: 'detached', timeout: 3000 })
+      await page.click('[data-testid=sidebar-toggle]')
+      await drawer.waitFor({ timeout: 3000 })
+      expect(await animation()).not.toBe('none')
+      expect(await page.getAttribute('[data-testid=sidebar-toggle]', 'aria-expanded')).toBe('true')
+      await page.mouse.click(545, 600) // the backdrop, beside the drawer
+      await drawer.waitFor({ state: 'detached', timeout: 3000 })
+      expect(await page.getAttribute('[data-testid=sidebar-toggle]', 'aria-expanded')).toBe('false')
+
+      await page.emulateMedia({ reducedMotion: 'reduce' })
+      await page.click('[data-testid=sidebar-toggle]')
+      await drawer.waitFor({ timeout: 3000 })
+      expect(await animation()).toBe('none')
+      const other = page.locator('[data-testid=drawer-sessions] [data-testid=session-row]:not(.active)').first()
+      const id = await other.getAttribute('data-session-id')
+      await other.click()
+      await drawer.waitFor({ state: 'detached', timeout: 3000 })
+      await page.click('[data-testid=sidebar-toggle]')
+      expect(await page.getAttribute(`[data-testid=drawer-sessions] [data-session-id="${id}"]`, 'aria-selected')).toBe('true')
+      await page.keyboard.press('Escape')
+      await drawer.waitFor({ state: 'detached', timeout: 3000 })
+
+      // Back to a wide window: the session list is beside the chat again.
+      await page.setViewportSize({ width: 1400, height: 900 })
+      await page.locator('[data-testid=session-sidebar]').waitFor({ timeout: 3000 })
+      expect(await drawer.count()).toBe(0)
+    } finally {
+      await page.emulateMedia({ reducedMotion: 'no-preference' })
+      await page.setViewportSize({ width: 1400, height: 900 })
+    }
+  })
 })
+
+/** The model chip shows a readable start of the model's name (never one letter), and its full name on hover. */
+async function expectReadableModelChip(page: Page, name: string): Promise<void> {
+  const chip = page.locator('[data-testid=model-picker]')
+  if ((await chip.count()) === 0 || !(await chip.isVisible())) return
+  const shown = await visibleText(page, '[data-testid=model-picker] .model-picker-name')
+  const model = (await chip.getAttribute('data-model')) || 'default model'
+  const text = shown.replace(/…$/, '')
+  // "claude-sonne…" at least (the provider's prefix may give way first), never "m…"
+  expect.soft(text.length, `${name}: the model chip reads "${shown}"`).toBeGreaterThanOrEqual(Math.min(12, model.length))
+  expect.soft(model.includes(text), `${name}: "${shown}" is part of "${model}"`).toBe(true)
+  expect.soft(await chip.getAttribute('title'), name).toContain(model)
+}
+
+/**
+ * At a narrow width: nothing scrolls sideways or leaves the window, the drawers are closed, the chat column takes the
+ * window; light and dark screenshots; the session list's drawer (and the side panel's, from `panel`) opens from the
+ * keyboard with focus inside, is axe clean, leaves the chat where it was, and Esc closes it with focus back on its
+ * toggle.
+ */
+async function narrowPass(page: Page, label: string, width: number, panel: string | undefined): Promise<void> {
+  await page.setViewportSize({ width, height: 900 })
+  await page.waitForTimeout(150)
+  expect(await narrowProblems(page), label).toEqual([])
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await shot(page, 'layout', `${label}-${scheme}`)
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+  const toggles = [{ toggle: 'sidebar-toggle', drawer: 'drawer-sessions', inside: 'session-sidebar' }]
+  if (panel) toggles.push({ toggle: panel, drawer: 'drawer-panel', inside: PANEL_OF[panel] })
+  for (const t of toggles) {
+    const chatBefore = await box(page, '.chat-main, .settings')
+    await page.focus(`[data-testid=${t.toggle}]`)
+    await page.keyboard.press('Enter')
+    const drawer = page.locator(`[data-testid=${t.drawer}]`)
+    await drawer.waitFor({ timeout: 3000 })
+    expect(await drawer.getAttribute('role'), label).toBe('dialog')
+    expect(await drawer.getAttribute('aria-modal'), label).toBe('true')
+    await page.locator(`[data-testid=${t.drawer}] [data-testid=${t.inside}]`).waitFor({ timeout: 3000 })
+    await expect.poll(() => page.evaluate((id) => !!document.activeElement?.closest(`[data-testid=${id}]`), t.drawer), { timeout: 2000 }).toBe(true)
+    expect(await box(page, '.chat-main, .settings'), `${label}: the chat stays where it was under the ${t.drawer}`).toEqual(chatBefore)
+    await page.waitForTimeout(300) // past the slide-in
+    const rect = await drawer.boundingBox()
+    expect(rect && rect.x >= -0.5 && rect.x + rect.width <= width + 0.5, `${label}: ${t.drawer} inside the window (${JSON.stringify(rect)})`).toBe(true)
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      const violations = await axeViolations(page)
+      expect(violations, `${label} ${t.drawer} (${scheme}): ${JSON.stringify(violations, null, 1)}`).toEqual([])
+      await shot(page, 'layout', `${label}-${t.drawer}-${scheme}`)
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.keyboard.press('Escape')
+    await drawer.waitFor({ state: 'detached', timeout: 3000 })
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid), label).toBe(t.toggle)
+  }
+}
+
+async function box(page: Page, selector: string): Promise<{ x: number; y: number; width: number; height: number } | null> {
+  const b = await page.locator(selector).first().boundingBox()
+  return b && { x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height) }
+}
+
+/** The text a one-line, ellipsis-truncated element shows: its start, with "…" when cut. */
+async function visibleText(page: Page, selector: string): Promise<string> {
+  return page.evaluate((sel) => {
+    const el = document.querySelector<HTMLElement>(sel)
+    if (!el) return ''
+    // the text of what is displayed (a part may be display: none at this width)
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+    let full = ''
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.parentElement && n.parentElement.getClientRects().length > 0) full += n.textContent ?? ''
+    const room = el.getBoundingClientRect().width + 0.5
+    const probe = document.createElement('span')
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre'
+    probe.style.font = getComputedStyle(el).font
+    document.body.append(probe)
+    const fits = (t: string) => {
+      probe.textContent = t
+      return probe.getBoundingClientRect().width <= room
+    }
+    let n = full.length
+    if (!fits(full)) {
+      n = full.length - 1
+      while (n > 0 && !fits(`${full.slice(0, n)}…`)) n--
+    }
+    probe.remove()
+    return n === full.length ? full : `${full.slice(0, n)}…`
+  }, selector)
+}
+
+/** What goes wrong in a narrow window, on top of overflowProblems(). */
+async function narrowProblems(page: Page): Promise<string[]> {
+  const more = await page.evaluate(() => {
+    const problems: string[] = []
+    const w = window.innerWidth
+    const name = (el: Element) => (el as HTMLElement).dataset.testid ?? `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
+    const shown = (el: Element) => {
+      const r = el.getBoundingClientRect()
+      return r.width > 0 && r.height > 0 && r.right > 0 && r.left < w && getComputedStyle(el).visibility !== 'hidden'
+    }
+    for (const id of ['session-sidebar', 'tasks-panel', 'run-map', 'changes-panel']) {
+      for (const el of document.querySelectorAll(`[data-testid=${id}]`)) if (shown(el)) problems.push(`${id} is open at first`)
+    }
+    const chat = document.querySelector('.chat-main')
+    if (chat && w <= 600 && chat.getBoundingClientRect().width < 480) problems.push(`the chat column is ${Math.round(chat.getBoundingClientRect().width)}px wide`)
+    // Nothing of the top bar, the session header or the composer leaves the window.
+    for (const el of document.querySelectorAll('.workspace-bar > *, .transcript-head .title-row > *, .session-stats > *, .composer-bar > *')) {
+      const r = el.getBoundingClientRect()
+      if (r.width > 0 && (r.right > w + 0.5 || r.left < -0.5)) problems.push(`${name(el)} leaves the window (${Math.round(r.left)}–${Math.round(r.right)} of ${w})`)
+    }
+    // The session title keeps a line of its own at the narrowest: half the header at least.
+    const heading = document.querySelector('.session-heading')
+    const head = heading?.closest('.transcript-head')
+    if (heading && head && w <= 600 && heading.getBoundingClientRect().width < head.getBoundingClientRect().width / 2) {
+      problems.push(`the session title is ${Math.round(heading.getBoundingClientRect().width)}px of a ${Math.round(head.getBoundingClientRect().width)}px header`)
+    }
+    // Settings: whole cards; what is wider than a card scrolls inside it (nothing cut off by the page).
+    const settings = document.querySelector('.settings')
+    if (settings) {
+      if (settings.scrollWidth > settings.clientWidth + 1) problems.push(`Settings scroll sideways (${settings.scrollWidth}px in ${settings.clientWidth}px)`)
+      const edge = settings.getBoundingClientRect().right
+      for (const card of settings.querySelectorAll('.card')) {
+        const c = card.getBoundingClientRect()
+        if (c.right > Math.min(edge, w) + 0.5) problems.push(`settings card ${name(card)} is cut off (${Math.round(c.right)} of ${Math.round(edge)})`)
+        for (const el of card.querySelectorAll('*')) {
+          const r = el.getBoundingClientRect()
+          if (r.width === 0 || r.right <= c.right + 0.5) continue
+          let clipped = false
+          for (let a = el.parentElement; a && a !== card; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') clipped = true
+          if (!clipped) problems.push(`${name(el)} sticks out of its settings card (${Math.round(r.right)} of ${Math.round(c.right)})`)
+        }
+      }
+    }
+    return problems
+  })
+  return [...(await overflowProblems(page)), ...more.filter((p, i) => more.indexOf(p) === i).slice(0, 20)]
+}
 
 /** Things cut off at the narrow size: the page scrolls sideways, Send leaves the composer, stats wrap, fields stick out. */
 async function overflowProblems(page: Page): Promise<string[]> {

@@ -8,6 +8,7 @@ import { ConnectionBanner } from './components/shell/connection-banner'
 import { FirstRun } from './components/shell/first-run'
 import { useInboxTitle } from './components/inbox/inbox-entry'
 import { InboxView } from './components/inbox/inbox-view'
+import { Drawer } from './components/shell/drawer'
 import { Notices } from './components/shell/notices'
 import { SessionSidebar } from './components/sidebar/session-sidebar'
 import { SettingsView } from './components/settings/settings-view'
@@ -18,6 +19,7 @@ import { TranscriptView } from './components/transcript/transcript-view'
 import { WorkspaceBar } from './components/shell/workspace-bar'
 import { isAltN, modKey } from './lib/keys'
 import { useConnection } from './state/connection-store'
+import { useDrawer, useNarrow, watchDrawers } from './state/drawer-store'
 import { useRunMap } from './state/run-map-store'
 import { newSession } from './state/session-actions'
 import { useTranscript } from './state/transcript-store'
@@ -32,6 +34,10 @@ export function App() {
   const runMapOpen = useUi((s) => s.runMapOpen)
   // An opaque child chosen on the run map has no session of its own: its transcript takes the transcript's place.
   const shownNode = useRunMap((s) => (runMapOpen && s.shown && s.shown.viewId === viewId ? s.shown.id : null))
+  // Below the breakpoint the session list and the side panel are drawers over the chat (closed until asked for).
+  const narrow = useNarrow()
+  const drawer = useDrawer((s) => s.open)
+  useEffect(() => watchDrawers(), [])
 
   // The count of waiting decisions in the window title. Notification permission is asked only from the inbox's
   // (or Settings') "Turn on notifications" button, never on load or on a first click.
@@ -75,7 +81,15 @@ export function App() {
       <WorkspaceBar />
       <ConnectionBanner />
       <div className="app-body">
-        {!sidebarCollapsed && <SessionSidebar />}
+        {narrow ? (
+          drawer === 'sessions' && (
+            <Drawer name="sessions" side="left" label="Sessions" returnTo="[data-testid=sidebar-toggle]">
+              <SessionSidebar />
+            </Drawer>
+          )
+        ) : (
+          !sidebarCollapsed && <SessionSidebar />
+        )}
         <main className="main">
           {screen === 'settings' ? (
             <SettingsView />
@@ -88,7 +102,21 @@ export function App() {
                 <ApprovalPanel />
                 <Composer autoFocus />
               </div>
-              {viewId && (runMapOpen ? <RunMapPanel /> : changesOpen ? <ChangesPanel /> : <TasksPanel />)}
+              {viewId &&
+                (!narrow ? (
+                  <SidePanel runMapOpen={runMapOpen} changesOpen={changesOpen} />
+                ) : (
+                  drawer === 'panel' && (
+                    <Drawer
+                      name="panel"
+                      side="right"
+                      label={runMapOpen ? 'Run map' : changesOpen ? 'Changes' : 'Background tasks'}
+                      returnTo={`[data-testid=${runMapOpen ? 'run-map-toggle' : changesOpen ? 'changes-toggle' : 'tasks-reopen'}], [data-testid=composer-input]`}
+                    >
+                      <SidePanel runMapOpen={runMapOpen} changesOpen={changesOpen} />
+                    </Drawer>
+                  )
+                ))}
             </div>
           )}
         </main>
@@ -98,4 +126,9 @@ export function App() {
       <Notices />
     </div>
   )
+}
+
+/** Beside the transcript (in its drawer when narrow): the run map, the changes, or the background tasks. */
+function SidePanel({ runMapOpen, changesOpen }: { runMapOpen: boolean; changesOpen: boolean }) {
+  return runMapOpen ? <RunMapPanel /> : changesOpen ? <ChangesPanel /> : <TasksPanel />
 }

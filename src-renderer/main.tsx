@@ -11,6 +11,7 @@ import { newSession, openSession, reloadView } from './state/session-actions'
 import { applyTheme } from './state/theme'
 import './styles/app.css'
 import './styles/changes.css'
+import './styles/narrow.css'
 
 function start(): void {
   applyTheme()

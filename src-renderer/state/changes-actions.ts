@@ -4,6 +4,7 @@ import type { CallOutput, RestoreOutcome } from '../../src-shared'
 import { call } from './bridge'
 import { plural, restoredText } from './changes-view'
 import { closeRestore, resetChanges, setChanges, useChanges, type RestoreRequest } from './changes-store'
+import { panelOpened, panelShown } from './drawer-store'
 import { messageText } from './part-data'
 import { useTranscript } from './transcript-store'
 import { toUiError, toUiResult, type UiResult } from './ui-error'
@@ -95,9 +96,10 @@ function textOf(sessionId: string, messageId: string): string | null {
 }
 
 /** Opens or closes the Changes panel (it takes the tasks panel's place); opening reloads the list. */
-export function toggleChangesPanel(open = !useUi.getState().changesOpen): void {
+export function toggleChangesPanel(open = !panelShown(useUi.getState().changesOpen)): void {
   // One panel beside the transcript at a time: the changes take the run map's place.
   useUi.setState(open ? { changesOpen: true, runMapOpen: false } : { changesOpen: false })
+  if (open) panelOpened()
   const viewId = useTranscript.getState().viewId
   if (open && viewId) void loadChanges(viewId)
 }

@@ -9,7 +9,8 @@ import { openInbox } from './inbox-actions'
 import { indexSessions, useSessions } from './sessions-store'
 import { abortRun, newSession, openSession } from './session-actions'
 import { useTranscript } from './transcript-store'
-import { focusComposer, notify, toggleSidebar, useUi } from './ui-store'
+import { focusComposer, notify, useUi } from './ui-store'
+import { isNarrow, panelShown, sessionsShown, toggleSessions, useDrawer } from './drawer-store'
 import { useWorkspace } from './workspace-store'
 import { isRunning } from './session-status'
 import { useConnection } from './connection-store'
@@ -60,13 +61,17 @@ function rootCommands(): PaletteItem[] {
     { id: 'switch-model', label: 'Switch model…', next: 'model' },
     { id: 'inbox', label: 'Open inbox', detail: 'every decision waiting on you, in every workspace', run: openInbox },
     { id: 'settings', label: 'Open settings', run: () => useUi.setState({ screen: 'settings' }) },
-    { id: 'toggle-sidebar', label: useUi.getState().sidebarCollapsed ? 'Show the session list' : 'Hide the session list', run: toggleSidebar },
+    {
+      id: 'toggle-sidebar',
+      label: sessionsShown(isNarrow(), useDrawer.getState().open, useUi.getState().sidebarCollapsed) ? 'Hide the session list' : 'Show the session list',
+      run: toggleSessions,
+    },
     { id: 'focus-composer', label: 'Focus the message box', run: focusComposer },
   ]
   if (viewId) {
-    const open = useUi.getState().changesOpen
+    const open = panelShown(useUi.getState().changesOpen)
     list.push({ id: 'toggle-changes', label: open ? 'Hide the changes' : 'Show the changes', detail: 'what each turn changed: diffs, revert, undo', run: () => toggleChangesPanel(!open) })
-    const mapOpen = useUi.getState().runMapOpen
+    const mapOpen = panelShown(useUi.getState().runMapOpen)
     list.push({ id: 'toggle-run-map', label: mapOpen ? 'Hide the run map' : 'Show the run map', detail: 'every agent of this conversation: status, spend, message, stop', run: () => toggleRunMap(!mapOpen) })
     list.push({ id: 'export', label: 'Export the conversation (Markdown)', detail: 'messages, tool calls and subagent answers, as a .md file', run: () => exportConversation(viewId) })
   }

@@ -1,5 +1,6 @@
 import type { RunNode } from '../../src-shared'
 import { call } from './bridge'
+import { panelOpened, panelShown } from './drawer-store'
 import { beginRunMapLoad, keepReturnedMessage, runMapLoadFailed, seedRunMap, useRunMap } from './run-map-store'
 import { openSession } from './session-actions'
 import { useSessions } from './sessions-store'
@@ -8,9 +9,10 @@ import { toUiError, type UiError } from './ui-error'
 import { notifyInfo, useUi } from './ui-store'
 
 /** Shows or hides the run map beside the transcript (in the place of the tasks and changes panels). */
-export function toggleRunMap(open = !useUi.getState().runMapOpen): void {
+export function toggleRunMap(open = !panelShown(useUi.getState().runMapOpen)): void {
   // The panel fetches its snapshot when it mounts (and when the conversation under it changes).
   useUi.setState(open ? { runMapOpen: true, changesOpen: false } : { runMapOpen: false })
+  if (open) panelOpened()
 }
 
 let inFlight: string | null = null

@@ -45,7 +45,7 @@ export function ModelPicker() {
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-label={`Model: ${current ?? 'default'}. Change model`}
-        title="The model the next message runs on"
+        title={`${current ?? 'The default model'}: the model the next message runs on`}
         onClick={() => setOpen(!open)}
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -54,12 +54,27 @@ export function ModelPicker() {
           }
         }}
       >
-        <span className="model-picker-name">{current ?? 'default model'}</span>
+        <ModelName model={current} />
         <span className="caret" aria-hidden>▾</span>
       </button>
       {open && <ModelMenu current={current} onChoose={(m) => void choose(m)} onClose={close} />}
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} testId="model-error" />}
     </div>
+  )
+}
+
+/**
+ * `provider/model` on one line. In a narrow composer the provider gives way first (styles/narrow.css), and what is
+ * left is cut at its end: "claude-sonnet-4…", never "m…".
+ */
+function ModelName({ model }: { model: string | null }) {
+  const slash = model ? model.indexOf('/') : -1
+  if (!model || slash <= 0) return <span className="model-picker-name">{model ?? 'default model'}</span>
+  return (
+    <span className="model-picker-name">
+      <span className="model-picker-provider">{model.slice(0, slash + 1)}</span>
+      {model.slice(slash + 1)}
+    </span>
   )
 }
 

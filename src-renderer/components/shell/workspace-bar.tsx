@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react'
 import { shortPath } from '../../lib/format'
 import { useConnection } from '../../state/connection-store'
 import { shortcut } from '../../lib/keys'
-import { toggleSidebar, useUi } from '../../state/ui-store'
+import { useUi } from '../../state/ui-store'
+import { sessionsShown, toggleSessions, useDrawer, useNarrow } from '../../state/drawer-store'
 import { openWorkspace } from '../../state/workspace-actions'
 import { useWorkspace } from '../../state/workspace-store'
 import { newSession } from '../../state/session-actions'
@@ -24,7 +25,8 @@ export function WorkspaceBar() {
   const error = useWorkspace((s) => s.error)
   const conn = useConnection((s) => s.state)
   const screen = useUi((s) => s.screen)
-  const collapsed = useUi((s) => s.sidebarCollapsed)
+  // Narrow: the list is a drawer (closed until asked for); wide: the sidebar, collapsible.
+  const shown = sessionsShown(useNarrow(), useDrawer((s) => s.open), useUi((s) => s.sidebarCollapsed))
   const [open, setOpen] = useState(false)
   const [path, setPath] = useState('')
 
@@ -43,15 +45,15 @@ export function WorkspaceBar() {
       <button
         className="icon-btn sidebar-toggle"
         data-testid="sidebar-toggle"
-        aria-label={collapsed ? 'Show the session list' : 'Hide the session list'}
-        aria-expanded={!collapsed}
-        title={collapsed ? 'Show the session list' : 'Hide the session list'}
-        onClick={toggleSidebar}
+        aria-label={shown ? 'Hide the session list' : 'Show the session list'}
+        aria-expanded={shown}
+        title={shown ? 'Hide the session list' : 'Show the session list'}
+        onClick={toggleSessions}
       >
         <span aria-hidden>☰</span>
       </button>
       <div className="brand">
-        <span className="brand-mark" aria-hidden>◆</span> Agentry
+        <span className="brand-mark" aria-hidden>◆</span> <span className="brand-name">Agentry</span>
       </div>
       <div className="workspace-menu">
         <button className="workspace-btn" data-testid="workspace-button" title={root ?? ''} onClick={() => setOpen(!open)}>
@@ -97,10 +99,10 @@ export function WorkspaceBar() {
       <AgentIssuesBadge />
       <span className={`conn conn-${conn}`} data-testid="connection-state" title={`Connection: ${conn}`}>
         <span className="dot" />
-        {CONN_TEXT[conn]}
+        <span className="conn-text">{CONN_TEXT[conn]}</span>
       </span>
       <button className="btn ghost palette-btn" data-testid="open-palette" onClick={() => useUi.setState({ paletteOpen: true })} title="Command palette">
-        Commands <kbd>{shortcut('K')}</kbd>
+        <span className="palette-label">Commands</span> <kbd>{shortcut('K')}</kbd>
       </button>
       <button
         className={`btn ghost ${screen === 'settings' ? 'active' : ''}`}

@@ -8,6 +8,7 @@ import { useTranscript, type TranscriptStoreState } from '../../state/transcript
 import { toggleChangesPanel } from '../../state/changes-actions'
 import { toggleRunMap } from '../../state/run-map-actions'
 import { useUi } from '../../state/ui-store'
+import { showTasks, useDrawer, useNarrow } from '../../state/drawer-store'
 import { RedoBar } from '../changes/redo-bar'
 import { ErrorNote } from '../common/error-note'
 import { MessageView } from './message-view'
@@ -40,8 +41,11 @@ export function TranscriptView() {
   const rootId = useTranscript((s) => s.rootId)
   const taskCount = useTranscript((s) => Object.keys(s.tasks).length)
   const tasksClosed = useUi((s) => s.tasksClosedFor !== null && s.tasksClosedFor === rootId)
-  const changesOpen = useUi((s) => s.changesOpen)
-  const runMapOpen = useUi((s) => s.runMapOpen)
+  // In a narrow window the side panel is a drawer: on screen only while it is open (state/drawer-store).
+  const narrow = useNarrow()
+  const panelOnScreen = useDrawer((s) => !narrow || s.open === 'panel')
+  const changesOpen = useUi((s) => s.changesOpen) && panelOnScreen
+  const runMapOpen = useUi((s) => s.runMapOpen) && panelOnScreen
 
   const keys = messageIds ?? EMPTY
   const render = useCallback((key: string) => (viewId ? <MessageView sessionId={viewId} messageId={key} /> : null), [viewId])
@@ -74,8 +78,8 @@ export function TranscriptView() {
             </span>
           )}
           {session && <SessionStats session={session} />}
-          {(tasksClosed || changesOpen || runMapOpen) && taskCount > 0 && (
-            <button className="btn small" data-testid="tasks-reopen" onClick={() => useUi.setState({ tasksClosedFor: null, changesOpen: false, runMapOpen: false })}>
+          {(tasksClosed || changesOpen || runMapOpen || narrow) && taskCount > 0 && (
+            <button className="btn small" data-testid="tasks-reopen" onClick={showTasks}>
               Tasks ({taskCount})
             </button>
           )}
