@@ -102,7 +102,7 @@ export function WorkspaceBar() {
         <span className="conn-text">{CONN_TEXT[conn]}</span>
       </span>
       <button className="btn ghost palette-btn" data-testid="open-palette" onClick={() => useUi.setState({ paletteOpen: true })} title="Command palette">
-        <span className="palette-label">Commands</span> <kbd>{shortcut('K')}</kbd>
+        <span className="palette-btn-label">Commands</span> <kbd>{shortcut('K')}</kbd>
       </button>
       <button
         className={`btn ghost ${screen === 'settings' ? 'active' : ''}`}
