@@ -236,6 +236,34 @@ describe('sidebar and keyboard', () => {
     await panel.waitFor()
   })
 
+  it('in a narrow window the tasks panel is a drawer: closed at first, Tasks opens it, Esc and × close it (issue 28)', async () => {
+    const { page } = s
+    const panel = page.locator('[data-testid=tasks-panel]')
+    const drawer = page.locator('[data-testid=drawer-panel]')
+    await page.setViewportSize({ width: 760, height: 900 })
+    try {
+      await panel.waitFor({ state: 'detached', timeout: 3000 })
+      await page.focus('[data-testid=tasks-reopen]')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-testid=drawer-panel] [data-testid=tasks-panel]').waitFor({ timeout: 3000 })
+      expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid=drawer-panel]'))).toBe(true)
+      await page.waitForTimeout(250)
+      await shot(page, 'keyboard', '03-tasks-drawer-760')
+      await page.keyboard.press('Escape')
+      await drawer.waitFor({ state: 'detached', timeout: 3000 })
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid)).toBe('tasks-reopen')
+      await page.click('[data-testid=tasks-reopen]')
+      await page.click('[data-testid=drawer-panel] [data-testid=tasks-close]')
+      await drawer.waitFor({ state: 'detached', timeout: 3000 })
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 })
+    }
+    // × closed the panel itself: wide again, it stays closed until Tasks.
+    expect(await panel.count()).toBe(0)
+    await page.click('[data-testid=tasks-reopen]')
+    await panel.waitFor()
+  })
+
   it('every control is reachable with Tab and shows where focus is', async () => {
     const { page } = s
     await page.locator('[data-testid=session-row]', { hasText: 'Parent session' }).click()

@@ -326,6 +326,13 @@ async function narrowPass(page: Page, label: string, width: number, panel: strin
     await page.emulateMedia({ colorScheme: scheme })
     await shot(page, 'layout', `${label}-${scheme}`)
   }
+  const table = page.locator('.settings .table').first()
+  if ((await table.count()) > 0) {
+    // a table wider than its card scrolls inside it
+    await table.scrollIntoViewIfNeeded()
+    await shot(page, 'layout', `${label}-table-dark`)
+    await page.locator('.settings').evaluate((el) => el.scrollTo(0, 0))
+  }
   await page.emulateMedia({ colorScheme: 'light' })
   const toggles = [{ toggle: 'sidebar-toggle', drawer: 'drawer-sessions', inside: 'session-sidebar' }]
   if (panel) toggles.push({ toggle: panel, drawer: 'drawer-panel', inside: PANEL_OF[panel] })
