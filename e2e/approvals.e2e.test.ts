@@ -37,7 +37,10 @@ describe('approvals inline in the conversation', () => {
     await send(page, 'first: inspect the repository')
     const dialog = page.locator('[data-testid=approval-dialog]')
     await dialog.waitFor({ timeout: 15_000 })
-    expect(await page.locator('[data-testid=approval-agent-path]').innerText()).toBe('build › scout › digger')
+    // Who asks, by the tasks they were given (issue 28: it read "build › scout › digger"), and why, in plain words.
+    expect(await page.locator('[data-testid=approval-agent-path]').innerText()).toBe('build › Check the repo › Inspect git')
+    expect(await page.locator('[data-testid=approval-reason]').innerText()).not.toMatch(/root session|subagent level|→/)
+    expect(await page.locator('[data-testid=approval-clock-note]').innerText()).toContain("the subagent's clock is paused")
     expect(await page.locator('[data-testid=approval-arguments]').innerText()).toContain('git fetch --dry-run')
     await expect.poll(() => page.locator('[data-testid=badge-waiting]').first().innerText()).toContain('1')
     await shot(page, 'approvals', '01-dialog', 'approval-dialog')
@@ -71,6 +74,8 @@ describe('approvals inline in the conversation', () => {
     await dialog.waitFor({ timeout: 15_000 })
     expect(await page.locator('[data-testid=approval-agent-path]').innerText()).toBe('build')
     expect(await page.locator('[data-testid=approval-command]').innerText()).toContain('rm -rf build')
+    // The risk is on the card itself.
+    expect(await page.locator('[data-testid=approval-risks]').innerText()).toContain('deletes or overwrites files')
     await page.click('[data-testid=approval-deny-open]')
     await page.fill('[data-testid=deny-feedback]', 'Do not delete the build folder')
     await page.keyboard.press('Escape')

@@ -23,6 +23,8 @@ export const ApprovalArguments = lazy(() =>
     diff: z.string().optional(),
     /** tool: why the rules ask (the deciding rule, or why a bash line cannot be checked before it runs) */
     reason: z.string().optional(),
+    /** what each subagent on the way was asked to do (its task's label), from the root's child down to the asker */
+    labels: z.array(z.string()).optional(),
     /** tool: the call writes protected configuration — it can be allowed once, never always */
     protected: z.object({ path: z.string(), reason: z.string() }).optional(),
     /** question: the question and the answers it suggests */

@@ -165,6 +165,7 @@ export async function authorizeCall(o: {
       summary: o.display?.summary,
       diff: o.display?.diff,
       reason: decision.reason,
+      ...(level.labelPath?.length === level.agentPath.length - 1 ? { labels: level.labelPath } : {}),
       // The dialog says why (and offers no "always"): this changes what agents may do.
       ...(guarded ? { protected: { path: guarded.subject, reason: guarded.reason } } : {}),
     },

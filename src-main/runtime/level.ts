@@ -71,6 +71,8 @@ export interface RunLevel {
   agent: AgentInfo
   /** agent names from the root down to this run, e.g. ["build", "explore"] */
   agentPath: string[]
+  /** below the root, what each run was asked to do (its task's label), e.g. ["Check the repo", "Inspect git"] */
+  labelPath?: string[]
   /** declared agent rules from the root down to this run: the child's effective rules are their intersection */
   chain: Ruleset[]
   depth: number

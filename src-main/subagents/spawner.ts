@@ -203,6 +203,8 @@ export class Subagents {
     const clock = new TaskClock(seconds * 1000, () => this.causes.abort(controller, timeoutReason(seconds), timeoutCause(seconds)))
     const child = this.childLevel(level, applied.agent, taskId, transcript, controller.signal, clock, applied.modelRef ?? (fork ? level.modelRef : undefined))
     child.allowance = allowance
+    // Who asks, in the person's words on an approval: "build › Check the repo › Inspect git".
+    child.labelPath = [...(level.labelPath ?? []), label]
     if (isolated) Object.assign(child, { workdir: isolated.workdir, worktree: isolated.worktree })
     if (fork) {
       this.forks.add(child)

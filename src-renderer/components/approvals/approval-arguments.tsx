@@ -1,6 +1,7 @@
 import type { ApprovalRecord } from '../../../src-shared'
 import { Markdown } from '../../markdown'
 import { approvalArgs } from '../../state/approval-data'
+import { plainWhy } from '../../state/approval-words'
 import { DiffView } from '../common/diff-view'
 
 /**
@@ -58,7 +59,7 @@ function ApprovalArguments({ approval: a }: { approval: ApprovalRecord }) {
       )}
       {reason && (
         <div className="muted small" data-testid="approval-reason">
-          Why: {reason}
+          Why you are asked: {plainWhy(reason)}
         </div>
       )}
     </div>

@@ -1,6 +1,8 @@
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import type { ApprovalRecord } from '../../../src-shared'
 import { focusComposer } from '../../state/ui-store'
+import { askerPath, risksOf } from '../../state/approval-words'
+import { useRunMap } from '../../state/run-map-store'
 
 const FOCUSABLE = 'button:not(:disabled), input:not(:disabled), textarea:not(:disabled), select:not(:disabled), [tabindex]:not([tabindex="-1"])'
 
@@ -22,6 +24,8 @@ type ShellProps = {
  */
 export function ApprovalShell({ approval: a, more, title, testId, onEnter, children }: ShellProps) {
   const ref = useRef<HTMLElement>(null)
+  const nodes = useRunMap((s) => s.nodes)
+  const risks = risksOf(a)
 
   useEffect(() => {
     const active = document.activeElement
@@ -77,10 +81,19 @@ export function ApprovalShell({ approval: a, more, title, testId, onEnter, child
           </span>
         )}
       </div>
-      <div className="agent-path" data-testid="approval-agent-path">{a.agentPath.join(' › ')}</div>
+      <div className="agent-path" data-testid="approval-agent-path">{askerPath(a, nodes).join(' › ')}</div>
+      {risks.length > 0 && (
+        <div className="approval-risks" data-testid="approval-risks">
+          {risks.map((r) => (
+            <span key={r} className="pill warn">
+              ⚠ {r}
+            </span>
+          ))}
+        </div>
+      )}
       {a.agentPath.length > 1 && (
         <div className="muted small" data-testid="approval-clock-note">
-          Take your time: a subagent&apos;s timeout does not run while it waits for you.
+          Take your time: the subagent&apos;s clock is paused while it waits for you.
         </div>
       )}
       {children}
