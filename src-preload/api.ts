@@ -1,5 +1,5 @@
 import type { BridgeCallName, CallInput, CallOutput, CallResult, SubscribeInput, SubscriptionMessage } from '../src-shared'
-import { APP_COMMAND_CHANNEL, EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, callChannel } from './channels'
+import { APP_COMMAND_CHANNEL, EVENT_CHANNEL, PICK_FOLDER_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, callChannel } from './channels'
 
 /**
  * Things the native shell tells the page: a folder was opened from File › Open Folder…, or the user clicked an OS
@@ -39,6 +39,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
   const api = {
     workspacesList: call('workspaces.list'),
     workspacesOpen: call('workspaces.open'),
+    workspacesComplete: call('workspaces.complete'),
     agentsList: call('agents.list'),
     skillsList: call('skills.list'),
     commandsList: call('commands.list'),
@@ -99,6 +100,10 @@ export function createPreloadApi(ipc: IpcRendererLike) {
       const listener = (_event: unknown, id: unknown, msg: unknown): void => cb(id as string, msg as SubscriptionMessage)
       ipc.on(EVENT_CHANNEL, listener)
       return () => void ipc.removeListener(EVENT_CHANNEL, listener)
+    },
+    /** The OS folder dialog; the folder opened (if any) arrives as a `workspace-opened` app command. */
+    pickFolder(): Promise<void> {
+      return ipc.invoke(PICK_FOLDER_CHANNEL).then(() => undefined)
     },
     onAppCommand(cb: (command: AppCommand) => void): () => void {
       const listener = (_event: unknown, command: unknown): void => cb(command as AppCommand)

@@ -12,3 +12,5 @@ export const UNSUBSCRIBE_CHANNEL = 'agentry:unsubscribe'
 export const EVENT_CHANNEL = 'agentry:event'
 /** main → renderer: an `AppCommand` from the native menu or dialogs. */
 export const APP_COMMAND_CHANNEL = 'agentry:app-command'
+/** renderer → main: open the OS folder dialog (File › Open Folder… from the page's folder menu); the result comes as an AppCommand. */
+export const PICK_FOLDER_CHANNEL = 'agentry:pick-folder'

@@ -197,6 +197,11 @@ export const BridgeCalls = {
     input: z.object({ root: text(4096).min(1) }).strict(),
     output: z.object({ root: z.string() }),
   })),
+  /** Folders whose path starts with what was typed (`~/pro` → `/home/me/projects/`): the browser's folder field. */
+  'workspaces.complete': call(() => ({
+    input: z.object({ partial: text(4096) }).strict(),
+    output: z.object({ folders: z.array(z.string()) }),
+  })),
   /** The slash commands a prompt in this workspace can use (issue 27): built-ins, the person's, the workspace's once trusted. */
   'commands.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),

@@ -5,7 +5,7 @@ import { resolveDataDir } from '../config'
 import { containProcessFaults, createHost, type Host } from '../host'
 import { serveLocalSocket } from '../local-socket'
 import { createFileKeyStore } from '../models'
-import { APP_COMMAND_CHANNEL } from '../../src-preload/channels'
+import { APP_COMMAND_CHANNEL, PICK_FOLDER_CHANNEL } from '../../src-preload/channels'
 import type { AppCommand } from '../../src-preload/api'
 import { appMenuTemplate } from './app-menu'
 import { APP_URL, isTrustedSender } from './app-origin'
@@ -72,18 +72,14 @@ async function start(): Promise<void> {
   }
   openWindow()
 
-  Menu.setApplicationMenu(
-    Menu.buildFromTemplate(
-      appMenuTemplate({
-        openFolder: () => {
-          if (!win || win.isDestroyed()) return
-          openFolder(win, api, tell).catch((err: unknown) =>
-            dialog.showErrorBox('Could not open the folder', err instanceof Error ? err.message : String(err)),
-          )
-        },
-      }),
-    ),
-  )
+  const pickFolder = (): Promise<void> => {
+    if (!win || win.isDestroyed()) return Promise.resolve()
+    return openFolder(win, api, tell).catch((err: unknown) => dialog.showErrorBox('Could not open the folder', err instanceof Error ? err.message : String(err)))
+  }
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate({ openFolder: () => void pickFolder() })))
+  // The page's folder menu offers the same dialog (only the trusted page may ask for it).
+  ipcMain.handle(PICK_FOLDER_CHANNEL, (e) => (isTrustedSender(e.senderFrame, devServerUrl) ? pickFolder() : undefined))
+  disposers.push(() => ipcMain.removeHandler(PICK_FOLDER_CHANNEL))
 
   if (Notification.isSupported()) {
     disposers.push(

@@ -85,6 +85,7 @@ export function createCalls(d: CallDeps): HostApi {
   const calls: HostCalls = {
     'workspaces.list': async () => ({ recent: d.workspaces.recent(), defaultRoot: d.workspaces.defaultRoot }),
     'workspaces.open': async ({ root }) => ({ root: d.workspaces.open(root) }),
+    'workspaces.complete': async ({ partial }) => ({ folders: d.workspaces.complete(partial) }),
     'commands.list': async ({ workspaceRoot }) => listCommands(d.commands(d.workspaces.realFolder(workspaceRoot))),
     'agents.list': async ({ workspaceRoot }) => listAgents(d.registry.resolve(workspaceRoot), d.config(workspaceRoot).config),
     'agents.create': async ({ workspaceRoot, ...agent }) => {

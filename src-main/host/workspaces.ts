@@ -1,3 +1,4 @@
+import os from 'node:os'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
@@ -37,6 +38,32 @@ export class Workspaces {
     return real
   }
 
+  /**
+   * Folders for a path being typed: the entries of its folder whose names start with its last part (case-insensitive),
+   * folders only, hidden ones only when the part starts with a dot; at most 50. `~` is the host's home. A folder that
+   * cannot be read lists nothing (the person is still typing: not an error).
+   */
+  complete(partial: string, home = os.homedir()): string[] {
+    const typed = partial.startsWith('~') ? path.join(home, partial.slice(1)) : partial
+    if (!path.isAbsolute(typed)) return []
+    const dir = typed.endsWith(path.sep) ? typed : path.dirname(typed)
+    const start = typed.endsWith(path.sep) ? '' : path.basename(typed).toLowerCase()
+    let entries: fs.Dirent[]
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true })
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM') return []
+      throw err
+    }
+    const isFolder = (e: fs.Dirent) => e.isDirectory() || (e.isSymbolicLink() && statIsDir(path.join(dir, e.name)))
+    return entries
+      .filter((e) => e.name.toLowerCase().startsWith(start) && (start.startsWith('.') || !e.name.startsWith('.')) && isFolder(e))
+      .map((e) => path.join(dir, e.name) + path.sep)
+      .sort((a, b) => a.localeCompare(b))
+      .slice(0, 50)
+  }
+
   /** The real path of an existing folder (not recorded as opened). */
   realFolder(root: string): string {
     let real: string
@@ -55,5 +82,15 @@ function safeJson(text: string): unknown {
     return JSON.parse(text)
   } catch {
     return undefined
+  }
+}
+
+function statIsDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory()
+  } catch (err) {
+    // A dangling link is not a folder to offer.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw err
   }
 }

@@ -54,3 +54,9 @@ async function checkToken(token: string): Promise<'ok' | 'refused' | 'unreachabl
     return 'unreachable'
   }
 }
+
+/** The desktop app's OS folder dialog (null in a browser tab): the folder it opens arrives as a `workspace-opened` app command. */
+export function nativeFolderPicker(): (() => Promise<void>) | null {
+  const api = window.agentry
+  return api ? () => api.pickFolder() : null
+}

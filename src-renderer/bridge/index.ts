@@ -1,4 +1,4 @@
-export { connectToHost } from './connect'
+export { connectToHost, nativeFolderPicker } from './connect'
 export type { HostConnection } from './connect'
 export { createWsTransport } from './ws-transport'
 export type { WebSocketCtor, WebSocketLike, WsTransportOptions } from './ws-transport'

@@ -27,7 +27,9 @@ export async function boot(): Promise<void> {
 export async function openWorkspace(root: string): Promise<boolean> {
   const res = await call('workspaces.open', { root })
   if (!res.ok) {
-    useWorkspace.setState({ error: toUiError(`Opening ${root}`, res.error) })
+    // The host's message says what is wrong with the path and what to do; the generic hint of its code ("it may have
+    // been deleted or archived", "the app sent something the host rejected") was a second, wrong sentence.
+    useWorkspace.setState({ error: { ...toUiError(`Opening ${root}`, res.error), ...(res.error.code === 'not_found' || res.error.code === 'invalid_request' ? { hint: '' } : {}) } })
     return false
   }
   safeSet(LAST_ROOT, res.data.root)
@@ -118,3 +120,12 @@ function safeSet(k: string, v: string): void {
     console.warn('[agentry] localStorage unavailable:', err)
   }
 }
+
+/** Folders under a path being typed, from the host's file system (none when it cannot list them). */
+export async function completeFolder(partial: string): Promise<string[]> {
+  const r = await call('workspaces.complete', { partial })
+  return r.ok ? r.data.folders : []
+}
+
+/** The desktop app's OS folder dialog, or null in a browser tab (the preload is only there). */
+export { nativeFolderPicker } from '../bridge'

@@ -108,6 +108,7 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
   const inputs: Record<BridgeCallName, () => unknown> = {
     'workspaces.list': () => ({}),
     'workspaces.open': () => ({ root: s.workdir }),
+    'workspaces.complete': () => ({ partial: `${s.workdir}/` }),
     'agents.list': () => ({ workspaceRoot: s.workdir }),
     'skills.list': () => ({ workspaceRoot: s.workdir }),
     'commands.list': () => ({ workspaceRoot: s.workdir }),

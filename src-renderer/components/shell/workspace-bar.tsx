@@ -9,6 +9,7 @@ import { useWorkspace } from '../../state/workspace-store'
 import { newSession } from '../../state/session-actions'
 import { AgentIssuesBadge } from './agent-issues-badge'
 import { ErrorNote } from '../common/error-note'
+import { FolderField, PickFolderButton } from './folder-field'
 
 const CONN_TEXT: Record<ReturnType<typeof useConnection.getState>['state'], string> = {
   open: 'Connected',
@@ -64,16 +65,8 @@ export function WorkspaceBar() {
         {open && (
           <div className="popover workspace-popover" data-testid="workspace-popover">
             <form onSubmit={submit} className="row">
-              <input
-                autoFocus
-                aria-label="Folder to open"
-                className="input"
-                data-testid="workspace-input"
-                placeholder="/path/to/project"
-                value={path}
-                onChange={(e) => setPath(e.target.value)}
-                onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
-              />
+              <FolderField value={path} onChange={setPath} onEscape={() => setOpen(false)} />
+              <PickFolderButton onPicked={() => setOpen(false)} />
               <button className="btn primary" type="submit">Open folder</button>
             </form>
             {recent.length > 0 && <div className="popover-label">Recent</div>}
