@@ -1,3 +1,4 @@
+import { PROMPT_MAX_CHARS } from './limits'
 import { z } from 'zod'
 import { lazy } from './lazy'
 import { Budget, BudgetView } from './budget'
@@ -23,11 +24,7 @@ import type { SequencedEvent } from './events'
 
 const id = lazy(() => z.string().min(1).max(200))
 const text = (max: number) => z.string().max(max)
-/**
- * The longest message a person may send: people paste logs and dumps, so a few MB are taken and stored whole — the
- * model's context window decides what fits (a message larger than it is refused with the sizes, nothing sent).
- */
-export const PROMPT_MAX_CHARS = 4_000_000
+export { PROMPT_MAX_CHARS }
 
 export const QueueEntry = lazy(() =>
   z.object({

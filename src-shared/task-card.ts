@@ -42,13 +42,4 @@ export function countToolCalls(messages: readonly MessageWithParts[]): ToolCallC
   return counts
 }
 
-/** "1 denied · 2 failed" (the parts that are not zero), or '' when none: what a collapsed card or a map row says. */
-export function toolCallCountsText(c: ToolCallCounts | undefined): string {
-  if (!c) return ''
-  return [c.denied ? `${c.denied} denied` : '', c.failed ? `${c.failed} failed` : ''].filter(Boolean).join(' · ')
-}
-
-/** A card's status in words for text clients (`agentry show`, an editor over ACP): the person's Stop says so. */
-export function taskStatusText(card: Pick<TaskCard, 'status' | 'stoppedByUser'>): string {
-  return card.status === 'aborted' && card.stoppedByUser ? 'stopped by you' : card.status
-}
+export { taskStatusText, toolCallCountsText } from './task-card-text'

@@ -1,3 +1,4 @@
+import { PROMPT_MAX_CHARS } from '../../src-shared/limits'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BridgeCalls, type BridgeCallName, HostError, type HostCalls } from '../../src-shared'
 import { dispatchCall } from './dispatch-call'
@@ -56,11 +57,11 @@ describe('dispatchCall: requests the host must refuse', () => {
     expect(wrongType.ok).toBe(false)
     if (!wrongType.ok) expect(wrongType.error.message).toMatch(/input\.sessionId: must be a string, not a number$/)
 
-    const huge = 'x'.repeat(200_001)
+    const huge = 'x'.repeat(PROMPT_MAX_CHARS + 1)
     const tooBig = await dispatchCall(api, 'messages.prompt', { sessionId: 's', requestId: 'r', text: huge })
     expect(tooBig.ok).toBe(false)
     if (!tooBig.ok) {
-      expect(tooBig.error.message).toMatch(/input\.text: .*200000/)
+      expect(tooBig.error.message).toMatch(/input\.text: .*4000000/)
       // The payload itself is never echoed back.
       expect(tooBig.error.message.length).toBeLessThan(700)
     }

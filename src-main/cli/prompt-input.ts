@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import { PROMPT_MAX_CHARS } from '../../src-shared'
+import { PROMPT_MAX_CHARS } from '../../src-shared/limits'
 import { UsageError } from './args'
 
 /**

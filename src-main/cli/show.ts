@@ -1,4 +1,5 @@
-import { taskStatusText, toolCallCountsText, type MessageWithParts, type PartRecord, type SessionRecord, type TaskCard } from '../../src-shared'
+import type { MessageWithParts, PartRecord, SessionRecord, TaskCard } from '../../src-shared'
+import { taskStatusText, toolCallCountsText } from '../../src-shared/task-card-text'
 import { conversationMarkdown } from '../../src-shared/conversation-markdown'
 import { formatDuration } from '../../src-shared/duration'
 import type { BudgetView } from '../../src-shared/budget'

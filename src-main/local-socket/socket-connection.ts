@@ -1,5 +1,5 @@
 import type net from 'node:net'
-import { PROMPT_MAX_CHARS } from '../../src-shared'
+import { PROMPT_MAX_CHARS } from '../../src-shared/limits'
 import type { BridgeConnection } from '../../src-shared/bridge-protocol'
 
 /** A line longer than this is not a bridge message: the biggest valid prompt JSON-escaped (up to 6 bytes a character), and room for the rest of the call. */
