@@ -26,11 +26,15 @@ describe('questions and plans in the dialog', () => {
     const dialog = page.locator('[data-testid=question-dialog]')
     await dialog.waitFor({ timeout: 15_000 })
     expect(await page.locator('[data-testid=question-text]').innerText()).toBe('Which database should I use?')
+    // The message box says a question waits, not "an approval" (issue 28).
+    expect(await page.locator('[data-testid=composer-hint]').innerText()).toBe('A question is waiting for your answer above — Shift+Tab to reach it')
     await shot(page, 'questions', '01-question', 'question-dialog')
     await page.locator('[data-testid=question-option]', { hasText: 'PostgreSQL' }).click()
     await dialog.waitFor({ state: 'detached' })
     await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Going with your choice.')
     const tool = page.locator('[data-testid=tool-card][data-tool=question]')
+    // The answer shows on the collapsed row.
+    expect(await tool.locator('[data-testid=question-answer]').innerText()).toBe('→ PostgreSQL')
     await tool.locator('.tool-head').click()
     expect(await tool.innerText()).toContain('PostgreSQL')
   })

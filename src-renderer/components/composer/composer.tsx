@@ -19,6 +19,7 @@ import { isRunning } from '../../state/session-status'
 import { notConnected, useConnection } from '../../state/connection-store'
 
 const EMPTY: never[] = []
+const WAITING = { tool: 'An approval is waiting', plan: 'A plan waits for your OK', question: 'A question is waiting for your answer', budget: 'A budget question is waiting' } as const
 
 /**
  * Multi-line input: Enter sends, Shift+Enter breaks the line, `/` at the start completes commands, `@` completes
@@ -30,7 +31,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const rootId = useTranscript((s) => s.rootId)
   const status = useTranscript((s) => (viewId ? (s.transcripts[viewId]?.status ?? null) : null))
   const queue = useTranscript((s) => (viewId ? (s.queue[viewId] ?? EMPTY) : EMPTY))
-  const approvalWaiting = useApprovals((s) => pendingForRoot(s.pending, rootId).length > 0)
+  // What waits above, in its own words: a question is not an approval (issue 28).
+  const waitingKind = useApprovals((s) => pendingForRoot(s.pending, rootId)[0]?.kind ?? null)
   const agents = useAgents((s) => s.agents)
   const [text, setText] = useState('')
   const [error, setError] = useState<UiError | null>(null)
@@ -264,7 +266,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
           <AgentPicker />
           <ModelPicker />
           <span className="hint" data-testid="composer-hint">
-            {approvalWaiting ? 'An approval is waiting above — Shift+Tab to reach it' : running ? 'Esc to stop · Enter to queue' : 'Enter to send · Shift+Enter for a new line'}
+            {waitingKind ? `${WAITING[waitingKind]} above — Shift+Tab to reach it` : running ? 'Esc to stop · Enter to queue' : 'Enter to send · Shift+Enter for a new line'}
           </span>
           <span className="spacer" />
           {(running || background) && viewId && (

@@ -25,6 +25,9 @@ export const ToolCard = memo(function ToolCard({ part }: { part: PartRecord }) {
   const mcp = parseMcpToolName(name)
   // Cut short by an abort (the person's Stop, mostly): not a failure of the tool, so grey, not a red ✕.
   const stopped = state === 'output-error' && toolMetadata(part).aborted === true
+  // A question's answer, on the row itself: it was hidden in the collapsed card (issue 28).
+  const answered = name === 'question' && state === 'output-available' ? toolMetadata(part).answer : undefined
+  const answer = typeof answered === 'string' ? answered : null
 
   return (
     <div className={`tool-card state-${state}`} data-testid="tool-card" data-tool={name} data-state={state} data-stopped={stopped || undefined}>
@@ -37,6 +40,11 @@ export const ToolCard = memo(function ToolCard({ part }: { part: PartRecord }) {
           </span>
         )}
         <span className="tool-arg" title={key}>{key}</span>
+        {answer !== null && (
+          <span className="tool-answer" data-testid="question-answer" title={`You answered: ${answer}`}>
+            → {answer}
+          </span>
+        )}
         <span className="tool-meta">
           {state === 'approval-requested' && <span className="pill warn">{name === 'question' ? 'awaiting your answer' : 'awaiting approval'}</span>}
           {part.data.autoAllowed === 'read-only' && (
