@@ -38,6 +38,9 @@ const noticeLast = (r: ChatRequest) => last(r).role === 'user' && lastText(r).st
 const once = (prompt: string) => async (lh: LoopbackHarness) => void (await lh.h.run(prompt))
 const FILES = { 'src/a.ts': 'export function a() {\n  return 1\n}\n', 'src/b.ts': 'export function b() {\n  return 2\n}\n', 'README.md': '# Demo\n' }
 
+/** The skill situations' HOME: an empty folder, so no one's real ~/.claude/skills leaks in. */
+const NO_HOME = { ...process.env, HOME: path.join(os.tmpdir(), 'agentry-contract-no-home') }
+
 export const SITUATIONS: Situation[] = [
   {
     name: 'build-root',
@@ -237,7 +240,7 @@ export const SITUATIONS: Situation[] = [
     // Skills (issue 27): the skill tool lists the person's skill; the model loads it and reads a file beside it, in
     // the data dir's skills folder (outside the workspace). HOME is an empty folder: no one's real skills leak in.
     name: 'skill-load',
-    options: { files: FILES, env: { ...process.env, HOME: path.join(os.tmpdir(), 'agentry-contract-no-home') } },
+    options: { files: FILES, env: NO_HOME },
     respond: (r) => {
       const results = r.messages.filter((m) => m.role === 'tool').length
       if (agent(r) !== 'build') return { text: 'ok' }
@@ -246,10 +249,7 @@ export const SITUATIONS: Situation[] = [
       return { text: 'The changelog follows the template.' }
     },
     drive: async (lh) => {
-      const dir = path.join(lh.h.dataDir, 'skills', 'changelog')
-      fs.mkdirSync(dir, { recursive: true })
-      fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: changelog\ndescription: Write a changelog entry. Use when the user asks for release notes or a changelog.\n---\n# Changelog\nFill template.md, one line per change.\n')
-      fs.writeFileSync(path.join(dir, 'template.md'), '## [version] - date\n### Added\n')
+      writeChangelogSkill(lh.h.dataDir)
       await lh.h.run('write the changelog')
     },
   },
@@ -257,7 +257,7 @@ export const SITUATIONS: Situation[] = [
     // A subagent file's `skills:` (issue 27): the skill's instructions are a section of its system prompt from the
     // start; a name that is not there is said in one line. The parent preloads nothing.
     name: 'skill-preload',
-    options: { files: FILES, env: { ...process.env, HOME: path.join(os.tmpdir(), 'agentry-contract-no-home') }, agents: { releaser: { mode: 'subagent', description: 'Writes release notes', skills: ['changelog', 'semver'] } } },
+    options: { files: FILES, env: NO_HOME, agents: { releaser: { mode: 'subagent', description: 'Writes release notes', skills: ['changelog', 'semver'] } } },
     respond: (r) => {
       const results = r.messages.filter((m) => m.role === 'tool').length
       if (agent(r) !== 'build') return { text: 'Release notes written.' }
@@ -265,14 +265,19 @@ export const SITUATIONS: Situation[] = [
       return { text: 'The releaser wrote them.' }
     },
     drive: async (lh) => {
-      const dir = path.join(lh.h.dataDir, 'skills', 'changelog')
-      fs.mkdirSync(dir, { recursive: true })
-      fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: changelog\ndescription: Write a changelog entry. Use when the user asks for release notes or a changelog.\n---\n# Changelog\nFill template.md, one line per change.\n')
-      fs.writeFileSync(path.join(dir, 'template.md'), '## [version] - date\n### Added\n')
+      writeChangelogSkill(lh.h.dataDir)
       await lh.h.run('write the release notes')
     },
   },
 ]
+
+/** The person's `changelog` skill in the data dir (both skill situations), with a file beside it. */
+function writeChangelogSkill(dataDir: string): void {
+  const dir = path.join(dataDir, 'skills', 'changelog')
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: changelog\ndescription: Write a changelog entry. Use when the user asks for release notes or a changelog.\n---\n# Changelog\nFill template.md, one line per change.\n')
+  fs.writeFileSync(path.join(dir, 'template.md'), '## [version] - date\n### Added\n')
+}
 
 /** A git repository with one commit in the workspace (worktree situations). */
 export function makeRepository(workdir: string): void {
