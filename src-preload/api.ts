@@ -56,6 +56,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     messagesPrompt: call('messages.prompt'),
     messagesRetry: call('messages.retry'),
     messagesEdit: call('messages.edit'),
+    messagesVersion: call('messages.version'),
     messagesAbort: call('messages.abort'),
     queueList: call('queue.list'),
     queueCancel: call('queue.cancel'),

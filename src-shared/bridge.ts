@@ -8,6 +8,7 @@ import { BudgetDraft, BudgetSettingKey, ProviderDraft } from './settings-fields'
 import { AlwaysScope, RuntimeRule } from './permission'
 import { RunNode } from './run-map'
 import { SkillsListing } from './skills'
+import { MessageVersions } from './message-versions'
 import { CommandsListing } from './commands'
 import { HooksListing } from './hooks'
 import { ApprovalRecord } from './approval'
@@ -334,6 +335,15 @@ export const BridgeCalls = {
   'messages.edit': call(() => ({
     input: z.object({ sessionId: id, requestId: id, messageId: id, text: text(PROMPT_MAX_CHARS).min(1), agent: id.optional() }).strict(),
     output: PromptOutput,
+  })),
+  /**
+   * Shows another version of an edited message (`messageId`: any version of it; `index`: 1-based, as in `2/3`): the
+   * visible version and everything after it are hidden, the chosen version and its branch (what followed it when it
+   * was last shown) come back. Refused while the session runs or has queued prompts.
+   */
+  'messages.version': call(() => ({
+    input: z.object({ sessionId: id, messageId: id, index: z.number().int().min(1) }).strict(),
+    output: z.object({ messageId: z.string(), versions: MessageVersions }),
   })),
   'messages.abort': call(() => ({
     /**

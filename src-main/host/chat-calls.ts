@@ -3,9 +3,9 @@ import { parseModelRef } from '../models'
 import { emitterFor, requireSession } from '../sessions'
 import type { CallDeps } from './calls'
 
-type ChatCallNames = 'sessions.setModel' | 'sessions.search' | 'messages.retry' | 'messages.edit'
+type ChatCallNames = 'sessions.setModel' | 'sessions.search' | 'messages.retry' | 'messages.edit' | 'messages.version'
 
-/** The everyday-chat calls: switch a session's model, search messages, retry/regenerate, edit a sent message. */
+/** The everyday-chat calls: switch a session's model, search messages, retry/regenerate, edit a sent message and switch its versions. */
 export function chatCalls(d: CallDeps): Pick<HostCalls, ChatCallNames> {
   const queued = (r: { entry: { id: string }; duplicate: boolean; queued: boolean }) => ({ queueId: r.entry.id, duplicate: r.duplicate, queued: r.queued })
 
@@ -33,5 +33,6 @@ export function chatCalls(d: CallDeps): Pick<HostCalls, ChatCallNames> {
     }),
     'messages.retry': async (input) => queued(d.runner.retry(input)),
     'messages.edit': async (input) => queued(d.runner.edit(input)),
+    'messages.version': async (input) => d.runner.version(input),
   }
 }

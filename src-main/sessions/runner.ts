@@ -14,9 +14,11 @@ import { Emitters, type Emitter } from './emitter'
 import { budgetsAbove } from './root-budget'
 import { grantRules, rootLevel, type RunOptions } from './root-level'
 import { summarize } from './summarize'
+import { switchVersion } from './versions'
 import { generateTitle } from './title'
 import { runSessionTurn, type TurnHost } from './turn'
 import { waitingCalls } from './waiting-calls'
+import { versionRoot } from '../../src-shared/message-versions'
 
 export interface RunnerDeps {
   sessions: SessionsRepository
@@ -60,6 +62,8 @@ const HELPER_GRACE_MS = 2000
 export class SessionRunner implements BackgroundSink, ResumeHook {
   /** what a front end sent with a queued prompt (headless grants, an editor's MCP servers); in memory only */
   private readonly promptOptions = new Map<string, RunOptions>()
+  /** an edit's queued prompt → the first message of the edited message's version group (its new message's `editOf`) */
+  private readonly edits = new Map<string, string>()
   /** per conversation: the options of the prompt being worked on, kept for the turns its children's results start */
   private readonly conversationOptions = new Map<string, RunOptions>()
   private readonly wakeups = new Set<string>()
@@ -87,6 +91,11 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
         const above = budgetsAbove(this.deps, { conversation, config, run: this.conversationOptions.get(root)?.budget })
         this.budgets.set(root, above)
         return above
+      },
+      editOf: (queueId) => {
+        const root = this.edits.get(queueId)
+        this.edits.delete(queueId)
+        return root
       },
       title: (level, session, text) => this.inBackground(session, 'title', (signal) => generateTitle(this.deps, level, session, text, signal)),
     }
@@ -150,7 +159,10 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     return { entry, duplicate: false, queued: false }
   }
 
-  /** Edit a sent message: it and everything after it are hidden (never deleted), and the new text is sent instead. */
+  /**
+   * Edit a sent message: it and everything after it are hidden (never deleted) as that version's branch, and the new
+   * text is sent instead, as the next version of the message (see versions.ts).
+   */
   edit(input: { sessionId: string; requestId: string; messageId: string; text: string; agent?: string }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireIdle(input.sessionId, 'edit a message')
     this.checkAgent(session, input.agent)
@@ -159,13 +171,20 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     if (message.role !== 'user' || message.metadata.synthetic) throw new RunnerError('invalid_request', 'Only messages you sent can be edited.')
     const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: session.id, requestId: input.requestId, text: input.text, agent: input.agent })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
-    this.hide(session, message.id, 'edited')
+    this.edits.set(entry.id, versionRoot(message))
+    this.hide(session, message.id, 'edited', message.id)
     this.drain(session.id)
     return { entry, duplicate: false, queued: false }
   }
 
-  private hide(session: SessionRecord, fromMessageId: string, reason: 'retried' | 'edited'): void {
-    const messageIds = this.deps.transcript.hideMessagesFrom(session.id, fromMessageId, reason)
+  /** Shows another version of an edited message (and its branch) in place of the visible one; only when idle. */
+  version(input: { sessionId: string; messageId: string; index: number }): ReturnType<typeof switchVersion> {
+    const session = this.requireIdle(input.sessionId, 'switch versions')
+    return switchVersion(this.deps, session, input, (event) => this.emit(session, event))
+  }
+
+  private hide(session: SessionRecord, fromMessageId: string, reason: 'retried' | 'edited', branch?: string): void {
+    const messageIds = this.deps.transcript.hideMessagesFrom(session.id, fromMessageId, reason, branch)
     if (messageIds.length) this.emit(session, { type: 'messages_hidden', sessionId: session.id, at: Date.now(), messageIds, reason })
   }
 

@@ -23,6 +23,8 @@ export interface TurnHost {
   budgetsAbove(session: SessionRecord, config: Config, fresh: boolean): Allowance | undefined
   /** the first prompt of a conversation names it (fire-and-forget) */
   title(level: RunLevel, session: SessionRecord, text: string): void
+  /** the queued prompt is an edit: the first message of the edited message's version group (asked once) */
+  editOf?(queueId: string): string | undefined
 }
 
 /**
@@ -67,7 +69,9 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
   let userMessageId: string | null = null
   let userPart = retried?.part
   if (entry && !retrying) {
+    const editOf = host.editOf?.(entry.id)
     const meta = {
+      ...(editOf ? { editOf } : {}),
       ...(agent.name !== session.agent ? { agent: agent.name } : {}),
       ...(entry.requestId ? { requestId: entry.requestId } : {}),
       ...(command ? { command: command.use } : {}),

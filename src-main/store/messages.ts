@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3'
 import { MessageRole } from '../../src-shared'
 import type { MessageRecord, MessageWithParts, PartRecord, ToolState } from '../../src-shared'
+import { withVersions, type EditRow } from './message-versions'
 import { newId } from './new-id'
 import { checkInput, parseObject, toJson } from './sql-json'
 import { StoreError } from './store-error'
@@ -81,10 +82,26 @@ export function createMessageRepo(db: Database.Database) {
      WHERE session_id = @sessionId AND id >= @fromId AND json_extract(metadata_json, '$.hiddenAt') IS NULL
      RETURNING id`,
   )
+  // Hiding a version's branch (an edit, a switch of versions) marks each message with that version, so the switch
+  // back shows exactly these messages and nothing hidden for another reason (undo, retry, another group's branch).
+  const hideBranchFrom = db.prepare<[{ now: number; reason: string; sessionId: string; fromId: string; branch: string }], { id: string }>(
+    `UPDATE chat_messages SET metadata_json = json_set(metadata_json, '$.hiddenAt', @now, '$.hiddenReason', @reason, '$.hiddenBranch', @branch), updated_at = @now
+     WHERE session_id = @sessionId AND id >= @fromId AND json_extract(metadata_json, '$.hiddenAt') IS NULL
+     RETURNING id`,
+  )
   const unhide = db.prepare<[{ now: number; sessionId: string; id: string }], { id: string }>(
-    `UPDATE chat_messages SET metadata_json = json_remove(metadata_json, '$.hiddenAt', '$.hiddenReason'), updated_at = @now
+    `UPDATE chat_messages SET metadata_json = json_remove(metadata_json, '$.hiddenAt', '$.hiddenReason', '$.hiddenBranch'), updated_at = @now
      WHERE session_id = @sessionId AND id = @id AND json_extract(metadata_json, '$.hiddenAt') IS NOT NULL
      RETURNING id`,
+  )
+  const unhideBranch = db.prepare<[{ now: number; sessionId: string; branch: string }], { id: string }>(
+    `UPDATE chat_messages SET metadata_json = json_remove(metadata_json, '$.hiddenAt', '$.hiddenReason', '$.hiddenBranch'), updated_at = @now
+     WHERE session_id = @sessionId AND json_extract(metadata_json, '$.hiddenBranch') = @branch AND json_extract(metadata_json, '$.hiddenAt') IS NOT NULL
+     RETURNING id`,
+  )
+  const editsOf = db.prepare<[string], EditRow>(
+    `SELECT id, json_extract(metadata_json, '$.editOf') AS editOf FROM chat_messages
+     WHERE session_id = ? AND json_extract(metadata_json, '$.editOf') IS NOT NULL ORDER BY id`,
   )
   const openTools = db.prepare<[], PartRow>(
     `SELECT ${PART_COLUMNS} FROM chat_parts
@@ -110,7 +127,9 @@ export function createMessageRepo(db: Database.Database) {
         }
         throw err
       }
-      return toMessage(selectOne.get(id) as MessageRow)
+      const created = toMessage(selectOne.get(id) as MessageRow)
+      // An edit arrives in the app with its place among the versions (the created event carries this record).
+      return input.metadata?.editOf ? withVersions([created], editsOf.all(input.sessionId))[0] : created
     },
 
     updateMetadata(id: string, patch: Record<string, unknown>): MessageRecord {
@@ -131,16 +150,16 @@ export function createMessageRepo(db: Database.Database) {
         return m
       })
       for (const p of partsOfSession.all(sessionId)) byId.get(p.message_id)?.parts.push(toPart(p))
-      return out
+      return withVersions(out, editsOf.all(sessionId))
     },
 
     /**
      * Marks the session's messages from `fromId` on (by id, i.e. creation order) as hidden: kept in the store, left
      * out of the transcript, the model's prompt and search. Returns the ids it hid (oldest first).
      */
-    hideFrom(sessionId: string, fromId: string, reason: string): string[] {
-      return hideFrom
-        .all({ now: Date.now(), reason, sessionId, fromId })
+    hideFrom(sessionId: string, fromId: string, reason: string, branch?: string): string[] {
+      const now = Date.now()
+      return (branch ? hideBranchFrom.all({ now, reason, sessionId, fromId, branch }) : hideFrom.all({ now, reason, sessionId, fromId }))
         .map((r) => r.id)
         .sort()
     },
@@ -149,6 +168,14 @@ export function createMessageRepo(db: Database.Database) {
     unhide(sessionId: string, ids: string[]): string[] {
       const now = Date.now()
       return db.transaction(() => ids.flatMap((id) => unhide.all({ now, sessionId, id }).map((r) => r.id)))().sort()
+    },
+
+    /** Shows the messages hidden as the branch of version `branch` (a switch of versions); returns their ids. */
+    showBranch(sessionId: string, branch: string): string[] {
+      return unhideBranch
+        .all({ now: Date.now(), sessionId, branch })
+        .map((r) => r.id)
+        .sort()
     },
 
     getPart(id: string): PartRecord | undefined {

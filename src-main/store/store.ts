@@ -85,8 +85,11 @@ export interface TranscriptRepository {
   /**
    * Hides the session's messages from `fromMessageId` on (retry, regenerate, edit): they stay in the store, marked
    * with `hiddenAt` and `hiddenReason`, and leave the transcript, the model's prompt and search. Returns their ids.
+   * `branch`: they are the branch of that version of an edited message (`hiddenBranch`), shown again by showBranch.
    */
-  hideMessagesFrom(sessionId: string, fromMessageId: string, reason: string): string[]
+  hideMessagesFrom(sessionId: string, fromMessageId: string, reason: string, branch?: string): string[]
+  /** Shows the messages hidden as the branch of version `branch` (and nothing else); returns their ids. */
+  showBranch(sessionId: string, branch: string): string[]
   /** Shows hidden messages again (redo after an undo); returns the ids that were hidden. */
   unhideMessages(sessionId: string, messageIds: string[]): string[]
   /** Tool parts left in input-streaming, input-available or approval-requested. */
@@ -254,9 +257,13 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       return messages.list(sessionId, opts?.includeHidden ?? false)
     },
     upsertPart: (part) => buffer.upsertPart(part),
-    hideMessagesFrom(sessionId, fromMessageId, reason) {
+    hideMessagesFrom(sessionId, fromMessageId, reason, branch) {
       buffer.flush()
-      return messages.hideFrom(sessionId, fromMessageId, reason)
+      return messages.hideFrom(sessionId, fromMessageId, reason, branch)
+    },
+    showBranch(sessionId, branch) {
+      buffer.flush()
+      return messages.showBranch(sessionId, branch)
     },
     unhideMessages(sessionId, messageIds) {
       buffer.flush()

@@ -162,6 +162,7 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     // Retry and edit on live sessions too (a run they start must end with the host like any other).
     'messages.retry': () => ({ sessionId: session(), requestId: `rt${Math.floor(r() * 40)}` }),
     'messages.edit': () => ({ sessionId: session(), requestId: `ed${Math.floor(r() * 40)}`, messageId: some(s.messages, 'msg'), text: pick(PROMPTS)! }),
+    'messages.version': () => ({ sessionId: session(), messageId: some(s.messages, 'msg'), index: 1 + Math.floor(r() * 3) }),
     // The person's config.yaml is not rewritten by the fuzz: an incomplete draft is refused, an unknown provider not found.
     'providers.save': () => ({ draft: {}, adding: true }),
     'providers.remove': () => ({ provider: 'nope' }),

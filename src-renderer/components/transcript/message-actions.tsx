@@ -38,7 +38,7 @@ export function RerunButton({ sessionId, messageId, label, testId, className = '
 
 /**
  * A sent message, editable in place: saving hides it and everything after it (kept in the store) and sends the new
- * text as the next turn — the conversation continues from the edit, there are no branches to switch between.
+ * text as the next turn — a new version of the message; the old one and its answers are one click away (version-nav).
  */
 export function EditableUserText({ sessionId, messageId, text, children }: { sessionId: string; messageId: string; text: string; children(edit: () => void): ReactNode }) {
   const { running } = usePlace(sessionId, messageId)
@@ -78,7 +78,7 @@ export function EditableUserText({ sessionId, messageId, text, children }: { ses
         }}
       />
       <div className="row">
-        <span className="muted small">Sending replaces this message and hides the answers after it.</span>
+        <span className="muted small">Sending makes a new version of this message; the old one and its answers stay (‹ ›).</span>
         <span className="spacer" />
         <button className="btn small" type="button" onClick={() => setDraft(null)}>
           Cancel

@@ -1,5 +1,6 @@
 import { memo, useState } from 'react'
 import { CommandUse, type PartRecord } from '../../../src-shared'
+import { messageVersions } from '../../../src-shared/message-versions'
 import { Markdown, splitTaskResults } from '../../markdown'
 import { agentColor, useAgents } from '../../state/agents-store'
 import { messageText, partText, toolName } from '../../state/part-data'
@@ -14,6 +15,7 @@ import { EditableUserText, RerunButton } from './message-actions'
 import { StoppedMark } from './outcome-marks'
 import { SubagentCard } from './subagent-card'
 import { ToolCard } from './tool-card'
+import { VersionNav } from './version-nav'
 
 /** One message, selected from the store by id so only the message that changed re-renders. */
 export const MessageView = memo(function MessageView({ sessionId, messageId, nested }: { sessionId: string; messageId: string; nested?: boolean }) {
@@ -41,6 +43,8 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
     const command = CommandUse.safeParse(m.metadata.command)
     const typed = command.success ? `/${command.data.name}${command.data.args ? ` ${command.data.args}` : ''}` : null
     const text = typed ?? messageText(m.parts)
+    // An edited message (issue 28): which of its versions this is, computed by the host.
+    const versions = messageVersions(m.metadata)
     return (
       <div className={`msg msg-user ${nested ? 'nested' : ''}`} data-testid="message" data-role="user">
         {agent && <AgentTag name={agent} />}
@@ -63,6 +67,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
               {steered && <SteeredMarker from={steered} />}
               {!nested && (
                 <div className="msg-actions">
+                  {versions && <VersionNav sessionId={sessionId} messageId={messageId} versions={versions} />}
                   <MessageTime at={m.createdAt} />
                   <CopyButton text={() => text} label="Copy message" testId="copy-message" />
                   {(!child || steered === 'person') && (
