@@ -40,6 +40,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     workspacesList: call('workspaces.list'),
     workspacesOpen: call('workspaces.open'),
     workspacesComplete: call('workspaces.complete'),
+    filesFind: call('files.find'),
     agentsList: call('agents.list'),
     skillsList: call('skills.list'),
     commandsList: call('commands.list'),

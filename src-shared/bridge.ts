@@ -200,6 +200,18 @@ export const BridgeCalls = {
     input: z.object({ partial: text(4096) }).strict(),
     output: z.object({ folders: z.array(z.string()) }),
   })),
+  /**
+   * The composer's `@` finder (issue 28): a workspace's files (the session's, or the folder named) fuzzy-matched
+   * against `query`, best first, as workspace-relative `/` paths. .gitignore'd files, .git and node_modules are left
+   * out; `truncated`: the workspace has more files than are listed. An empty query lists the first files by path.
+   */
+  'files.find': call(() => ({
+    input: z
+      .object({ workspaceRoot: text(4096).min(1).optional(), sessionId: id.optional(), query: text(512), limit: z.number().int().min(1).max(200).optional() })
+      .strict()
+      .refine((f) => (f.workspaceRoot === undefined) !== (f.sessionId === undefined), { message: 'give workspaceRoot or sessionId (one of them)' }),
+    output: z.object({ files: z.array(z.object({ path: z.string(), positions: z.array(z.number().int()) })), truncated: z.boolean() }),
+  })),
   /** The slash commands a prompt in this workspace can use (issue 27): built-ins, the person's, the workspace's once trusted. */
   'commands.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).min(1) }).strict(),

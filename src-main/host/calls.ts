@@ -20,6 +20,7 @@ import { hookCalls } from './hook-calls'
 import { skillCalls } from './skill-calls'
 import { providerCalls } from './provider-calls'
 import { budgetOf } from './budget-of'
+import { FileFinder } from './file-finder'
 import { backgroundCardFacts, buildRunMap } from './run-map'
 import { settingsCalls } from './settings-calls'
 import { snapshotFor } from './snapshot'
@@ -82,10 +83,15 @@ export function createCalls(d: CallDeps): HostApi {
       .agents.filter((a) => a.mode === mode)
       .map((a) => a.name)
 
+  const finder = new FileFinder()
+
   const calls: HostCalls = {
     'workspaces.list': async () => ({ recent: d.workspaces.recent(), defaultRoot: d.workspaces.defaultRoot }),
     'workspaces.open': async ({ root }) => ({ root: d.workspaces.open(root) }),
     'workspaces.complete': async ({ partial }) => ({ folders: d.workspaces.complete(partial) }),
+    // The composer's `@` finder: the session's workspace (or the folder named), listed once per few seconds.
+    'files.find': async ({ workspaceRoot, sessionId, query, limit }) =>
+      finder.find(d.workspaces.realFolder(workspaceRoot ?? requireSession(sessionId ?? '').workspaceRoot), query, limit ?? 50),
     'commands.list': async ({ workspaceRoot }) => listCommands(d.commands(d.workspaces.realFolder(workspaceRoot))),
     'agents.list': async ({ workspaceRoot }) => listAgents(d.registry.resolve(workspaceRoot), d.config(workspaceRoot).config),
     'agents.create': async ({ workspaceRoot, ...agent }) => {
