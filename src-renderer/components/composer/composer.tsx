@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react'
 import { flushSync } from 'react-dom'
-import { addressable, agentColor, useAgents } from '../../state/agents-store'
 import { pendingForRoot, useApprovals } from '../../state/approvals-store'
 import type { UiError } from '../../state/ui-error'
 import { chipAgentNow } from '../../state/chip-agent'
@@ -10,6 +9,9 @@ import { useTranscript } from '../../state/transcript-store'
 import { followLatest, useUi } from '../../state/ui-store'
 import { AgentPicker } from './agent-picker'
 import { CommandMenu } from './command-menu'
+import { RecipientChip, useMentionMenu, type MentionPick } from './mention-menu'
+import { messageChild } from '../../state/mention-actions'
+import type { MentionChild } from '../../state/mentions'
 import { commandMatches, loadCommands, runAppCommand, useCommands } from '../../state/commands-store'
 import { ErrorNote } from '../common/error-note'
 import { ModelPicker } from './model-picker'
@@ -22,8 +24,8 @@ const EMPTY: never[] = []
 const WAITING = { tool: 'An approval is waiting', plan: 'A plan waits for your OK', question: 'A question is waiting for your answer', budget: 'A budget question is waiting' } as const
 
 /**
- * Multi-line input: Enter sends, Shift+Enter breaks the line, `/` at the start completes commands, `@` completes
- * agent names, ↑ in an empty box
+ * Multi-line input: Enter sends, Shift+Enter breaks the line, `/` at the start completes commands, `@` mentions a
+ * file, a running child (the message goes to it) or an agent type (mention-menu.tsx), ↑ in an empty box
  * brings back the last message, Esc in an empty box stops a running turn; Stop/Queue while running.
  */
 export function Composer({ autoFocus }: { autoFocus?: boolean }) {
@@ -33,7 +35,6 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const queue = useTranscript((s) => (viewId ? (s.queue[viewId] ?? EMPTY) : EMPTY))
   // What waits above, in its own words: a question is not an approval (issue 28).
   const waitingKind = useApprovals((s) => pendingForRoot(s.pending, rootId)[0]?.kind ?? null)
-  const agents = useAgents((s) => s.agents)
   const [text, setText] = useState('')
   const [error, setError] = useState<UiError | null>(null)
   const [sending, setSending] = useState(false)
@@ -47,11 +48,17 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   // The conversation's own turn may be over while its background children still work: Stop ends those too.
   const background = useTranscript((s) => s.viewId !== null && s.viewId === s.rootId && Object.values(s.tasks).some((t) => t.status === 'running' || t.status === 'queued'))
 
-  const mention = useMemo(() => /(^|\s)@([a-z0-9_-]*)$/i.exec(text.slice(0, caret)), [text, caret])
-  const matches = useMemo(
-    () => (mention ? addressable(agents).filter((a) => a.name.startsWith(mention[2].toLowerCase())).slice(0, 8) : []),
-    [mention, agents],
-  )
+  // `@`: files, running children, agent types (mention-menu.tsx); a picked child is who the message goes to.
+  const [to, setTo] = useState<MentionChild | null>(null)
+  const onMention = (r: MentionPick) => {
+    flushSync(() => setText(r.text))
+    area.current?.setSelectionRange(r.caret, r.caret)
+    setCaret(r.caret)
+    if (r.to) setTo(r.to)
+  }
+  const mentions = useMentionMenu(text, caret, onMention)
+  useEffect(() => setTo(null), [viewId])
+  const mention = mentions.mention
   // `/name` at the very start, the caret still in the name: the command list (closed by Esc until the name changes).
   const commands = useCommands((s) => s.commands)
   const slash = useMemo(() => (caret >= 0 ? /^\/([\w.:-]*)$/.exec(text.slice(0, caret)) : null), [text, caret])
@@ -59,10 +66,10 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   const slashOpen = slash !== null && slashClosed !== slash[1]
   const commandList = useMemo(() => (slashOpen ? commandMatches(commands, slash[1]) : []), [slashOpen, slash?.[1], commands])
   const slashing = commandList.length > 0 && !mention
-  const completing = matches.length > 0 || slashing
-  const menuLength = slashing ? commandList.length : matches.length
+  const completing = slashing
+  const menuLength = commandList.length
 
-  useEffect(() => setPick(0), [mention?.[2], slash?.[1]])
+  useEffect(() => setPick(0), [slash?.[1]])
   // The list is read when `/` opens it, so a command file added a moment ago is offered.
   useEffect(() => {
     if (slash?.[1] === '') void loadCommands()
@@ -90,17 +97,6 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     })
     // Only a new fill (its tick) applies: typing afterwards must not re-run it.
   }, [fill?.tick])
-
-  const complete = (name: string) => {
-    if (!mention) return
-    const start = caret - mention[2].length
-    const next = `${text.slice(0, start)}${name} ${text.slice(caret)}`
-    const pos = start + name.length + 1
-    // Caret placed before the event returns, as in recall(): a frame later could undo a selection made meanwhile.
-    flushSync(() => setText(next))
-    area.current?.setSelectionRange(pos, pos)
-    setCaret(pos)
-  }
 
   const completeCommand = (name: string) => {
     const rest = text.slice(caret).replace(/^\S*/, '')
@@ -132,6 +128,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     // Down, a call would wait for a connection that may not come back: say so, and keep the message here.
     const link = useConnection.getState().state
     if (link !== 'open') return setError(notConnected(link))
+    if (to) return void steerChild(t, to)
     setSending(true)
     setError(null)
     // `/clear`, `/agents`, `/model`: actions of this window, not messages (the host would refuse them).
@@ -152,6 +149,19 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     setPastes(new Map())
   }
 
+  // A message for the running child picked in the `@` menu: steered to it; one that ended meanwhile says so, the text stays.
+  const steerChild = async (t: string, child: MentionChild) => {
+    setSending(true)
+    setError(null)
+    const err = await messageChild(child, t)
+    setSending(false)
+    if (err) return setError(err)
+    lastSent.current = t
+    setText('')
+    setPastes(new Map())
+    setTo(null)
+  }
+
   const stop = async () => {
     if (viewId) setError(await abortRun(viewId))
   }
@@ -168,6 +178,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   }
 
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (!slashing && mentions.onKey(e)) return
     if (completing) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault()
@@ -180,13 +191,11 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
         if (slashing && e.key === 'Enter' && slash?.[1] === picked) return void (e.preventDefault(), send())
         e.preventDefault()
         if (picked) completeCommand(picked)
-        else complete(matches[pick]?.name ?? matches[0].name)
         return
       }
       if (e.key === 'Escape') {
         e.preventDefault()
-        if (slashing) setSlashClosed(slash?.[1] ?? null)
-        else setCaret(-1)
+        setSlashClosed(slash?.[1] ?? null)
         return
       }
     }
@@ -223,35 +232,15 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} testId="composer-error" />}
       <div className="composer" data-testid="composer">
         {slashing && <CommandMenu commands={commandList} pick={pick} onPick={completeCommand} />}
-        {completing && !slashing && (
-          <div className="popover mention-menu" data-testid="mention-menu" role="listbox" aria-label="Subagents">
-            {matches.map((a, i) => (
-              <div
-                key={a.name}
-                role="option"
-                aria-selected={i === pick}
-                className={`agent-option ${i === pick ? 'current' : ''}`}
-                onMouseDown={(e) => {
-                  e.preventDefault()
-                  complete(a.name)
-                }}
-              >
-                <span className="agent-dot" style={{ background: agentColor(a.name, a) }} />
-                <span className="agent-option-text">
-                  <span className="agent-option-name">@{a.name}</span>
-                  <span className="agent-option-desc">{a.description}</span>
-                </span>
-              </div>
-            ))}
-          </div>
-        )}
+        {!slashing && mentions.menu}
+        {to && <RecipientChip to={to} onRemove={() => setTo(null)} />}
         <textarea
           ref={area}
           className="composer-input"
           data-testid="composer-input"
           aria-label="Message"
           rows={1}
-          placeholder={running ? 'Agent is working — your message will be queued…' : 'Message the agent — / for commands, @ to address a subagent'}
+          placeholder={to ? `Message ${to.agentType} — read at its next step` : running ? 'Agent is working — your message will be queued…' : 'Message the agent — / for commands, @ to mention a file or address a subagent'}
           value={text}
           onChange={(e) => {
             setText(e.target.value)
@@ -266,7 +255,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
           <AgentPicker />
           <ModelPicker />
           <span className="hint" data-testid="composer-hint">
-            {waitingKind ? `${WAITING[waitingKind]} above — Shift+Tab to reach it` : running ? 'Esc to stop · Enter to queue' : 'Enter to send · Shift+Enter for a new line'}
+            {waitingKind ? `${WAITING[waitingKind]} above — Shift+Tab to reach it` : to ? `Enter sends it to ${to.agentType}` : running ? 'Esc to stop · Enter to queue' : 'Enter to send · Shift+Enter for a new line'}
           </span>
           <span className="spacer" />
           {(running || background) && viewId && (
@@ -275,7 +264,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
             </button>
           )}
           <button className="btn primary" data-testid="send-button" disabled={!text.trim() || sending} onClick={() => void send()}>
-            {running ? 'Queue' : 'Send'}
+            {running && !to ? 'Queue' : 'Send'}
           </button>
         </div>
       </div>
