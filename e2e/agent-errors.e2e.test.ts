@@ -19,6 +19,7 @@ describe('bad agent file', () => {
   it('lists the load error in settings with the file and the field, and keeps the good agents', async () => {
     const { page } = s
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-agents]')
     const error = page.locator('[data-testid=agent-load-error]')
     await expect.poll(() => error.count(), { timeout: 10_000 }).toBe(1)
     const text = await error.innerText()

@@ -120,6 +120,7 @@ describe('approvals inline, without freezing the app', () => {
     await page.click('[data-testid=approval-always-confirm]')
     await approval.waitFor({ state: 'detached' })
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-permissions]')
     await expect.poll(() => page.locator('[data-testid=rule-pattern]').allInnerTexts()).toEqual(['make release'])
     await page.click('[data-testid=close-settings]')
   })

@@ -57,6 +57,7 @@ describe('approvals inline in the conversation', () => {
     await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Scout finished its check.')
 
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-permissions]')
     const rule = page.locator('[data-testid=rule-row]', { hasText: 'git fetch*' })
     await expect.poll(() => rule.count()).toBe(1)
     expect(await rule.innerText()).toContain('workspace')

@@ -155,6 +155,7 @@ describe('budgets', () => {
 
     // Settings › Budgets: a bad value is named under its field; a good one lands in the person's config.yaml.
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-budgets]')
     const section = page.locator('[data-testid=settings-budgets]')
     await section.scrollIntoViewIfNeeded()
     const cost = section.locator('[data-testid=budget-budgets-session-costUsd]')

@@ -43,6 +43,7 @@ describe('hooks in the UI', () => {
   it('Settings › Hooks lists the hook with its source', async () => {
     const { page } = s
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-hooks]')
     const section = page.locator('[data-testid=settings-hooks]')
     await section.waitFor()
     const row = section.locator('[data-testid=settings-hook-row]')

@@ -262,6 +262,7 @@ describe('inbox', () => {
     await page.click('[data-testid=notify-enable]')
     await page.locator('[data-testid=notify-prompt]').waitFor({ state: 'detached' })
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-appearance]')
     await expect.poll(() => page.locator('[data-testid=notify-state]').innerText()).toContain('On for this browser')
     await page.locator('[data-testid=settings-notifications]').scrollIntoViewIfNeeded()
     await shot(page, 'inbox', '06-settings-notifications')

@@ -157,6 +157,7 @@ describe('layout and accessibility on every screen', () => {
       name: 'settings',
       prepare: async (page) => {
         await page.click('[data-testid=open-settings]')
+        await page.click('[data-testid=settings-nav-agents]')
         await page.waitForSelector('[data-testid=settings-agents]')
       },
       leave: async (page) => page.click('[data-testid=close-settings]'),
@@ -166,6 +167,7 @@ describe('layout and accessibility on every screen', () => {
       name: 'provider-form',
       prepare: async (page) => {
         await page.click('[data-testid=open-settings]')
+        await page.click('[data-testid=settings-nav-models]')
         await page.click('[data-testid=provider-add]')
         // an inline field error is part of what must stay readable
         await page.fill('[data-testid=provider-name]', 'demo')
@@ -241,6 +243,7 @@ describe('layout and accessibility on every screen', () => {
     expect(await time.getAttribute('title')).toMatch(/\d{4}/)
     expect(await bg()).toBe('rgb(247, 247, 248)')
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-appearance]')
     await page.locator('[data-testid=theme-dark]').check()
     expect(await bg()).toBe('rgb(23, 24, 28)')
     expect(await axeViolations(page)).toEqual([])

@@ -27,6 +27,7 @@ describe('MCP servers in the UI (server-everything, the daemon, Chromium)', () =
   it('Settings shows the server (not started until needed), starts it, and lists its tools; no axe violations', async () => {
     const { page } = s
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-mcp]')
     const row = page.locator('[data-testid=mcp-server][data-name=everything]')
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('idle')
     expect(await row.innerText()).toMatch(/configured in .*config\.yaml/)

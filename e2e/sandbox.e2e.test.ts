@@ -45,6 +45,7 @@ describe('the bash sandbox in the UI', () => {
   it('Settings turns it off with a clear warning (in the person’s config.yaml), and the next card says so', async () => {
     const { page } = s
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-sandbox]')
     const section = page.locator('[data-testid=settings-sandbox]')
     await section.waitFor()
     expect(await section.getAttribute('data-mode')).toBe('bwrap')

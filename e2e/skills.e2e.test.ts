@@ -42,6 +42,7 @@ describe('skills and commands in settings', () => {
     fs.mkdirSync(path.join(s.home, 'skills', 'changelog'), { recursive: true })
     fs.writeFileSync(path.join(s.home, 'skills', 'changelog', 'SKILL.md'), '---\nname: changelog\ndescription: Write a changelog entry from the commits since the last tag.\n---\nbody\n')
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-skills]')
     const rows = page.locator('[data-testid=settings-skill-row]')
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3)
     expect(await page.locator('[data-testid=settings-skill-row][data-skill=changelog] [data-testid=skill-offered]').innerText()).toBe('yes')

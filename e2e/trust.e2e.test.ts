@@ -28,6 +28,7 @@ describe('workspace trust in Settings', () => {
   it('shows the state, the files and what each changes; Trust pins them, Revoke forgets; the provider is marked', async () => {
     const { page } = s
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-sandbox]')
     const section = page.locator('[data-testid=settings-trust]')
     await expect.poll(() => section.getAttribute('data-trust-status'), { timeout: 10_000 }).toBe('untrusted')
     expect(await page.locator('[data-testid=trust-status]').innerText()).toBe('Not trusted')
@@ -37,7 +38,10 @@ describe('workspace trust in Settings', () => {
     expect(await loosens.innerText()).toMatch(/bash: allow — your rules say ask \(only when trusted\)/)
     expect(await page.locator('[data-testid=trust-change][data-kind=tightens]').innerText()).toMatch(/secrets\/\*\*.*applies anyway/)
     expect(await page.locator('[data-testid=trust-change][data-kind=provider]').innerText()).toMatch(/defines provider lab: openai-compatible at http:\/\/127\.0\.0\.1:9\/v1/)
+    // The provider it defines is marked where providers are listed.
+    await page.click('[data-testid=settings-nav-models]')
     expect(await page.locator('[data-testid=provider-row][data-provider=lab] [data-testid=provider-workspace]').innerText()).toMatch(/defined by the workspace/)
+    await page.click('[data-testid=settings-nav-sandbox]')
     await section.scrollIntoViewIfNeeded()
     await shot(page, 'trust', '01-untrusted')
 

@@ -264,6 +264,7 @@ describe('undo, checkpoints and the Changes panel', () => {
   it('shows the checkpoints space in Settings and prunes', async () => {
     const { page } = s
     await page.click('[data-testid=open-settings]')
+    await page.click('[data-testid=settings-nav-checkpoints]')
     const section = page.locator('[data-testid=settings-checkpoints]')
     await expect.poll(() => section.locator('[data-testid=checkpoints-space]').innerText(), { timeout: 10_000 }).toMatch(/\d+(\.\d)? (B|KB|MB) used in 1 workspace$/)
     expect(await section.locator('[data-testid=checkpoints-enabled]').getAttribute('data-enabled')).toBe('true')

@@ -5,7 +5,7 @@ import { Budget, BudgetView } from './budget'
 import { AGENT_NAME_RE, AgentFolderInfo, AgentListEntry, AgentLoadError, AgentMode } from './agent'
 import { ModelPricing, SubagentLimits } from './config'
 import { BudgetDraft, BudgetSettingKey, ProviderDraft } from './settings-fields'
-import { AlwaysScope, RuntimeRule } from './permission'
+import { AlwaysScope, ListedRule, StaticRuleRow } from './permission'
 import { RunNode } from './run-map'
 import { SkillsListing } from './skills'
 import { MessageVersions } from './message-versions'
@@ -503,6 +503,8 @@ export const BridgeCalls = {
       configFile: z.string(),
       permissionsFiles: z.array(z.string()),
       permissionErrors: z.array(z.object({ file: z.string(), reason: z.string() })),
+      /** the rules of those files that are in force, in file order (a file that cannot be used is in permissionErrors instead) */
+      staticRules: z.array(StaticRuleRow),
       configIssues: z.array(z.object({ file: z.string(), path: z.string(), reason: z.string() })),
       defaultModel: z.string(),
       /** the helper agents' model (title, summary, compaction); null: they use the session's model */
@@ -574,9 +576,15 @@ export const BridgeCalls = {
     input: z.object({ model: text(300), workspaceRoot: text(4096).optional() }).strict(),
     output: ModelDetails,
   })),
+  /**
+   * "Always allow" grants: stored ones (workspace, session) and those running agents hold (`run`, in memory).
+   * `workspaceRoot`: the workspace's rules and the session and run grants of its conversations; `sessionId`: the
+   * session and run grants made in that session and the sessions below it (a conversation's, given its root). Neither:
+   * every grant.
+   */
   'rules.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).optional(), sessionId: id.optional() }).strict(),
-    output: z.object({ rules: z.array(RuntimeRule) }),
+    output: z.object({ rules: z.array(ListedRule) }),
   })),
   'rules.revoke': call(() => ({
     input: z.object({ ruleId: id }).strict(),

@@ -65,3 +65,39 @@ export const AlwaysSuggestion = lazy(() =>
   })
 )
 export type AlwaysSuggestion = z.infer<typeof AlwaysSuggestion>
+
+/**
+ * A grant as Settings and the conversation list it: a stored rule, or a `run` grant (held by a running agent, in
+ * memory, gone when the run ends; its id starts with `run:`). `conversation`: the conversation a session or run grant
+ * was made in (its root session and title), so it can be named rather than shown as an id.
+ */
+export const ListedRule = lazy(() =>
+  z.object({
+    id: z.string(),
+    scope: AlwaysScope,
+    /** session id for scope=session and run, workspace root for scope=workspace */
+    scopeKey: z.string(),
+    tool: z.string(),
+    pattern: z.string(),
+    action: PermissionAction,
+    createdAt: z.number(),
+    conversation: z.object({ id: z.string(), title: z.string(), workspaceRoot: z.string() }).nullable(),
+  })
+)
+export type ListedRule = z.infer<typeof ListedRule>
+
+/**
+ * One rule of a static permissions file, as Settings › Permissions shows it. `from`: the person's own file or the
+ * workspace's; `tightenOnly`: a rule of an untrusted workspace, which can tighten the person's rules but never loosen them.
+ */
+export const StaticRuleRow = lazy(() =>
+  z.object({
+    tool: z.string(),
+    pattern: z.string(),
+    action: PermissionAction,
+    file: z.string(),
+    from: z.enum(['yours', 'workspace']),
+    tightenOnly: z.boolean(),
+  })
+)
+export type StaticRuleRow = z.infer<typeof StaticRuleRow>

@@ -140,7 +140,8 @@ export async function rulesCommand(args: ParsedArgs, io: CliIO): Promise<number>
   }
   if (!rules.length) io.stdout.write('No "Always allow" rules. They are added when you answer an approval with Always allow.\n')
   for (const r of rules) {
-    const where = r.scope === 'workspace' ? `workspace ${r.scopeKey}` : `conversation ${r.scopeKey}`
+    const named = r.conversation ? `${JSON.stringify(r.conversation.title)} ` : ''
+    const where = r.scope === 'workspace' ? `workspace ${r.scopeKey}` : `${r.scope === 'run' ? 'while it runs, ' : ''}conversation ${named}${r.scopeKey}`
     io.stdout.write(`${r.tool} ${JSON.stringify(r.pattern)} → ${r.action}  (${where}; ${new Date(r.createdAt).toISOString().slice(0, 16).replace('T', ' ')})\n`)
   }
   return 0

@@ -4,6 +4,7 @@ import { readConfigLayer, writeConfigSettings, writeConfigValue, userConfigPath 
 import { formatModelRef, defaultModelRef, lookupApiKey, keyRequired } from '../models'
 import { PERMISSIONS_FILE_NAME } from '../permissions'
 import type { CallDeps } from './calls'
+import { listGrants, revokeGrant, staticRuleRows } from './rule-listing'
 
 type SettingsCallNames = 'settings.get' | 'settings.update' | 'settings.budgets' | 'providers.setKey' | 'providers.removeKey' | 'rules.list' | 'rules.revoke'
 
@@ -18,7 +19,9 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
     'settings.get': async ({ workspaceRoot }) => {
       const loaded = d.config(workspaceRoot)
       const personal = d.config().config
-      const permissionsFiles = [path.join(d.dataDir, PERMISSIONS_FILE_NAME), ...(workspaceRoot ? [path.join(workspaceRoot, '.agents', PERMISSIONS_FILE_NAME)] : [])]
+      const personalRules = path.join(d.dataDir, PERMISSIONS_FILE_NAME)
+      const layers = d.staticRules(workspaceRoot ?? d.workspaces.defaultRoot)
+      const permissionsFiles = [personalRules, ...(workspaceRoot ? [path.join(workspaceRoot, '.agents', PERMISSIONS_FILE_NAME)] : [])]
       const providers = Object.entries(loaded.config.providers).map(([name, entry]) => {
         const limit = loaded.keyLimits[name]
         const lookup = lookupApiKey(name, entry, { env: d.env, keys: d.keys, limit })
@@ -33,7 +36,8 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
         dataDir: d.dataDir,
         configFile: userConfigPath(d.dataDir),
         permissionsFiles,
-        permissionErrors: d.staticRules(workspaceRoot ?? d.workspaces.defaultRoot).errors,
+        permissionErrors: layers.errors,
+        staticRules: staticRuleRows(layers, personalRules),
         configIssues: loaded.issues,
         defaultModel: formatModelRef(defaultModelRef(loaded.config)),
         smallModel: loaded.config.smallModel ?? null,
@@ -84,14 +88,7 @@ export function settingsCalls(d: CallDeps): Pick<HostCalls, SettingsCallNames> {
       d.keys.remove(provider)
       return { ok: true as const }
     },
-    'rules.list': async ({ workspaceRoot, sessionId }) => {
-      const rules = d.rules.listRules()
-      return {
-        rules: rules.filter(
-          (r) => (!workspaceRoot && !sessionId) || (workspaceRoot && r.scope === 'workspace' && r.scopeKey === workspaceRoot) || (sessionId && r.scope === 'session' && r.scopeKey === sessionId),
-        ),
-      }
-    },
-    'rules.revoke': async ({ ruleId }) => ({ revoked: d.rules.revokeRule(ruleId) }),
+    'rules.list': async ({ workspaceRoot, sessionId }) => ({ rules: listGrants(d, { workspaceRoot, sessionId }) }),
+    'rules.revoke': async ({ ruleId }) => ({ revoked: revokeGrant(d, ruleId) }),
   }
 }

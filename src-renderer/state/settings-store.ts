@@ -1,10 +1,11 @@
 import { create } from 'zustand'
-import type { CallOutput, RuntimeRule } from '../../src-shared'
+import type { CallOutput, ListedRule } from '../../src-shared'
 import type { UiError } from './ui-error'
 
 type SettingsStore = {
   settings: CallOutput<'settings.get'> | null
-  rules: RuntimeRule[]
+  /** the workspace's grants, and those of its conversations (session and run scope) */
+  rules: ListedRule[]
   loadError: UiError | null
   /** counts reseeding loads (opening Settings, Refresh): the forms start again from the loaded values */
   version: number

@@ -1,43 +1,39 @@
-import { useEffect, type ComponentType } from 'react'
-import type { CallOutput } from '../../../src-shared'
+import { useEffect } from 'react'
+import { useSettingsNav, showSettingsSection } from '../../state/settings-nav'
 import { useSettings } from '../../state/settings-store'
 import { useUi } from '../../state/ui-store'
 import { loadAgents, loadSettings } from '../../state/workspace-actions'
 import { ErrorNote } from '../common/error-note'
-import { AgentsSection } from './settings-agents'
-import { SkillsSection } from './settings-skills'
-import { CommandsSection } from './settings-commands'
-import { HooksSection } from './settings-hooks'
-import { ModelAndLimits, ProvidersSection } from './settings-providers'
-import { RulesSection } from './settings-rules'
-import { TrustSection } from './settings-trust'
-import { McpSection } from './settings-mcp'
-import { SandboxSection } from './settings-sandbox'
-import { CheckpointsSection } from './settings-checkpoints'
-import { BudgetsSection } from './settings-budgets'
-import { NotificationsSection } from '../inbox/notify-prompt'
-import { AppearanceSection } from './settings-appearance'
+import { SECTIONS, sectionOf, type Settings } from './settings-sections'
+import '../../styles/settings.css'
 
-/** Settings: providers and keys, default model, subagent limits, permission rules, trust, MCP servers, agents and their load errors, checkpoints, budgets. */
+/**
+ * Settings: a navigation of sections (providers and models, agents, permissions, sandbox and trust, budgets, MCP,
+ * skills and commands, hooks, checkpoints, appearance) and the one chosen, remembered across reloads. Configuration
+ * problems show above every section.
+ */
 export function SettingsView() {
   const settings = useSettings((s) => s.settings)
   const loadError = useSettings((s) => s.loadError)
   const version = useSettings((s) => s.version)
+  const section = sectionOf(useSettingsNav((s) => s.section))
   // Rules, keys and agent files change behind the screen's back (answers, file edits): refresh on every visit.
   useEffect(() => {
     void Promise.all([loadSettings({ reseed: 'if-changed' }), loadAgents()])
   }, [])
-  // Opened from a link (an error card's "Settings › Providers"): that section, once it is drawn.
+  // Opened from a link (an error card's "Settings › Providers"): the section holding that card, and the card in view.
   const focus = useUi((s) => s.settingsFocus)
   useEffect(() => {
-    if (!focus || !settings) return
+    if (!focus) return
+    if (sectionOf(focus).id !== section.id) return showSettingsSection(sectionOf(focus).id)
+    if (!settings) return
     const el = document.querySelector<HTMLElement>(`[data-testid="settings-${focus}"]`)
     if (!el) return
     el.scrollIntoView({ block: 'start' })
     el.querySelector<HTMLElement>('h2')?.setAttribute('tabindex', '-1')
     el.querySelector<HTMLElement>('h2')?.focus()
     useUi.setState({ settingsFocus: null })
-  }, [focus, settings])
+  }, [focus, settings, section.id])
   return (
     <section className="settings" data-testid="settings" aria-labelledby="settings-title">
       <div className="settings-head">
@@ -50,36 +46,33 @@ export function SettingsView() {
           Done
         </button>
       </div>
-      {loadError && <ErrorNote error={loadError} />}
-      {settings && SECTIONS.map(({ id, Section }) => <Section key={`${id}:${version}`} settings={settings} />)}
+      <div className="settings-layout">
+        <nav className="settings-nav" aria-label="Settings sections" data-testid="settings-nav">
+          <ul>
+            {SECTIONS.map((s) => (
+              <li key={s.id}>
+                <button
+                  type="button"
+                  className="settings-nav-item"
+                  data-testid={`settings-nav-${s.id}`}
+                  aria-current={s.id === section.id ? 'page' : undefined}
+                  onClick={() => showSettingsSection(s.id)}
+                >
+                  {s.label}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="settings-main" data-testid="settings-section" data-section={section.id}>
+          {loadError && <ErrorNote error={loadError} />}
+          {settings && <ConfigIssues settings={settings} />}
+          {settings && section.cards.map(({ id, Card }) => <Card key={`${id}:${version}`} settings={settings} />)}
+        </div>
+      </div>
     </section>
   )
 }
-
-type Settings = CallOutput<'settings.get'>
-
-/**
- * Settings is this list of sections, top to bottom; each receives the loaded settings. A new area adds its
- * component here and nothing else.
- */
-const SECTIONS: { id: string; Section: ComponentType<{ settings: Settings }> }[] = [
-  { id: 'config-issues', Section: ConfigIssues },
-  { id: 'providers', Section: ProvidersSection },
-  { id: 'model', Section: ModelAndLimits },
-  { id: 'sandbox', Section: SandboxSection },
-  { id: 'rules', Section: RulesSection },
-  { id: 'trust', Section: TrustSection },
-  { id: 'mcp', Section: McpSection },
-  { id: 'agents', Section: AgentsSection },
-  { id: 'skills', Section: SkillsSection },
-  { id: 'commands', Section: CommandsSection },
-  { id: 'hooks', Section: HooksSection },
-  { id: 'checkpoints', Section: CheckpointsSection },
-  { id: 'budgets', Section: BudgetsSection },
-  { id: 'notifications', Section: NotificationsSection },
-  { id: 'appearance', Section: AppearanceSection },
-  { id: 'data', Section: DataSection },
-]
 
 function ConfigIssues({ settings }: { settings: Settings }) {
   if (settings.configIssues.length === 0) return null
@@ -94,17 +87,6 @@ function ConfigIssues({ settings }: { settings: Settings }) {
         ))}
       </ul>
       <p className="muted small">Fix these in the file named; the rest of the configuration is in use.</p>
-    </section>
-  )
-}
-
-function DataSection({ settings }: { settings: Settings }) {
-  return (
-    <section className="card">
-      <h2>Data</h2>
-      <p className="muted small">
-        Data folder <code>{settings.dataDir}</code> · config <code>{settings.configFile}</code>
-      </p>
     </section>
   )
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { agentIssueCount, useAgents } from '../../state/agents-store'
-import { useUi } from '../../state/ui-store'
+import { openSettings } from '../../state/ui-store'
 import { loadAgents } from '../../state/workspace-actions'
 
 /**
@@ -28,11 +28,7 @@ export function AgentIssuesBadge() {
       className={`btn ghost agent-issues ${count.errors ? 'has-errors' : ''}`}
       data-testid="agent-issues-badge"
       title="Open Settings › Agents"
-      onClick={() => {
-        useUi.setState({ screen: 'settings' })
-        // After Settings renders: bring the agents list into view.
-        requestAnimationFrame(() => document.getElementById('settings-agents')?.scrollIntoView({ block: 'start' }))
-      }}
+      onClick={() => openSettings('agents')}
     >
       ⚠ {parts.join(', ')}
     </button>

@@ -5,7 +5,7 @@ import { sendPrompt } from '../../state/session-actions'
 import { useAgents } from '../../state/agents-store'
 import { useSettings } from '../../state/settings-store'
 import { useCurrentModel } from '../../state/models-store'
-import { useUi } from '../../state/ui-store'
+import { openSettings } from '../../state/ui-store'
 import { ErrorNote } from '../common/error-note'
 
 export const DEMO_PROMPT = 'Show me how you work: explore this project with a few subagents and summarize what you find.'
@@ -51,7 +51,7 @@ export function FirstRun() {
             ▶ {demo ? 'Run the demo' : 'Try a sample prompt'}
           </button>
           {!hasProvider && (
-            <button className="btn lg" data-testid="add-provider" onClick={() => useUi.setState({ screen: 'settings' })}>
+            <button className="btn lg" data-testid="add-provider" onClick={() => openSettings('providers')}>
               Add a real provider
             </button>
           )}

@@ -4,6 +4,7 @@ import { formatTokens } from '../../lib/format'
 import { formatRef, loadModelDetails, useModels } from '../../state/models-store'
 import { useTranscript } from '../../state/transcript-store'
 import { BudgetPill } from './budget-pill'
+import { ConversationGrants } from '../approvals/conversation-grants'
 
 /**
  * The session header's model and numbers: the model the next turn runs on, tokens (own + every subagent's), cost
@@ -54,6 +55,7 @@ export function SessionStats({ session }: { session: SessionRecord }) {
         </span>
       )}
       {budget && <BudgetPill view={budget} testId="session-budget" label="Session budget" />}
+      <ConversationGrants sessionId={session.id} status={session.status} />
       {share !== null && window && (
         <span
           className="context-gauge"
