@@ -12,6 +12,7 @@ import { MessageVersions } from './message-versions'
 import { CommandsListing } from './commands'
 import { HooksListing } from './hooks'
 import { ApprovalRecord } from './approval'
+import { PromptAttachments } from './attachment'
 import { RestoreOutcome, TurnChanges } from './changes'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
@@ -36,6 +37,8 @@ export const QueueEntry = lazy(() =>
     agent: z.string().nullable(),
     /** `prompt`: the text becomes a new user message; `retry`: the last user message runs again (retry, regenerate) */
     kind: z.enum(['prompt', 'retry']).default('prompt'),
+    /** files sent with the prompt (pasted, dropped, an editor's images): they join its message when it starts */
+    attachments: PromptAttachments.optional(),
     status: z.enum(['queued', 'started', 'cancelled']),
     createdAt: z.number(),
   })
@@ -88,6 +91,8 @@ export const ModelDetails = lazy(() =>
     /** USD per million tokens */
     pricing: ModelPricing.nullable(),
     pricingSource: z.enum(['config', 'table', 'free']).nullable(),
+    /** the model is sent the images of a prompt (config.yaml `images`, else by provider type); false: told their names only */
+    images: z.boolean(),
   })
 )
 export type ModelDetails = z.infer<typeof ModelDetails>
@@ -326,13 +331,17 @@ export const BridgeCalls = {
       .object({
         sessionId: id,
         requestId: id,
-        text: text(PROMPT_MAX_CHARS).min(1),
+        /** may be empty when the prompt carries attachments (a screenshot alone) */
+        text: text(PROMPT_MAX_CHARS),
         agent: id.optional(),
+        /** images and text files for the model with this prompt (an `@path` in the text attaches a workspace file by itself) */
+        attachments: PromptAttachments.optional(),
         headless: HeadlessRun.optional(),
         /** the front end's MCP servers for this prompt's runs (an editor over ACP); absent → the configured ones only */
         mcpServers: z.array(ClientMcpServer).max(64).optional(),
       })
-      .strict(),
+      .strict()
+      .refine((p) => p.text.trim() !== '' || (p.attachments?.length ?? 0) > 0, { path: ['text'], message: 'the prompt is empty: write a message or attach a file' }),
     output: PromptOutput,
   })),
   /**
@@ -364,7 +373,7 @@ export const BridgeCalls = {
      */
     input: z.object({ sessionId: id, reason: z.enum(['stop', 'interrupted']).optional() }).strict(),
     /** `returned`: on a Stop, the prompts that were queued behind the run — cancelled, their text handed back */
-    output: z.object({ aborted: z.boolean(), returned: z.array(z.object({ queueId: id, text: z.string() })) }),
+    output: z.object({ aborted: z.boolean(), returned: z.array(z.object({ queueId: id, text: z.string(), attachments: PromptAttachments.optional() })) }),
   })),
   'queue.list': call(() => ({
     input: z.object({ sessionId: id }).strict(),

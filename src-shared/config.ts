@@ -36,11 +36,18 @@ export const ProviderConfig = lazy(() =>
       apiKeyEnv: z.string().optional(),
       /** script provider: path of the YAML script (relative to the config file) */
       script: z.string().optional(),
-      /** per-model context window and pricing */
+      /** per-model context window, pricing and whether it takes images */
       models: z
         .record(
           z.string(),
-          z.object({ contextWindow: z.number().int().positive().optional(), pricing: ModelPricing.optional() }).strict(),
+          z
+            .object({
+              contextWindow: z.number().int().positive().optional(),
+              pricing: ModelPricing.optional(),
+              /** the model takes images in prompts (default: yes for anthropic and openai, no for the others) */
+              images: z.boolean().optional(),
+            })
+            .strict(),
         )
         .optional(),
     })

@@ -27,7 +27,11 @@ describe('a conversation as Markdown', () => {
     const md = conversationMarkdown(
       { title: 'Fix the build', agent: 'build', workspaceRoot: '/w', model: { provider: 'anthropic', model: 'claude' }, createdAt: 0 },
       [
-        message('m1', 'user', [part('m1', 'text', { text: 'Why does `make` fail?' })]),
+        message('m1', 'user', [
+          part('m1', 'text', { text: 'Why does `make` fail?' }),
+          part('m1', 'file', { name: 'shot.png', mediaType: 'image/png', size: 70, source: 'attached', data: 'iVBO' }),
+          part('m1', 'file', { name: '.env', path: '.env', mediaType: 'text/plain', size: 9, source: 'mention', omitted: 'permission rules deny reading it' }),
+        ]),
         message('m2', 'assistant', [
           part('m2', 'tool-bash', { input: { command: 'make' }, output: 'error: ``` is not a target' }, 'output-available'),
           part('m2', 'tool-task', { input: {}, output: 'Found it.', subagent: { agentType: 'explore', description: 'Look around', status: 'completed' } }, 'output-available'),
@@ -46,6 +50,10 @@ describe('a conversation as Markdown', () => {
         '## You · 2026-11-27 10:05 UTC',
         '',
         'Why does `make` fail?',
+        '',
+        '_shot.png attached_',
+        '',
+        '_@.env (not attached: permission rules deny reading it)_',
         '',
         '## build · 2026-11-27 10:05 UTC',
         '',

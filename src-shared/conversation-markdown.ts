@@ -24,6 +24,11 @@ export function conversationMarkdown(session: Pick<SessionRecord, 'title' | 'age
 function partMarkdown(p: PartRecord): string {
   if (p.type === 'text') return String(p.data.text ?? '').trim()
   if (p.type === 'data-compaction') return '_Earlier messages were compacted into a summary here._'
+  // A prompt's file (attachments.ts FilePartData; read without the schema: the CLI's export loads no zod).
+  if (p.type === 'file') {
+    const f = p.data as { name?: unknown; path?: unknown; omitted?: unknown }
+    return `_${f.path ? `@${String(f.path)}` : String(f.name ?? 'a file')} ${f.omitted ? `(not attached: ${String(f.omitted)})` : 'attached'}_`
+  }
   if (!p.type.startsWith('tool-')) return ''
   const state = p.toolState === 'output-available' ? 'done' : p.toolState === 'output-error' ? 'failed' : 'not finished'
   const card = p.data.subagent as TaskCard | undefined

@@ -201,3 +201,22 @@ describe('subagents in the background and questions', () => {
     expect(contentText(call.content)).toBe('The user answered: blue')
   }, 90_000)
 })
+
+describe('an image from the editor (issue 28)', () => {
+  it('is offered in initialize, reaches the model as an image and stays on the message', async () => {
+    const s = scene({ agents: { build: [{ match: '[Image shot.png:]', text: 'A red dot.' }], ...TITLE } })
+    const { p, sessionId } = await s.open()
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+    const done = await p.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'what is this?' }, { type: 'image', data: png, mimeType: 'image/png', uri: 'file:///w/shot.png' }] })
+    expect(done.stopReason).toBe('end_turn')
+    const app = createBridgeClient((await connectLocalSocket(s.home))!)
+    const { messages } = await app.calls['sessions.get']({ sessionId })
+    const user = messages.find((m) => m.role === 'user')!
+    expect(user.parts.map((part) => [part.type, part.data.name ?? part.data.text])).toEqual([
+      ['text', 'what is this?'],
+      ['file', 'shot.png'],
+    ])
+    expect(JSON.stringify(messages)).toContain('A red dot.')
+    app.close()
+  }, 90_000)
+})

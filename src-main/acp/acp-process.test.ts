@@ -50,7 +50,7 @@ describe('malformed input', () => {
       ['prompt without params', req(11, 'session/prompt', {}), 11, -32602],
       ['prompt to an unknown session', req(12, 'session/prompt', { sessionId: 'ses_nope', prompt: [{ type: 'text', text: 'hi' }] }), 12, -32002],
       ['prompt as a string', req(13, 'session/prompt', { sessionId, prompt: 'hi' }), 13, -32602],
-      ['an image prompt (not offered)', req(14, 'session/prompt', { sessionId, prompt: [{ type: 'image', data: '', mimeType: 'image/png' }] }), 14, -32602],
+      ['an audio prompt (not offered)', req(14, 'session/prompt', { sessionId, prompt: [{ type: 'audio', data: '', mimeType: 'audio/wav' }] }), 14, -32602],
       ['an empty prompt', req(15, 'session/prompt', { sessionId, prompt: [] }), 15, -32602],
       ['cwd is a number', req(16, 'session/new', { cwd: 42, mcpServers: [] }), 16, -32602],
       ['cwd does not exist', req(17, 'session/new', { cwd: '/definitely/not/here', mcpServers: [] }), 17, -32002],

@@ -147,7 +147,7 @@ export function serveAcp(o: AcpServerOptions): AcpServer {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {}, resume: {}, close: {} },
         },

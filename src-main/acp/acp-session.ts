@@ -7,7 +7,7 @@ import { toRequestError } from './errors'
 import type { HostLink } from './host-link'
 import { LiveView } from './live-view'
 import { PermissionRequests } from './permission-requests'
-import { promptText } from './prompt-text'
+import { promptContent } from './prompt-text'
 import { isUndoPrompt, undoFromEditor } from './undo-command'
 import type { ViewOptions } from './view'
 
@@ -114,7 +114,7 @@ export class AcpSession {
   }
 
   async prompt(blocks: ContentBlock[], signal: AbortSignal): Promise<PromptResponse> {
-    const text = promptText(blocks)
+    const { text, attachments } = promptContent(blocks)
     const api = await this.ensureFollowing()
     if (isUndoPrompt(text)) return undoFromEditor(api, this.id, (u) => this.send(u))
     const requestId = `acp-${crypto.randomUUID()}`
@@ -129,7 +129,7 @@ export class AcpSession {
     const onAbort = () => void this.cancel()
     signal.addEventListener('abort', onAbort, { once: true })
     try {
-      const queued = await api.calls['messages.prompt']({ sessionId: this.id, requestId, text, agent: this.mode, ...(this.mcpServers.length ? { mcpServers: this.mcpServers } : {}) })
+      const queued = await api.calls['messages.prompt']({ sessionId: this.id, requestId, text, agent: this.mode, ...(attachments.length ? { attachments } : {}), ...(this.mcpServers.length ? { mcpServers: this.mcpServers } : {}) })
       turn.queueId = queued.queueId
       if (turn.cancelled) void this.cancelTurn(turn)
       const result = await done

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { answerFor, permissionOptions } from './approval-view'
 import { approvalRecord } from '../testing/approval-record'
-import { promptText } from './prompt-text'
+import { promptContent } from './prompt-text'
 import { taskStatus, type TaskSource } from './task-view'
 import { newTaskCard, type TaskStatus } from '../../src-shared'
 
@@ -62,15 +62,30 @@ describe('a task call’s status', () => {
 })
 
 describe('prompt content', () => {
-  it('takes text, links and embedded files; refuses what was not offered', () => {
+  it('takes text, links and embedded files; images become attachments; refuses what was not offered', () => {
     expect(
-      promptText([
+      promptContent([
         { type: 'text', text: 'Look at' },
         { type: 'resource_link', uri: 'file:///w/src/a%20b.ts', name: 'a b.ts' },
         { type: 'resource', resource: { uri: 'file:///w/x.py', text: 'print(1)\n' } },
       ]),
-    ).toBe('Look at\n\n@/w/src/a b.ts\n\nAttached /w/x.py:\n```py\nprint(1)\n```')
-    expect(() => promptText([{ type: 'image', data: '', mimeType: 'image/png' }])).toThrow(/prompt\[0\] is image content/)
-    expect(() => promptText([{ type: 'text', text: '  ' }])).toThrow(/the prompt is empty/)
+    ).toEqual({ text: 'Look at\n\n@/w/src/a b.ts\n\nAttached /w/x.py:\n```py\nprint(1)\n```', attachments: [] })
+    expect(
+      promptContent([
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png', uri: 'file:///w/shot.png' },
+        { type: 'resource', resource: { uri: 'file:///w/b.jpg', blob: '/9j/', mimeType: 'image/jpeg' } },
+        { type: 'image', data: 'R0lG', mimeType: 'image/gif' },
+      ]),
+    ).toEqual({
+      text: '',
+      attachments: [
+        { name: 'shot.png', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+        { name: 'b.jpg', mediaType: 'image/jpeg', data: '/9j/' },
+        { name: 'image-3.gif', mediaType: 'image/gif', data: 'R0lG' },
+      ],
+    })
+    expect(() => promptContent([{ type: 'image', data: '', mimeType: 'image/tiff' }])).toThrow(/prompt\[0\] is an image of type image\/tiff/)
+    expect(() => promptContent([{ type: 'audio', data: '', mimeType: 'audio/wav' }])).toThrow(/prompt\[0\] is audio content/)
+    expect(() => promptContent([{ type: 'text', text: '  ' }])).toThrow(/the prompt is empty/)
   })
 })

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { serveConnection, type DispatchOptions } from '../bridge'
 import type { HostApi } from '../../src-shared'
-import { PROMPT_MAX_CHARS } from '../../src-shared/limits'
+import { ATTACHMENTS_TOTAL_MAX_BYTES, PROMPT_MAX_CHARS } from '../../src-shared/limits'
 import { checkOrigin, createToken, tokenFrom, tokenMatches, type Refusal } from './access-check'
 import { resolveStatic, sendFile } from '../renderer-files'
 import { wsConnection } from './ws-connection'
@@ -37,8 +37,11 @@ export interface Daemon {
 export const BRIDGE_PATH = '/bridge'
 const HEARTBEAT_MS = 30_000
 const VALID_TOKEN = /^[A-Za-z0-9_-]{16,256}$/
-/** Large enough for the biggest valid prompt (PROMPT_MAX_CHARS, JSON-escaped: up to 6 bytes a character), small enough to bound memory. */
-const MAX_PAYLOAD = 6 * PROMPT_MAX_CHARS + 1024 * 1024
+/**
+ * Large enough for the biggest valid prompt (PROMPT_MAX_CHARS, JSON-escaped: up to 6 bytes a character, and its
+ * attachments, base64), small enough to bound memory.
+ */
+const MAX_PAYLOAD = 6 * PROMPT_MAX_CHARS + Math.ceil(ATTACHMENTS_TOTAL_MAX_BYTES / 3) * 4 + 1024 * 1024
 
 /** The headless daemon: the built UI and the WebSocket bridge on 127.0.0.1, guarded by a per-start token. */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {

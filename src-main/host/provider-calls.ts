@@ -1,6 +1,6 @@
 import { HostError, providerDraftErrors, providerEntryOf, type FieldErrors, type HostCalls, type ProviderConfig, type ProviderDraft } from '../../src-shared'
 import { writeConfigValue, writeProviderEntry } from '../config'
-import { defaultModelRef, listProviderModels, modelInfo, parseModelRef, formatModelRef } from '../models'
+import { acceptsImages, defaultModelRef, listProviderModels, modelInfo, parseModelRef, formatModelRef } from '../models'
 import type { CallDeps } from './calls'
 
 type ProviderCallNames = 'providers.save' | 'providers.remove' | 'providers.test' | 'models.list' | 'models.info'
@@ -69,8 +69,9 @@ export function providerCalls(d: CallDeps): Pick<HostCalls, ProviderCallNames> {
       } catch (err) {
         throw new HostError('config_error', (err as Error).message, { fields: { model: 'Write it as provider/model.' } })
       }
-      const info = await modelInfo(ref, d.config(workspaceRoot).config)
-      return { model: formatModelRef(ref), contextWindow: info.contextWindow, contextWindowKnown: info.contextWindowKnown, pricing: info.pricing, pricingSource: info.pricingSource }
+      const config = d.config(workspaceRoot).config
+      const info = await modelInfo(ref, config)
+      return { model: formatModelRef(ref), contextWindow: info.contextWindow, contextWindowKnown: info.contextWindowKnown, pricing: info.pricing, pricingSource: info.pricingSource, images: acceptsImages(ref, config) }
     },
   }
 }

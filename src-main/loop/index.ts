@@ -2,7 +2,7 @@ export { runTurn, abortReason, emptyUsage, addUsage, errorCode, FINAL_ANSWER_NOT
 export type { RunContext, TurnResult, FinishReason, SteerInbox } from './run-turn'
 export { executeToolCalls } from './tool-calls'
 export type { PartHandle, PendingCall, LoopHooks, ToolContextFactory } from './tool-calls'
-export { StoredTranscript, NestedTranscript, textPart, appendTextMessage, appendErrorMessage, ERROR_NOTICE } from './transcript'
+export { StoredTranscript, NestedTranscript, textPart, appendTextMessage, appendFileParts, appendErrorMessage, ERROR_NOTICE } from './transcript'
 export type { Transcript } from './transcript'
 export { buildSystemPrompt, CALLER_AGENT_LINE } from './system-prompt'
 export { awaitsAnswer, backgroundNoticeLine, steeredLine, buildPrompt, estimateTokens, isToolPart, toolNameOf } from './prompt'

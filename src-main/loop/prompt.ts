@@ -1,5 +1,6 @@
 import type { JSONValue, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from '@ai-sdk/provider'
 import { BackgroundNotice, ToolAttachment, type MessageWithParts, type PartRecord } from '../../src-shared'
+import { fileContent } from './prompt-files'
 
 export const TOOL_PART_PREFIX = 'tool-'
 
@@ -70,6 +71,8 @@ export function steeredLine(from: unknown): string {
 }
 
 export interface PromptOptions {
+  /** the model takes images in user messages (see models' acceptsImages); else each image is named in a line of text */
+  images?: boolean
   /** the model takes images in tool results (see models' acceptsToolResultImages); else only their textual mention */
   toolResultImages?: boolean
 }
@@ -78,13 +81,14 @@ function toModelMessages(message: MessageWithParts, o: PromptOptions): LanguageM
   const texts = message.parts.filter((p) => p.type === 'text').map((p) => String(p.data.text ?? ''))
   if (message.role === 'user' || message.metadata.synthetic) {
     const text = texts.join('\n')
-    if (!text) return []
+    const files = message.role === 'user' ? fileContent(message, o.images ?? false) : []
+    if (!text && files.length === 0) return []
     const body = message.metadata.synthetic
       ? `${backgroundNoticeLine(message.metadata.task)}\n${text}`
       : message.metadata.steered
         ? `${steeredLine(message.metadata.steered)}\n${text}`
         : text
-    return [{ role: 'user', content: [{ type: 'text', text: body }] }]
+    return [{ role: 'user', content: body ? [...files, { type: 'text', text: body }] : files }]
   }
   if (message.role === 'system') return texts.length ? [{ role: 'system', content: texts.join('\n') }] : []
 

@@ -30,6 +30,8 @@ export interface RunContext {
   hooks?: LoopHooks
   /** the model takes images in tool results (else tools' images reach it only as the text that names them) */
   toolResultImages?: boolean
+  /** the model takes images in user messages (a pasted screenshot) */
+  images?: boolean
   /** why a tool the model called is not offered, when there is more to say than "unknown" (an MCP server needing trust) */
   unknownTool?(name: string): string | undefined
   /** metadata stamped on every assistant message (model, agent, …) */
@@ -115,7 +117,7 @@ export async function runTurn(ctx: RunContext): Promise<TurnResult> {
       }
       deliverSteering(ctx)
       beginStep(ctx.transcript)
-      const prompt = buildPrompt(ctx.system, ctx.transcript.history(), { toolResultImages: ctx.toolResultImages })
+      const prompt = buildPrompt(ctx.system, ctx.transcript.history(), { toolResultImages: ctx.toolResultImages, images: ctx.images })
       if (finalStep) prompt.push({ role: 'user', content: [{ type: 'text', text: FINAL_ANSWER_NOTICE }] })
       // Nothing new to answer (the conversation ends with the model's own message): no request is sent at all.
       if (!awaitsAnswer(prompt)) {

@@ -1,4 +1,4 @@
-import type { AgentEvent, MessageRecord, MessageRole, MessageWithParts, PartRecord } from '../../src-shared'
+import { FILE_PART_TYPE, type AgentEvent, type FilePartData, type MessageRecord, type MessageRole, type MessageWithParts, type PartRecord } from '../../src-shared'
 import { newId, type TranscriptRepository } from '../store'
 
 /**
@@ -128,6 +128,15 @@ export function appendTextMessage(
   emit({ type: 'message_created', sessionId: transcript.sessionId, at, message })
   emit({ type: 'part_updated', sessionId: transcript.sessionId, at, part })
   return message
+}
+
+/** Adds a prompt's files to its message, after its text, as `file` parts (see FilePartData). */
+export function appendFileParts(transcript: Transcript, emit: (event: AgentEvent) => void, messageId: string, files: FilePartData[]): void {
+  files.forEach((data, i) => {
+    const part: PartRecord = { id: newId('prt'), messageId, sessionId: transcript.sessionId, index: i + 1, type: FILE_PART_TYPE, data, toolCallId: null, toolState: null }
+    transcript.upsertPart(part)
+    emit({ type: 'part_updated', sessionId: transcript.sessionId, at: Date.now(), part })
+  })
 }
 
 /** `metadata.notice` of a stored error: shown in place in the transcript, never sent to the model. */

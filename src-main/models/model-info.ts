@@ -126,6 +126,19 @@ async function lookup(
   }
 }
 
+/** Whether a model is sent the images of a prompt: config.yaml's `images` for it, else by its provider's type. */
+export function acceptsImages(ref: ModelRef, config: Config): boolean {
+  const provider = config.providers[ref.provider]
+  const configured = provider?.models?.[ref.model]?.images
+  if (configured !== undefined) return configured
+  // Anthropic's and OpenAI's current models all see images; behind chat-completions servers many small models do not,
+  // and a request with an image fails outright there, so those say so in config.yaml. The script provider records
+  // what it is sent (tests).
+  // (`script/x` without a provider entry is the built-in script provider of AGENTRY_SCRIPT.)
+  const type = provider?.type ?? (ref.provider === 'script' ? 'script' : undefined)
+  return type === 'anthropic' || type === 'openai' || type === 'script'
+}
+
 /**
  * Whether a model of this provider takes images in tool results (an MCP server's screenshot): Anthropic's Messages
  * API and OpenAI's Responses API do; the chat-completions API behind openai-compatible and Ollama takes only text

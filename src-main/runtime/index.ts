@@ -14,3 +14,4 @@ export { Allowance, budgetTokens, tightest, WARN_AT, type Reached } from './budg
 export { budgetStopMessage, budgetErrorText, budgetReachedLine } from './budget-text'
 export { askThePerson } from './ask-person'
 export { sessionEndHooks, type SessionEndReason } from './tool-hooks'
+export { promptFiles, attachedFiles, mentionedPaths } from './prompt-files'

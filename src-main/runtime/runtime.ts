@@ -5,7 +5,7 @@ import type { Approvals } from '../approvals'
 import type { LoadedConfig } from '../config'
 import type { PartHandle, RunContext, Transcript } from '../loop'
 import { buildSystemPrompt } from '../loop'
-import { acceptsToolResultImages } from '../models'
+import { acceptsImages, acceptsToolResultImages } from '../models'
 import type { SessionsRepository } from '../store'
 import type { SandboxPolicy } from '../sandbox'
 import type { EditorFiles, ToolContext, ToolDef } from '../tools'
@@ -103,6 +103,7 @@ export class Runtime {
       hooks,
       unknownTool: (name) => unavailableToolMessage(mcp, name),
       toolResultImages: acceptsToolResultImages(level.modelRef, level.settings.config.config),
+      images: acceptsImages(level.modelRef, level.settings.config.config),
       messageMetadata: { model: level.modelRef, agent: level.agent.name },
       onStep: o.onStep,
       beforeRequest: o.beforeRequest,

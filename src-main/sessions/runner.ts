@@ -1,9 +1,9 @@
-import { parseCommandCall, type AgentInfo, type ApprovalRecord, type ClientMcpServer, type Config, type HeadlessRun, type ModelRef, type QueueEntry, type SessionRecord, type SessionStatus } from '../../src-shared'
+import { parseCommandCall, type AgentInfo, type ApprovalRecord, type ClientMcpServer, type Config, type HeadlessRun, type ModelRef, type PromptAttachment, type QueueEntry, type SessionRecord, type SessionStatus } from '../../src-shared'
 import type { Approvals, ResumeHook } from '../approvals'
 import type { EventHub } from '../events'
 import { appendErrorMessage, awaitsAnswer, buildPrompt, StoredTranscript } from '../loop'
 import type { ModelInfo } from '../models'
-import { RunRefused, type Allowance, type BackgroundSink, type RunLevel, type RunRegistry, type RunSettings } from '../runtime'
+import { attachedFiles, RunRefused, type Allowance, type BackgroundSink, type RunLevel, type RunRegistry, type RunSettings } from '../runtime'
 import type { ApprovalsRepository, QueueRepository, SessionsRepository, SpendRepository, TranscriptRepository } from '../store'
 import { USER_STOP_REASON, type Subagents } from '../subagents'
 import type { TurnRecorder, TurnRecording } from '../undo'
@@ -101,13 +101,13 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     }
   }
 
-  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; headless?: HeadlessRun; mcpServers?: ClientMcpServer[] }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
+  prompt(input: { sessionId: string; requestId?: string; text: string; agent?: string; attachments?: PromptAttachment[]; headless?: HeadlessRun; mcpServers?: ClientMcpServer[] }): { entry: QueueEntry; duplicate: boolean; queued: boolean } {
     const session = this.requireSession(input.sessionId)
     if (this.deps.runs.isClosing(session.id)) throw new RunnerError('conflict', 'This session is being deleted or archived right now; nothing new can start in it.')
     this.checkAgent(session, input.agent)
     // A command's own `agent:` wins over the front end's pick (the app always sends its chip's agent).
     const agent = this.commandAgent(session, input.text) ?? input.agent
-    const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent })
+    const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: input.sessionId, requestId: input.requestId, text: input.text, agent, attachments: input.attachments })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     if (input.headless || input.mcpServers?.length) {
       this.promptOptions.set(entry.id, {
@@ -136,8 +136,8 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
    * The person's Stop means stop: prompts waiting behind the run are not started by its end. They are taken off the
    * queue (the clients see them go) and handed back, for the front end to put in the message box.
    */
-  takeQueued(sessionId: string): { queueId: string; text: string }[] {
-    const taken = this.deps.queue.listQueue(sessionId, 'queued').map((e) => ({ queueId: e.id, text: e.text }))
+  takeQueued(sessionId: string): { queueId: string; text: string; attachments?: PromptAttachment[] }[] {
+    const taken = this.deps.queue.listQueue(sessionId, 'queued').map((e) => ({ queueId: e.id, text: e.text, ...(e.attachments ? { attachments: e.attachments } : {}) }))
     for (const e of taken) this.cancelQueued(e.queueId, sessionId)
     return taken
   }
@@ -169,7 +169,9 @@ export class SessionRunner implements BackgroundSink, ResumeHook {
     const message = this.deps.transcript.listMessages(session.id).find((m) => m.id === input.messageId)
     if (!message) throw new RunnerError('not_found', `No message ${input.messageId} in this session (it may have been edited already). Reload the session.`)
     if (message.role !== 'user' || message.metadata.synthetic) throw new RunnerError('invalid_request', 'Only messages you sent can be edited.')
-    const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: session.id, requestId: input.requestId, text: input.text, agent: input.agent })
+    // The files the person attached go with the new version (an `@path` mention is read again from the new text).
+    const attachments = attachedFiles(message)
+    const { entry, duplicate } = this.deps.queue.enqueuePrompt({ sessionId: session.id, requestId: input.requestId, text: input.text, agent: input.agent, ...(attachments.length ? { attachments } : {}) })
     if (duplicate) return { entry, duplicate, queued: entry.status === 'queued' }
     this.edits.set(entry.id, versionRoot(message))
     this.hide(session, message.id, 'edited', message.id)

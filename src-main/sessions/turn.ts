@@ -1,6 +1,6 @@
 import { parseCommandCall, type AgentInfo, type Config, type QueueEntry, type SessionRecord, type SessionStatus, type TokenUsage } from '../../src-shared'
-import { appendErrorMessage, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript, textPart } from '../loop'
-import { addStep, type Allowance, type Reached, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
+import { appendErrorMessage, appendFileParts, appendTextMessage, emptyUsage, errorCode, runTurn, StoredTranscript, textPart } from '../loop'
+import { promptFiles, addStep, type Allowance, type Reached, type RunLevel, type RunRecord, type RunSettings } from '../runtime'
 import { INTERRUPTED_REASON } from '../subagents'
 import { commandOf, performCommand, retriedCommand, type CommandCall, type CommandOutcome } from './command-turn'
 import { maybeCompact } from './compaction'
@@ -84,6 +84,8 @@ export async function runSessionTurn(host: TurnHost, o: { sessionId: string; ent
       emit({ type: 'part_updated', sessionId, at: Date.now(), part: userPart })
       userMessageId = message.id
     } else userMessageId = appendTextMessage(transcript, emit, 'user', entry.text, meta).id
+    // Attachments, and the workspace files `@path` mentions name, read now: the message keeps what the model was sent.
+    if (entry.attachments?.length || entry.text.includes('@')) appendFileParts(transcript, emit, userMessageId, promptFiles(entry.text, entry.attachments, session.workspaceRoot, settings.rules))
   }
   if (commandError) {
     appendErrorMessage(transcript, emit, 'invalid_request', commandError)

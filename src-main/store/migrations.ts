@@ -200,6 +200,10 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (workspace_root, day)
   );
   `,
+  // v5: files sent with a prompt (pasted or dropped images, text files), kept with it until its turn starts
+  `
+  ALTER TABLE prompt_queue ADD COLUMN attachments_json TEXT;
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -1,11 +1,12 @@
 import type Database from 'better-sqlite3'
 import { z } from 'zod'
+import { PromptAttachments, type PromptAttachment } from '../../src-shared'
 import { QueueEntry, QueueStatus } from './records'
 import { newId } from './new-id'
 import { checkInput } from './sql-json'
 import { StoreError } from './store-error'
 
-export type EnqueueInput = { sessionId: string; requestId?: string | null; text: string; agent?: string | null; kind?: QueueEntry['kind'] }
+export type EnqueueInput = { sessionId: string; requestId?: string | null; text: string; agent?: string | null; kind?: QueueEntry['kind']; attachments?: PromptAttachment[] }
 
 type QueueRow = {
   id: string
@@ -16,6 +17,7 @@ type QueueRow = {
   kind: QueueEntry['kind']
   status: QueueStatus
   created_at: number
+  attachments_json: string | null
 }
 
 const EnqueueSchema = z.object({
@@ -24,6 +26,7 @@ const EnqueueSchema = z.object({
   text: z.string(),
   agent: z.string().min(1).nullable().optional(),
   kind: QueueEntry.shape.kind.optional(),
+  attachments: PromptAttachments.optional(),
 })
 
 function toEntry(r: QueueRow): QueueEntry {
@@ -34,6 +37,7 @@ function toEntry(r: QueueRow): QueueEntry {
     text: r.text,
     agent: r.agent,
     kind: r.kind,
+    ...(r.attachments_json ? { attachments: JSON.parse(r.attachments_json) as PromptAttachment[] } : {}),
     status: r.status,
     createdAt: r.created_at,
   }
@@ -42,8 +46,8 @@ function toEntry(r: QueueRow): QueueEntry {
 /** Prompts that arrived while their session was busy, in arrival order. */
 export function createQueueRepo(db: Database.Database) {
   const insert = db.prepare(
-    `INSERT INTO prompt_queue (id, session_id, request_id, text, agent, kind, status, created_at)
-     VALUES (@id, @sessionId, @requestId, @text, @agent, @kind, 'queued', @now)`,
+    `INSERT INTO prompt_queue (id, session_id, request_id, text, agent, kind, attachments_json, status, created_at)
+     VALUES (@id, @sessionId, @requestId, @text, @agent, @kind, @attachments, 'queued', @now)`,
   )
   const selectOne = db.prepare<[string], QueueRow>('SELECT * FROM prompt_queue WHERE id = ?')
   const byRequest = db.prepare<[string], QueueRow>('SELECT * FROM prompt_queue WHERE request_id = ?')
@@ -65,6 +69,7 @@ export function createQueueRepo(db: Database.Database) {
       text: input.text,
       agent: input.agent ?? null,
       kind: input.kind ?? 'prompt',
+      attachments: input.attachments?.length ? JSON.stringify(input.attachments) : null,
       now: Date.now(),
     })
     return { entry: toEntry(selectOne.get(id) as QueueRow), duplicate: false }

@@ -1,4 +1,4 @@
-import type { AgentEvent, HeadlessRun, MessageWithParts, SequencedEvent } from '../../src-shared'
+import type { AgentEvent, HeadlessRun, MessageWithParts, PromptAttachment, SequencedEvent } from '../../src-shared'
 import { createHost, type Host, type HostOptions } from '../host'
 import { resetScriptState } from '../models/testing'
 import { createFixture, type FixtureOptions } from './fixture'
@@ -13,7 +13,7 @@ export interface Harness {
   workdir: string
   events: SequencedEvent[]
   /** create a session (agent default build) and send one prompt; resolves when everything settled */
-  run(prompt: string, o?: { agent?: string; sessionId?: string; wait?: boolean }): Promise<RunResult>
+  run(prompt: string, o?: { agent?: string; sessionId?: string; wait?: boolean; attachments?: PromptAttachment[] }): Promise<RunResult>
   writeAgent(name: string, frontmatter: Record<string, unknown>, body?: string): void
   /** replace the script (the script model re-reads a changed file and starts its replies over) */
   setScript(script: Record<string, unknown>): void
@@ -60,7 +60,7 @@ export async function createHarness(o: HarnessOptions = {}): Promise<Harness> {
       const sessionId =
         ro.sessionId ?? (await host.api.calls['sessions.create']({ workspaceRoot: realWorkdir, agent: ro.agent })).session.id
       const from = events.length
-      await host.api.calls['messages.prompt']({ sessionId, requestId: `req-${Math.random()}`, text: prompt, ...(headlessRun ? { headless: headlessRun } : {}) })
+      await host.api.calls['messages.prompt']({ sessionId, requestId: `req-${Math.random()}`, text: prompt, ...(ro.attachments ? { attachments: ro.attachments } : {}), ...(headlessRun ? { headless: headlessRun } : {}) })
       if (ro.wait === false) return { sessionId, messages: [], events: [] }
       await settle()
       const own = events.slice(from).filter((e) => e.stream === sessionId).map((e) => e.event)

@@ -1,4 +1,4 @@
-import type { CallInput, SearchHit } from '../../src-shared'
+import type { CallInput, PromptAttachment, SearchHit } from '../../src-shared'
 import { addApprovals, removeApproval } from './approvals-store'
 import { call } from './bridge'
 import { loadChanges } from './changes-actions'
@@ -93,7 +93,7 @@ let pendingSubmit: Pending | null = null
  * Sends a prompt. The requestId is kept while the same text is retried after a failure,
  * so a submit that did reach the host is not run twice.
  */
-export async function sendPrompt(text: string, agent: string | null): Promise<UiError | null> {
+export async function sendPrompt(text: string, agent: string | null, attachments: PromptAttachment[] = []): Promise<UiError | null> {
   const root = useWorkspace.getState().root
   if (!root) return { context: 'Sending', message: 'No workspace is open.', hint: 'Open a folder in the bar at the top first.' }
   let sessionId = useTranscript.getState().viewId
@@ -112,6 +112,7 @@ export async function sendPrompt(text: string, agent: string | null): Promise<Ui
   if (!pendingSubmit || pendingSubmit.text !== text) pendingSubmit = { text, requestId: crypto.randomUUID() }
   const input: CallInput<'messages.prompt'> = { sessionId, requestId: pendingSubmit.requestId, text }
   if (agent) input.agent = agent
+  if (attachments.length) input.attachments = attachments
   const res = await call('messages.prompt', input)
   if (!res.ok) return toUiError('Sending the message', res.error)
   pendingSubmit = null
@@ -164,7 +165,7 @@ export async function abortRun(sessionId: string): Promise<UiError | null> {
   if (returned.length) {
     const gone = new Set(returned.map((r) => r.queueId))
     useTranscript.setState((s) => ({ queue: { ...s.queue, [sessionId]: (s.queue[sessionId] ?? []).filter((q) => !gone.has(q.id)) } }))
-    fillComposer(returned.map((r) => r.text).join('\n\n'), undefined, true)
+    fillComposer(returned.map((r) => r.text).filter(Boolean).join('\n\n'), undefined, true, returned.flatMap((r) => r.attachments ?? []))
     notifyInfo(`Stopped. ${returned.length === 1 ? 'Your queued message is' : `Your ${returned.length} queued messages are`} back in the message box — send when ready.`)
   }
   return null

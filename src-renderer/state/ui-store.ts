@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { PromptAttachment } from '../../src-shared'
 import type { UiError } from './ui-error'
 
 /** `inbox`: every decision waiting on the person, across workspaces (components/inbox) */
@@ -28,7 +29,8 @@ type UiStore = {
    * text for the message box (a rewound message comes back there); `ifText`: only while the box still holds that;
    * `append`: after what is already typed (a blank line between), instead of replacing it
    */
-  composerFill: { text: string; ifText?: string; append?: boolean; tick: number } | null
+  /** text (and files) handed to the message box: a rewound message, prompts a Stop took off the queue */
+  composerFill: { text: string; ifText?: string; append?: boolean; attachments?: PromptAttachment[]; tick: number } | null
 }
 
 const SIDEBAR_KEY = 'agentry.sidebarCollapsed'
@@ -72,8 +74,8 @@ export function dismissInfo(id: number): void {
 }
 
 /** Puts `text` into the message box (replacing what is there), or only when it still holds `ifText`. */
-export function fillComposer(text: string, ifText?: string, append = false): void {
-  useUi.setState((s) => ({ composerFill: { text, ifText, append, tick: (s.composerFill?.tick ?? 0) + 1 } }))
+export function fillComposer(text: string, ifText?: string, append = false, attachments?: PromptAttachment[]): void {
+  useUi.setState((s) => ({ composerFill: { text, ifText, append, ...(attachments?.length ? { attachments } : {}), tick: (s.composerFill?.tick ?? 0) + 1 } }))
 }
 
 export function followLatest(): void {

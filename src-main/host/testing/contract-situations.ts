@@ -149,6 +149,20 @@ export const SITUATIONS: Situation[] = [
     drive: once('map the folders cheaply'),
   },
   {
+    // Files in a prompt (issue 28): an attached image (this chat-completions model does not take images, so it is
+    // named), an attached text file, and a mentioned workspace file, all before the person's text.
+    name: 'files-in-prompt',
+    options: { files: FILES },
+    respond: () => ({ text: 'a() returns 1.' }),
+    drive: async (lh) =>
+      void (await lh.h.run('what does @src/a.ts return? The screenshot and notes are attached.', {
+        attachments: [
+          { name: 'shot.png', mediaType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' },
+          { name: 'notes.txt', mediaType: 'text/plain', data: Buffer.from('a() used to return 2\n').toString('base64') },
+        ],
+      })),
+  },
+  {
     // The person steers a running child (issue 26): its next request carries their message, marked as sent meanwhile.
     name: 'steer',
     respond: (r) => {

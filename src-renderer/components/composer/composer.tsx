@@ -16,6 +16,9 @@ import { commandMatches, loadCommands, runAppCommand, useCommands } from '../../
 import { ErrorNote } from '../common/error-note'
 import { ModelPicker } from './model-picker'
 import { PasteChips } from './paste-chips'
+import { AttachmentChips } from './attachment-chips'
+import { useAttachments } from './use-attachments'
+import { toPromptAttachments } from '../../state/attachments'
 import { expandPastes, pasteToken, shouldCollapse } from '../../state/pasted-text'
 import { isRunning } from '../../state/session-status'
 import { notConnected, useConnection } from '../../state/connection-store'
@@ -43,6 +46,8 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   // Long pastes, kept whole behind a token in the box (see pasted-text.ts).
   const [pastes, setPastes] = useState<Map<number, string>>(() => new Map())
   const area = useRef<HTMLTextAreaElement>(null)
+  // Images and text files sent with the message (pasted, dropped, picked; see use-attachments.tsx).
+  const attachments = useAttachments(setError)
   const lastSent = useRef<string | null>(null)
   const running = isRunning(status)
   // The conversation's own turn may be over while its background children still work: Stop ends those too.
@@ -91,6 +96,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
     if (ifText !== undefined && text !== ifText) return
     const next = fill.append && text.trim() ? `${text.replace(/\s+$/, '')}\n\n${fill.text}` : fill.text
     setText(next)
+    if (fill.attachments) attachments.restore(fill.attachments)
     requestAnimationFrame(() => {
       area.current?.focus()
       area.current?.setSelectionRange(next.length, next.length)
@@ -108,6 +114,11 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
   }
 
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    // A screenshot or a copied file: attached (a copied file's name may come as text too, which is left out).
+    if (e.clipboardData.files.length) {
+      e.preventDefault()
+      return void attachments.add([...e.clipboardData.files])
+    }
     const pasted = e.clipboardData.getData('text/plain')
     if (!shouldCollapse(pasted)) return
     e.preventDefault()
@@ -124,15 +135,17 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
 
   const send = async () => {
     const t = expandPastes(text, pastes).trim()
-    if (!t || sending) return
+    const files = attachments.files
+    if ((!t && !files.length) || sending) return
     // Down, a call would wait for a connection that may not come back: say so, and keep the message here.
     const link = useConnection.getState().state
     if (link !== 'open') return setError(notConnected(link))
+    if (to && files.length) return setError({ context: 'Sending', message: `Files go to the conversation, not to ${to.agentType}.`, hint: 'Remove the files, or the "To" chip to send them to the conversation.' })
     if (to) return void steerChild(t, to)
     setSending(true)
     setError(null)
     // `/clear`, `/agents`, `/model`: actions of this window, not messages (the host would refuse them).
-    const action = await runAppCommand(t)
+    const action = files.length ? null : await runAppCommand(t)
     if (action) {
       setSending(false)
       if (action.error) return setError(action.error)
@@ -140,13 +153,14 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
       return
     }
     followLatest()
-    const err = await sendPrompt(t, chipAgentNow())
+    const err = await sendPrompt(t, chipAgentNow(), toPromptAttachments(files))
     setSending(false)
     // A refused `/command` says all there is to say (the close matches, /help); the generic hint would mislead.
     if (err) return setError(t.startsWith('/') && /^(Unknown command|\/\S+ (is an action|names agent))/.test(err.message) ? { ...err, hint: '' } : err)
     lastSent.current = t
     setText('')
     setPastes(new Map())
+    attachments.clear()
   }
 
   // A message for the running child picked in the `@` menu: steered to it; one that ended meanwhile says so, the text stays.
@@ -230,7 +244,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
         </div>
       )}
       {error && <ErrorNote error={error} onDismiss={() => setError(null)} testId="composer-error" />}
-      <div className="composer" data-testid="composer">
+      <div className={`composer ${attachments.dropping ? 'dropping' : ''}`} data-testid="composer" {...attachments.dropProps}>
         {slashing && <CommandMenu commands={commandList} pick={pick} onPick={completeCommand} />}
         {!slashing && mentions.menu}
         {to && <RecipientChip to={to} onRemove={() => setTo(null)} />}
@@ -251,7 +265,9 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
           onPaste={onPaste}
         />
         <PasteChips text={text} pastes={pastes} onText={setText} />
+        <AttachmentChips files={attachments.files} onRemove={attachments.remove} />
         <div className="composer-bar">
+          {attachments.picker}
           <AgentPicker />
           <ModelPicker />
           <span className="hint" data-testid="composer-hint">
@@ -263,7 +279,7 @@ export function Composer({ autoFocus }: { autoFocus?: boolean }) {
               ■ Stop
             </button>
           )}
-          <button className="btn primary" data-testid="send-button" disabled={!text.trim() || sending} onClick={() => void send()}>
+          <button className="btn primary" data-testid="send-button" disabled={(!text.trim() && !attachments.files.length) || sending} onClick={() => void send()}>
             {running && !to ? 'Queue' : 'Send'}
           </button>
         </div>

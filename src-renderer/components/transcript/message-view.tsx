@@ -9,6 +9,7 @@ import { useSessions } from '../../state/sessions-store'
 import { CopyButton } from '../common/copy-button'
 import { RewindButton } from '../changes/rewind-button'
 import { LongText } from './long-text'
+import { FileParts } from './file-parts'
 import { MessageTime } from './message-time'
 import { RunErrorCallout } from './run-error'
 import { EditableUserText, RerunButton } from './message-actions'
@@ -57,6 +58,7 @@ export const MessageView = memo(function MessageView({ sessionId, messageId, nes
                 ) : (
                   m.parts.map((p) => (p.type === 'text' ? <LongText key={p.id} className="user-text" text={partText(p)} /> : null))
                 )}
+                <FileParts parts={m.parts} />
                 {typed && messageText(m.parts) !== typed && (
                   <details className="command-expansion" data-testid="command-expansion">
                     <summary>Prompt sent</summary>

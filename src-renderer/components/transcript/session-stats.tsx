@@ -57,6 +57,11 @@ export function SessionStats({ session }: { session: SessionRecord }) {
       {budget && <BudgetPill view={budget} testId="session-budget" label="Session budget" />}
       <ConversationGrants sessionId={session.id} status={session.status} />
       {share !== null && window && (
+        <span className="context-label small" data-testid="context-label" aria-hidden="true">
+          context {Math.round(share * 100)}%
+        </span>
+      )}
+      {share !== null && window && (
         <span
           className="context-gauge"
           data-testid="context-gauge"
