@@ -37,6 +37,7 @@ const BENCHES: { name: string; file: string; skip?: () => string | undefined }[]
   { name: 'discovery', file: 'discovery.bench.ts' },
   { name: 'checkpoint-turn', file: 'checkpoint-turn.bench.ts', skip: () => (spawnSync('git', ['--version']).status === 0 ? undefined : 'git is not installed') },
   { name: 'grep', file: 'grep.bench.ts', skip: () => (spawnSync('grep', ['--version']).status === 0 ? undefined : 'GNU grep is not installed') },
+  { name: 'container-start', file: 'container-start.bench.ts', skip: () => (process.env.AGENTRY_BENCH_ENGINE || spawnSync('podman', ['--version']).status === 0 ? undefined : 'no container engine (apt-get install podman runc, or set AGENTRY_BENCH_ENGINE)') },
   { name: 'renderer', file: 'renderer.bench.ts', skip: () => (fs.existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`) },
 ]
 
