@@ -106,7 +106,7 @@ describe('agentry acp driven by the ACP SDK client', () => {
     const view = fold(updates)
     const calls = [...view.calls.values()]
     const tasks = calls.filter((c) => c.kind === 'think')
-    expect(tasks.map((c) => c.title)).toEqual(['general: Child A', 'general: Child B', 'general: Child C'])
+    expect(tasks.map((c) => c.title)).toEqual(['Child A · general', 'Child B · general', 'Child C · general'])
     for (const c of calls) expect([c.title, c.status]).toEqual([c.title, 'completed'])
     // The child that asked is shown as a call of its own, and it ran after the answer.
     const asking = calls.find((c) => c.toolCallId === asked.toolCall.toolCallId)
@@ -164,7 +164,7 @@ describe('agentry acp driven by the ACP SDK client', () => {
     const updates = p.updates.slice(from)
     live.push(...updates)
     const view = fold(updates)
-    const task = [...view.calls.values()].find((c) => c.title === 'general: Slow child')
+    const task = [...view.calls.values()].find((c) => c.title === 'Slow child · general')
     expect(task?.status).toBe('failed')
     // The editor's cancel is the person's Stop (issue 28): said as such, not as a bare "aborted".
     expect(contentText(task?.content)).toMatch(/general · stopped by you/)

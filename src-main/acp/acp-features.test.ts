@@ -165,6 +165,52 @@ describe('files through the editor', () => {
   }, 90_000)
 })
 
+describe('what the editor sees when it approves a change (issue 30)', () => {
+  it('a write that asks carries the change as a diff block with kind and locations; an overwrite completes as one; statuses only move forward', async () => {
+    const s = scene(
+      {
+        agents: {
+          build: [
+            { step: 1, tools: [{ name: 'write_file', input: { path: 'hello.txt', content: 'new line\nkeep\n' } }] },
+            { step: 2, tools: [{ name: 'write_file', input: { path: 'denied.txt', content: 'never\n' } }] },
+            { step: 3, text: 'Done.' },
+          ],
+          ...TITLE,
+        },
+      },
+      { 'hello.txt': 'old line\nkeep\n', '.agents/permissions.jsonc': '{ "write_file": { "hello.txt": "ask", "denied.txt": "ask" } }\n' },
+    )
+    const { p, sessionId } = await s.open()
+    p.onPermission = async (r) => ({ outcome: { outcome: 'selected', optionId: r.toolCall.title === 'Write hello.txt' ? 'allow_once' : 'deny' } })
+    expect((await say(p, sessionId, 'write the files')).stopReason).toBe('end_turn')
+    const hello = path.join(s.work, 'hello.txt')
+    const denied = path.join(s.work, 'denied.txt')
+    expect(fs.readFileSync(hello, 'utf8')).toBe('new line\nkeep\n')
+    expect(fs.existsSync(denied)).toBe(false)
+
+    // The requests: the structured diff first (the old text of an overwrite; no oldText for a new file), kind,
+    // locations, the reason as text; the call waits as pending.
+    expect(p.permissions.map((x) => x.request.toolCall.title)).toEqual(['Write hello.txt', 'Write denied.txt'])
+    const [overwrite, create] = p.permissions.map((x) => x.request.toolCall)
+    expect(overwrite).toMatchObject({ kind: 'edit', status: 'pending', locations: [{ path: hello }] })
+    expect(overwrite.content?.[0]).toEqual({ type: 'diff', path: hello, oldText: 'old line\nkeep\n', newText: 'new line\nkeep\n' })
+    expect(contentText(overwrite.content ?? [])).toMatch(/Asks because: /)
+    expect(create).toMatchObject({ kind: 'edit', status: 'pending', locations: [{ path: denied }] })
+    expect(create.content?.[0]).toEqual({ type: 'diff', path: denied, newText: 'never\n' })
+    expect(p.permissions[0].request.options.filter((o) => o.kind === 'allow_always')[0].optionId).toBe('allow_always_session')
+
+    // What the calls went through, and how the overwrite completed: a diff block, not a fenced text diff.
+    const calls = fold(p.updates).calls
+    const written = calls.get(overwrite.toolCallId)!
+    expect(written.statuses).toEqual(['pending', 'in_progress', 'completed'])
+    expect(written.content).toEqual([{ type: 'diff', path: hello, oldText: 'old line\nkeep\n', newText: 'new line\nkeep\n' }])
+    expect(written.locations).toEqual([{ path: hello }])
+    const refused = calls.get(create.toolCallId)!
+    expect(refused.statuses).toEqual(['pending', 'failed'])
+    expect(contentText(refused.content)).toMatch(/denied/)
+  }, 90_000)
+})
+
 describe('subagents in the background and questions', () => {
   it('a background child reports completion in a later update, after the prompt ended', async () => {
     const s = scene({
@@ -181,7 +227,7 @@ describe('subagents in the background and questions', () => {
     const { p, sessionId } = await s.open()
     expect((await say(p, sessionId, 'start a background task')).stopReason).toBe('end_turn')
     const atEnd = [...fold(p.updates).calls.values()][0]
-    expect(atEnd).toMatchObject({ title: 'explore: Look around (background)', status: 'in_progress' })
+    expect(atEnd).toMatchObject({ title: 'Look around · explore (background)', status: 'in_progress' })
     const done = await p.waitForUpdate((u) => u.update.sessionUpdate === 'tool_call_update' && u.update.status === 'completed')
     expect(done.update.sessionUpdate === 'tool_call_update' && done.update.toolCallId).toBe(atEnd.toolCallId)
     await p.waitFor(() => fold(p.updates).calls.get(atEnd.toolCallId)?.content?.some((c) => contentText([c]).includes('Explored everything.')) || undefined, 'the result in the task call')

@@ -78,7 +78,6 @@ export class AcpSession {
     this.children = o.childSessions ? new ChildSessions(this.id, o, (sessionId, u) => this.send(u, sessionId)) : undefined
     this.permissions = new PermissionRequests({
       requestPermission: (request, signal) => ports.requestPermission(request, signal),
-      notify: (sessionId, u) => this.send(u, sessionId),
       api: () => this.ensureFollowing(),
       log: ports.log,
       placeOf: (a) => this.placeOf(a),

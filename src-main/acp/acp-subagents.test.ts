@@ -89,6 +89,13 @@ describe('a client that advertises subagents', () => {
     expect(asked.toolCall.title).toBe('Write note.txt')
     const childView = fold(onSession(p.updates, childId))
     expect(childView.calls.get(asked.toolCall.toolCallId)).toMatchObject({ title: 'Write note.txt', status: 'completed' })
+    // Issue 30: the request shows the new file as a diff block (no oldText), with kind and locations; the call waited
+    // as pending, ran once allowed, and completed with the same diff.
+    const note = path.join(s.work, 'note.txt')
+    expect(asked.toolCall).toMatchObject({ kind: 'edit', status: 'pending', locations: [{ path: note }] })
+    expect(asked.toolCall.content?.[0]).toEqual({ type: 'diff', path: note, newText: 'hello\n' })
+    expect(childView.calls.get(asked.toolCall.toolCallId)?.statuses).toEqual(['pending', 'in_progress', 'completed'])
+    expect(childView.calls.get(asked.toolCall.toolCallId)?.content).toEqual([{ type: 'diff', path: note, newText: 'hello\n' }])
     expect(fs.readFileSync(path.join(s.work, 'note.txt'), 'utf8')).toBe('hello\n')
 
     // Each session holds its own work: the task prompt arrives as a message from the parent, then its calls and answer.
@@ -97,7 +104,7 @@ describe('a client that advertises subagents', () => {
     expect(prompts(grandId)).toEqual([expect.objectContaining({ senderSessionId: childId, recipientSessionId: grandId })])
     expect([...childView.calls.values()].map((c) => [c.title, c.status])).toEqual([
       ['Write note.txt', 'completed'],
-      ['explore: Look deeper', 'completed'],
+      ['Look deeper · explore', 'completed'],
     ])
     expect(childView.messages.map((m) => m.text)).toEqual(['Wrote the note and looked deeper.'])
     const grandView = fold(onSession(p.updates, grandId))
@@ -107,7 +114,7 @@ describe('a client that advertises subagents', () => {
     // The root keeps its task call (card and answer, linked to the child) and its own text only.
     const rootView = fold(onSession(p.updates, root))
     const task = [...rootView.calls.values()].find((c) => c.kind === 'think')!
-    expect(task).toMatchObject({ title: 'general: Write the note', status: 'completed', meta: { agentry: { childSessionId: childId } } })
+    expect(task).toMatchObject({ title: 'Write the note · general', status: 'completed', meta: { agentry: { childSessionId: childId } } })
     expect(contentText(task.content)).toContain('Wrote the note and looked deeper.')
     expect(contentText(task.content)).not.toContain('▸') // what the child does is in its own session
     expect(rootView.messages.map((m) => m.text)).toEqual(['Delegating.', 'The child reported back.'])
@@ -138,7 +145,7 @@ describe('a client that advertises subagents', () => {
     expect((await running).stopReason).toBe('end_turn')
     expect(childrenOf(p.updates, root).get(childId)?.states.at(-1)).toEqual({ state: 'idle', stopReason: 'cancelled' })
     const rootView = fold(onSession(p.updates, root))
-    expect([...rootView.calls.values()].map((c) => [c.title, c.status])).toEqual([['general: Slow child', 'failed']])
+    expect([...rootView.calls.values()].map((c) => [c.title, c.status])).toEqual([['Slow child · general', 'failed']])
     expect(rootView.messages.map((m) => m.text)).toEqual(['Starting a slow child.', 'Went on without it.'])
   }, 120_000)
 })
@@ -152,6 +159,14 @@ describe('a client that does not advertise subagents', () => {
     expect(p.updates.filter((n) => n.sessionId !== root)).toEqual([])
     expect(p.updates.filter((n) => ['subagent_update', 'session_message', 'session_message_chunk'].includes(n.update.sessionUpdate))).toEqual([])
     expect(p.permissions.map((x) => [x.request.sessionId, x.request.toolCall.title])).toEqual([[root, 'build › general: Write note.txt']])
+    // Issue 30: the subagent's write, shown as a call of its own: diff block, kind, locations; pending → in_progress → completed.
+    const asked = p.permissions[0].request.toolCall
+    const note = path.join(s.work, 'note.txt')
+    expect(asked).toMatchObject({ kind: 'edit', status: 'pending', locations: [{ path: note }] })
+    expect(asked.content?.[0]).toEqual({ type: 'diff', path: note, newText: 'hello\n' })
+    const own = fold(p.updates).calls.get(asked.toolCallId)
+    expect(own?.statuses).toEqual(['pending', 'in_progress', 'completed'])
+    expect(own?.content).toEqual([{ type: 'diff', path: note, newText: 'hello\n' }])
     const calls = [...fold(p.updates).calls.values()]
     const task = calls.find((c) => c.kind === 'think')!
     expect(task.meta).toBeUndefined()

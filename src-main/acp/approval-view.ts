@@ -1,6 +1,6 @@
 import type { PermissionOption, ToolCallContent } from '@agentclientprotocol/sdk/unstable'
 import type { ApprovalRecord, CallInput } from '../../src-shared'
-import { fenced, text, toolTitle } from './tool-view'
+import { fenced, fileDiff, text, toolTitle } from './tool-view'
 
 /**
  * An approval as an ACP permission request: the same record the desktop UI answers, so an answer from either side
@@ -84,16 +84,22 @@ export function answerFor(a: ApprovalRecord, optionId: string): Answer | undefin
   }
 }
 
-/** What the person reads before deciding: the summary, why the rules ask, the diff; a question or the plan itself. */
-export function approvalContent(a: ApprovalRecord): ToolCallContent[] {
+/**
+ * What the person reads before deciding: for a file change, the change as a structured diff first (a client that
+ * reviews the first block as the diff opens it), then the summary and why the rules ask; a question or the plan
+ * itself. A diff that cannot be given as a block (no path, an old text the diff cannot give back) stays text.
+ */
+export function approvalContent(a: ApprovalRecord, workdir: string): ToolCallContent[] {
   const x = a.arguments
   if (a.kind === 'question') return [text(x.question ?? '')]
   if (a.kind === 'plan') return [text(x.plan ?? '')]
   const out: ToolCallContent[] = []
+  const block = a.kind === 'tool' ? fileDiff(a.toolName, x.input, workdir, x.diff) : undefined
+  if (block) out.push(block)
   if (x.summary) out.push(text(x.summary))
   if (x.protected) out.push(text(`Protected: ${x.protected.path} — ${x.protected.reason}. It can be allowed once, never always.`))
   if (x.reason) out.push(text(`Asks because: ${x.reason}`))
-  if (x.diff) out.push(text(fenced(x.diff, 'diff')))
+  if (x.diff && !block) out.push(text(fenced(x.diff, 'diff')))
   if (!x.summary && !x.diff && x.input !== undefined) out.push(text(fenced(JSON.stringify(x.input, null, 2), 'json')))
   return out
 }

@@ -9,12 +9,21 @@ import { callFields, callFromPart, callSettled, classify, noticeUpdate, planUpda
 /** How often a running subagent's card in the editor is redrawn at most (its events come many per second). */
 const PROGRESS_MS = 80
 
+/**
+ * How long a new call stays `pending` when nothing says it runs. The host tells when a call asks for approval, not
+ * when its permission check let it through: a call that asks does so at once (the check runs right after the call
+ * starts), so one that has not asked by then runs, and a long command shows as in progress rather than pending.
+ */
+export const START_GRACE_MS = 1500
+
 /** A subagent's tool call that asked for approval, shown as a call of its own (with the agent path in its title). */
 interface ChildCall {
   id: string
   toolName: string
   input: unknown
   open: boolean
+  /** allowed: in progress (until then pending) */
+  running: boolean
 }
 
 /** How a view differs when the client shows subagents as child sessions (each child has a view of its own). */
@@ -39,6 +48,8 @@ export class LiveView {
   private readonly tasks = new Map<string, string>()
   private readonly progress = new Map<string, TaskProgress>()
   private readonly timers = new Map<string, NodeJS.Timeout>()
+  /** calls announced pending, each until its grace ends (START_GRACE_MS) */
+  private readonly starting = new Map<string, NodeJS.Timeout>()
   private readonly childCalls = new Map<string, ChildCall>()
   private readonly messages = new Map<string, MessageRecord>()
   private readonly results = new Map<string, string>()
@@ -78,15 +89,19 @@ export class LiveView {
       case 'content_delta':
         return this.send(textChunk(e.partType === 'text' ? 'agent' : 'thought', e.delta, e.messageId))
       case 'tool_call_start': {
-        const call: CallState = { id: e.partId, toolName: e.toolName, input: e.input, state: 'running', workdir: this.o.workdir }
+        // Pending until it is known to run: it may yet ask for approval (see CallState.waiting).
+        const call: CallState = { id: e.partId, toolName: e.toolName, input: e.input, state: 'running', workdir: this.o.workdir, waiting: true }
         this.calls.set(call.id, call)
         this.byModelId.set(e.toolCallId, call.id)
-        if (e.toolName !== 'todo') this.send({ sessionUpdate: 'tool_call', toolCallId: call.id, ...callFields(call) })
+        if (e.toolName === 'todo') return
+        this.send({ sessionUpdate: 'tool_call', toolCallId: call.id, ...callFields(call) })
+        this.starting.set(call.id, setTimeout(() => this.runs(call.id), START_GRACE_MS).unref())
         return
       }
       case 'tool_call_end': {
         const call = this.calls.get(e.partId)
         if (!call) return
+        this.settled(call.id)
         Object.assign(call, { state: e.ok ? 'ok' : 'error', output: e.ok ? e.output : undefined, error: e.ok ? undefined : e.output, metadata: e.metadata })
         if (call.toolName === 'todo') {
           const plan = e.ok ? planUpdate(call.input) : undefined
@@ -99,6 +114,8 @@ export class LiveView {
         const call = this.calls.get(e.partId)
         if (!call) return
         call.card = e.task
+        call.waiting = false // its child runs
+        this.settled(call.id)
         this.tasks.set(e.task.taskId, call.id)
         this.progressOf(call.id).card = e.task
         // A background child's end is its card's; a blocking one's is its tool call's (tool_call_end follows).
@@ -110,18 +127,30 @@ export class LiveView {
     }
   }
 
-  /** The ACP tool call an approval is about: the root's own call, or a subagent's call shown as a call of its own. */
-  callForApproval(a: ApprovalRecord): string {
+  /** The session's workspace (relative paths in a call are shown against it). */
+  get workdir(): string {
+    return this.o.workdir
+  }
+
+  /**
+   * The ACP tool call an approval is about: the root's own call, or a subagent's call shown as a call of its own
+   * (announced here, pending). `pending`: whether the call still waits to start, so the request may say `pending`
+   * without taking a running call's status back (one asked again while it runs keeps in_progress).
+   */
+  callForApproval(a: ApprovalRecord): { toolCallId: string; pending: boolean } {
     if (a.sessionId === this.root) {
-      const known = this.byModelId.get(a.toolCallId)
-      if (known) return known
+      const known = this.calls.get(this.byModelId.get(a.toolCallId) ?? '')
+      if (known) {
+        this.settled(known.id) // it asks: pending until it is allowed
+        return { toolCallId: known.id, pending: callFields(known).status === 'pending' }
+      }
     }
     const key = `${a.sessionId}:${a.toolCallId}`
     const existing = this.childCalls.get(key)
-    if (existing) return existing.id
+    if (existing) return { toolCallId: existing.id, pending: existing.open && !existing.running }
     const id = `sub:${key}`
     const input = a.kind === 'tool' ? a.arguments.input : a.arguments
-    this.childCalls.set(key, { id, toolName: a.toolName, input, open: true })
+    this.childCalls.set(key, { id, toolName: a.toolName, input, open: true, running: false })
     this.send({
       sessionUpdate: 'tool_call',
       toolCallId: id,
@@ -132,13 +161,38 @@ export class LiveView {
       rawInput: input,
       _meta: { agentry: { sessionId: a.sessionId, agentPath: a.agentPath, subagent: a.sessionId !== this.root } },
     })
-    return id
+    return { toolCallId: id, pending: true }
+  }
+
+  /** An approval was granted: its call, pending until now, is in progress (once: a later update says the rest). */
+  allowed(toolCallId: string): void {
+    if (this.calls.has(toolCallId)) return this.runs(toolCallId)
+    const c = [...this.childCalls.values()].find((x) => x.id === toolCallId)
+    if (!c || !c.open || c.running) return
+    c.running = true
+    this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' })
+  }
+
+  /** A call of the session's own that waited is known to run (allowed, or its grace passed without an ask). */
+  private runs(id: string): void {
+    this.settled(id)
+    const call = this.calls.get(id)
+    if (!call?.waiting) return
+    call.waiting = false
+    if (call.state === 'running') this.send({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' })
+  }
+
+  /** Whether a call runs is known (it ended, asked, or was allowed): its grace timer is done. */
+  private settled(id: string): void {
+    clearTimeout(this.starting.get(id))
+    this.starting.delete(id)
   }
 
   /** The host went away: nothing open will hear its end any more. */
   settleOpen(reason: string): void {
     for (const call of this.calls.values()) {
       if (call.toolName === 'todo' || callSettled(call)) continue
+      this.settled(call.id)
       Object.assign(call, { state: 'error', error: reason })
       this.sendCall(call)
     }
@@ -180,22 +234,22 @@ export class LiveView {
   private onSubagent(e: SubagentEvent): void {
     const callId = this.tasks.get(e.sessionId)
     const { leaf, depth } = foldEvent(e)
-    if (leaf.type === 'tool_call_end') this.onChildToolEnd(leaf.sessionId, leaf.toolCallId, leaf.ok, leaf.output)
+    if (leaf.type === 'tool_call_end') this.onChildToolEnd(leaf.sessionId, leaf.toolCallId, leaf.ok, leaf.output, leaf.metadata)
     if (!callId || this.mode.childSessions) return
     // Depth below the task's own child: 0 for the child itself.
     if (this.progressOf(callId).onChildEvent(leaf, depth - 1)) this.scheduleProgress(callId)
   }
 
-  private onChildToolEnd(sessionId: string, toolCallId: string, ok: boolean, output: string): void {
+  private onChildToolEnd(sessionId: string, toolCallId: string, ok: boolean, output: string, metadata?: Record<string, unknown>): void {
     const c = this.childCalls.get(`${sessionId}:${toolCallId}`)
-    if (c) this.endChildCall(c, ok, output)
+    if (c) this.endChildCall(c, ok, output, metadata)
   }
 
-  private endChildCall(c: ChildCall, ok: boolean, output: string): void {
+  private endChildCall(c: ChildCall, ok: boolean, output: string, metadata?: Record<string, unknown>): void {
     if (!c.open) return
     c.open = false
     const state = ok ? 'ok' : 'error'
-    const content = toolContent({ toolName: c.toolName, input: c.input, state, output: ok ? output : undefined, error: ok ? undefined : output, workdir: this.o.workdir })
+    const content = toolContent({ toolName: c.toolName, input: c.input, state, output: ok ? output : undefined, error: ok ? undefined : output, metadata, workdir: this.o.workdir })
     this.send({ sessionUpdate: 'tool_call_update', toolCallId: c.id, status: toolStatus(state), content })
   }
 
@@ -235,7 +289,8 @@ export class LiveView {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t)
+    for (const t of [...this.timers.values(), ...this.starting.values()]) clearTimeout(t)
     this.timers.clear()
+    this.starting.clear()
   }
 }

@@ -1,12 +1,12 @@
-import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable'
+import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable'
 import { foldEvent, type AgentEvent, type ApprovalRecord } from '../../src-shared'
 import type { BridgeClient } from '../../src-shared/bridge-client'
 import { answerFor, approvalContent, approvalTitle, permissionOptions } from './approval-view'
 import type { LiveView } from './live-view'
+import { toolKind, toolLocations } from './tool-view'
 
 export interface PermissionPorts {
   requestPermission(request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>
-  notify(sessionId: string, update: SessionUpdate): void
   api(): Promise<BridgeClient>
   log(message: string): void
   /** where an approval is asked: the session it shows in and the view whose call it is about */
@@ -18,7 +18,7 @@ export interface PermissionPorts {
  * one the app shows), and one answered elsewhere (the app, another client) is withdrawn from the editor.
  */
 export class PermissionRequests {
-  private readonly asking = new Map<string, { controller: AbortController; toolCallId: string; sessionId: string }>()
+  private readonly asking = new Map<string, { controller: AbortController; toolCallId: string; view: LiveView }>()
   private closed = false
 
   constructor(private readonly ports: PermissionPorts) {}
@@ -32,7 +32,8 @@ export class PermissionRequests {
     this.asking.delete(leaf.approvalId)
     // Answered here or elsewhere: a request still open in the editor is withdrawn.
     asked.controller.abort('answered elsewhere')
-    if (leaf.outcome === 'approved') this.ports.notify(asked.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: asked.toolCallId, status: 'in_progress' })
+    // Allowed: the call, pending while it waited, runs now. Denied or cancelled: its end says failed.
+    if (leaf.outcome === 'approved') asked.view.allowed(asked.toolCallId)
   }
 
   /** Ask the editor; its answer resolves the host's approval record. */
@@ -40,13 +41,22 @@ export class PermissionRequests {
     if (this.asking.has(a.id) || this.closed) return
     const controller = new AbortController()
     const { sessionId, view, child } = this.ports.placeOf(a)
-    const toolCallId = view.callForApproval(a)
-    this.asking.set(a.id, { controller, toolCallId, sessionId })
+    const { toolCallId, pending } = view.callForApproval(a)
+    this.asking.set(a.id, { controller, toolCallId, view })
     // In a child's own session the agent path would only repeat whose session it is.
     const title = child ? approvalTitle({ ...a, agentPath: [] }) : approvalTitle(a)
+    const input = a.kind === 'tool' ? a.arguments.input : undefined
     const request: RequestPermissionRequest = {
       sessionId,
-      toolCall: { toolCallId, title, status: 'pending', content: approvalContent(a) },
+      toolCall: {
+        toolCallId,
+        title,
+        kind: toolKind(a.toolName),
+        // A call waiting to start is pending; one already running (asked again mid-way) keeps its status.
+        ...(pending ? { status: 'pending' as const } : {}),
+        content: approvalContent(a, view.workdir),
+        locations: toolLocations(a.toolName, input, view.workdir),
+      },
       options: permissionOptions(a),
     }
     this.ports

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { applyPatch, parsePatch, reversePatch } from 'diff'
 import type { ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk/unstable'
 
 /**
@@ -84,7 +85,8 @@ export function toolTitle(toolName: string, input: unknown): string {
       return `Fetch ${field(input, 'url') ?? 'a page'}`
     case 'task': {
       const background = field(input, 'background') === 'true' ? ' (background)' : ''
-      return `${field(input, 'subagent_type') ?? 'subagent'}: ${field(input, 'description') ?? 'task'}${background}`
+      // The task first: a client that shortens a title keeps what the subagent does, not only which agent it is.
+      return `${field(input, 'description') ?? 'task'} · ${field(input, 'subagent_type') ?? 'subagent'}${background}`
     }
     case 'question':
       return `Question: ${clip(field(input, 'question') ?? '', 200)}`
@@ -112,21 +114,55 @@ export function text(t: string): ToolCallContent {
   return { type: 'content', content: { type: 'text', text: t } }
 }
 
-/** What the call produced, once it ended: a diff for edits, the output (fenced when it is plain text), or the error. */
+/**
+ * The text a file had before a write, from the write's unified diff (the tool's, from the same jsdiff) and the new
+ * content: the diff reversed onto the new text. Undefined when it does not apply (a diff cut or not the tool's).
+ */
+export function oldTextOf(diff: string, newText: string): string | undefined {
+  try {
+    const [patch] = parsePatch(diff)
+    if (!patch?.hunks.length) return undefined
+    const old = applyPatch(newText, reversePatch(patch), { fuzzFactor: 0 })
+    return old === false ? undefined : old
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A change to a file as ACP's structured diff (what editors review and apply): edit_file's replaced text and its
+ * replacement; write_file's whole old and new text, with no `oldText` at all for a new file (some clients cannot
+ * format a null). `diff` is the tool's unified diff; `created` says whether the file was new when the tool knows it
+ * (after the call), else a write whose old text is empty is taken as new. Undefined when there is no change to show.
+ */
+export function fileDiff(toolName: string, input: unknown, workdir: string, diff: string | undefined, created?: boolean): ToolCallContent | undefined {
+  const p = field(input, 'path')
+  if (!p || p.includes('://')) return undefined
+  const abs = path.resolve(workdir, p)
+  if (toolName === 'edit_file') return { type: 'diff', path: abs, oldText: field(input, 'old_string') ?? '', newText: field(input, 'new_string') ?? '' }
+  if (toolName !== 'write_file') return undefined
+  const newText = field(input, 'content') ?? ''
+  if (created === true) return { type: 'diff', path: abs, newText }
+  if (!diff) return undefined // nothing changed (or nothing known of the old file)
+  const oldText = oldTextOf(diff, newText)
+  if (oldText === undefined) return undefined
+  return created === undefined && oldText === '' ? { type: 'diff', path: abs, newText } : { type: 'diff', path: abs, oldText, newText }
+}
+
+/** What the call produced, once it ended: a diff for every file change, the output (fenced when it is plain text), or the error. */
 export function toolContent(s: ToolCallSource): ToolCallContent[] {
   if (s.state === 'running') return []
   if (s.state === 'error') return [text(s.error ?? s.output ?? 'failed')]
   const out = s.output ?? ''
-  const p = field(s.input, 'path')
-  const abs = p ? path.resolve(s.workdir, p) : undefined
   switch (s.toolName) {
     case 'edit_file':
-      if (abs) return [{ type: 'diff', path: abs, oldText: field(s.input, 'old_string') ?? '', newText: field(s.input, 'new_string') ?? '' }]
-      break
     case 'write_file': {
-      if (abs && s.metadata?.created === true) return [{ type: 'diff', path: abs, oldText: null, newText: field(s.input, 'content') ?? '' }]
-      const diff = typeof s.metadata?.diff === 'string' ? s.metadata.diff : ''
-      return diff ? [text(out), text(fenced(diff, 'diff'))] : [text(out)]
+      const diff = typeof s.metadata?.diff === 'string' ? s.metadata.diff : undefined
+      const created = typeof s.metadata?.created === 'boolean' ? s.metadata.created : undefined
+      const block = fileDiff(s.toolName, s.input, s.workdir, diff, s.toolName === 'write_file' ? (created ?? false) : undefined)
+      if (block) return [block]
+      // No change, or an old text the diff cannot give back: the tool's words, and its diff as text.
+      return diff ? [text(out), text(fenced(diff, 'diff'))] : out ? [text(out)] : []
     }
     case 'read_file':
     case 'bash':

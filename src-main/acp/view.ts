@@ -21,6 +21,11 @@ export interface ViewOptions {
 /** One tool call of the session's own transcript (the root's), identified in ACP by its part id. */
 export interface CallState extends ToolCallSource {
   id: string
+  /**
+   * announced but not known to run yet: it may still wait for its approval. Such a call is `pending` until it is
+   * allowed, shows its work (a subagent's card) or ends, so its status never goes back (pending → in_progress → end).
+   */
+  waiting?: boolean
   card?: TaskCardSummary
   backgroundResult?: string
 }
@@ -34,7 +39,7 @@ export function callFields(c: CallState): ToolCallFields {
   return {
     title: toolTitle(c.toolName, c.input),
     kind: toolKind(c.toolName),
-    status: task ? taskStatus(source) : toolStatus(c.state),
+    status: c.waiting && c.state === 'running' ? 'pending' : task ? taskStatus(source) : toolStatus(c.state),
     content: task ? taskContent(source) : toolContent(c),
     locations: toolLocations(c.toolName, c.input, c.workdir),
     rawInput: c.input,
@@ -87,6 +92,7 @@ export function callFromPart(part: PartRecord, workdir: string, backgroundResult
     error: typeof d.error === 'string' ? d.error : undefined,
     metadata: d.metadata && typeof d.metadata === 'object' ? (d.metadata as Record<string, unknown>) : undefined,
     workdir,
+    ...(part.toolState === 'approval-requested' ? { waiting: true } : {}),
     card,
     backgroundResult: card ? backgroundResults.get(card.taskId) : undefined,
   }
