@@ -96,6 +96,7 @@ describe('Settings › Providers: add, edit, remove, test — in the person’s 
       contextWindowKnown: true,
       pricing: { input: 1, output: 2 },
       pricingSource: 'config',
+      images: true,
     })
     expect(await h.host.api.calls['models.info']({ model: 'anthropic/claude-haiku-4-5' })).toMatchObject({ pricingSource: 'table', contextWindowKnown: true })
     expect(await h.host.api.calls['models.info']({ model: 'script/test' })).toMatchObject({ pricingSource: 'free', contextWindowKnown: false, contextWindow: 128_000 })
