@@ -183,6 +183,15 @@ describe.skipIf(skip)('the Docker runner on a real engine (Podman)', () => {
     expect((await again.exec('echo ok', opts())).output).toBe('ok\n')
   })
 
+  it('runs commands in sh when the image has no bash, and still ends them at their timeout', async () => {
+    const h = await start({ image: engine!.shImage })
+    expect(await h.exec('echo "${BASH_VERSION:-none}"; echo err >&2; exit 4', opts())).toMatchObject({ exitCode: 4, output: 'none\nerr\n' })
+    const t = Date.now()
+    expect(await h.exec('sleep 30', opts({ timeoutMs: 500 }))).toMatchObject({ exitCode: null, killed: 'timeout' })
+    expect(Date.now() - t).toBeLessThan(5_000)
+    expect((await h.exec('echo ok', opts())).output).toBe('ok\n')
+  })
+
   it("replaces the image's own entrypoint and command", async () => {
     const image = 'localhost/agentry-test-entrypoint:1'
     if (!podmanCli(['images', '-q', image]).trim()) {

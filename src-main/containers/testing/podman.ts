@@ -20,10 +20,13 @@ export interface TestEngine {
   url: string
   /** an image with bash, sh and a few coreutils (sleep, cat, dd, timeout, …) */
   image: string
+  /** the same without bash: commands run in sh */
+  shImage: string
 }
 
 /** The test image's name; its tag changes when the tree below changes. */
 export const TEST_IMAGE = 'localhost/agentry-test:2'
+export const SH_ONLY_IMAGE = 'localhost/agentry-test-sh:1'
 const IDLE_SECONDS = 300
 /** what goes into the image, from the host, with the libraries `ldd` names */
 const BINARIES = ['bash', 'sh', 'sleep', 'cat', 'ls', 'timeout', 'head', 'tail', 'tr', 'env', 'id', 'touch', 'mkdir', 'rm', 'setsid', 'dd', 'seq', 'wc', 'grep', 'sed', 'stat', 'yes', 'nproc']
@@ -67,9 +70,10 @@ async function prepare(): Promise<TestEngine | { reason: string }> {
   fs.writeFileSync(confFile, '[containers]\ndefault_ulimits = []\n\n[engine]\ncgroup_manager = "cgroupfs"\nruntime = "runc"\n')
   await withLock(path.join(runDir, 'lock'), async () => {
     if (!(await pings(socketPath))) await startService()
-    buildImage()
+    buildImage(TEST_IMAGE, BINARIES)
+    buildImage(SH_ONLY_IMAGE, BINARIES.filter((b) => b !== 'bash'))
   })
-  return { url: `unix://${socketPath}`, image: TEST_IMAGE }
+  return { url: `unix://${socketPath}`, image: TEST_IMAGE, shImage: SH_ONLY_IMAGE }
 }
 
 async function startService(): Promise<void> {
@@ -89,15 +93,15 @@ async function startService(): Promise<void> {
 }
 
 /** Builds the test image from the host's binaries unless it exists (about a second, once per machine). */
-function buildImage(): void {
-  if (spawnSync('podman', [...podmanArgs(), 'image', 'exists', TEST_IMAGE], { env: podmanEnv() }).status === 0) return
+function buildImage(image: string, binaries: string[]): void {
+  if (spawnSync('podman', [...podmanArgs(), 'image', 'exists', image], { env: podmanEnv() }).status === 0) return
   const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-image-'))
   try {
     for (const d of ['bin', 'tmp', 'proc', 'sys', 'dev', 'etc', 'root', 'work']) fs.mkdirSync(path.join(tree, d))
     fs.chmodSync(path.join(tree, 'tmp'), 0o1777)
-    fs.writeFileSync(path.join(tree, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n')
+    fs.writeFileSync(path.join(tree, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/sh\n')
     fs.writeFileSync(path.join(tree, 'etc', 'group'), 'root:x:0:\n')
-    for (const name of BINARIES) {
+    for (const name of binaries) {
       const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim()
       if (!found.startsWith('/')) continue
       copy(fs.realpathSync(found), path.join(tree, 'bin', name))
@@ -108,7 +112,7 @@ function buildImage(): void {
     for (const link of ['usr/bin', 'usr/sbin', 'sbin']) fs.symlinkSync('/bin', path.join(tree, link))
     const tar = spawnSync('tar', ['-C', tree, '-c', '.'], { maxBuffer: 512 * 1024 * 1024 })
     if (tar.status !== 0) throw new Error(`tar failed: ${String(tar.stderr)}`)
-    const imported = spawnSync('podman', [...podmanArgs(), 'import', '--change', 'ENV PATH=/bin:/usr/bin', '-', TEST_IMAGE], { env: podmanEnv(), input: tar.stdout, encoding: 'utf8' })
+    const imported = spawnSync('podman', [...podmanArgs(), 'import', '--change', 'ENV PATH=/bin:/usr/bin', '-', image], { env: podmanEnv(), input: tar.stdout, encoding: 'utf8' })
     if (imported.status !== 0) throw new Error(`podman import failed: ${imported.stderr.trim().split('\n').pop() ?? ''}`)
   } finally {
     fs.rmSync(tree, { recursive: true, force: true })
