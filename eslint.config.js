@@ -20,10 +20,12 @@ export const LAYERS = {
   models: ['config'],
   permissions: [],
   // tools run bash in the sandbox and judge what a command line writes with the shell parser (permissions)
-  tools: ['sandbox', 'permissions'],
+  tools: ['sandbox', 'permissions', 'containers'],
   'renderer-files': [],
   // the OS sandbox bash commands run in (bubblewrap, Seatbelt)
   sandbox: [],
+  // a child's own container (issue 29): the Docker Engine API through dockerode (Docker, Podman, remote engines)
+  containers: [],
   // workspace snapshots in a shadow git store, their changes and restoring files (issue 24): a leaf, git and files only
   checkpoints: [],
   agents: ['config', 'permissions'],
@@ -43,12 +45,12 @@ export const LAYERS = {
   approvals: ['store'],
   // the agent machinery, each layer over the ones before it
   loop: ['models', 'store', 'tools'],
-  runtime: ['loop', 'tools', 'mcp', 'permissions', 'trust', 'agents', 'skills', 'hooks', 'sandbox', 'approvals', 'models', 'config', 'store'],
-  subagents: ['runtime', 'loop', 'tools', 'permissions', 'store', 'hooks'],
+  runtime: ['loop', 'tools', 'mcp', 'permissions', 'trust', 'agents', 'skills', 'hooks', 'sandbox', 'containers', 'approvals', 'models', 'config', 'store'],
+  subagents: ['runtime', 'loop', 'tools', 'permissions', 'store', 'hooks', 'containers'],
   // undo, redo and the review of changes: checkpoints around turns, attributed through the runtime's write port
   undo: ['checkpoints', 'runtime', 'permissions', 'store', 'tools'],
   sessions: ['subagents', 'runtime', 'loop', 'permissions', 'approvals', 'events', 'models', 'store', 'undo', 'commands', 'hooks'],
-  host: ['sessions', 'undo', 'checkpoints', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'skills', 'commands', 'hooks', 'config', 'models', 'permissions', 'trust', 'sandbox', 'store', 'tools', 'mcp'],
+  host: ['sessions', 'undo', 'checkpoints', 'subagents', 'runtime', 'loop', 'approvals', 'events', 'agents', 'skills', 'commands', 'hooks', 'config', 'models', 'permissions', 'trust', 'sandbox', 'containers', 'store', 'tools', 'mcp'],
   // the contract's transport-independent core: never the host itself
   bridge: [],
   // transports and entry points

@@ -18,7 +18,8 @@ export const cliBuildOptions = {
   mainFields: ['module', 'main'],
   target: 'node22',
   outExtension: { '.js': '.mjs' },
-  external: ['better-sqlite3', 'electron'],
+  // dockerode (containers, issue 29) loads ssh2's and cpu-features' native addons: left to node_modules like better-sqlite3.
+  external: ['better-sqlite3', 'electron', 'dockerode'],
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   minify: true,
   keepNames: true,

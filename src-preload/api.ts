@@ -41,6 +41,7 @@ export function createPreloadApi(ipc: IpcRendererLike) {
     workspacesOpen: call('workspaces.open'),
     workspacesComplete: call('workspaces.complete'),
     filesFind: call('files.find'),
+    containersStatus: call('containers.status'),
     agentsList: call('agents.list'),
     skillsList: call('skills.list'),
     commandsList: call('commands.list'),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
 import { Budget } from './budget'
+import { ISOLATIONS } from './containers'
 import { McpServerConfig } from './mcp'
 import { CompactPermission, PermissionRule } from './permission'
 
@@ -35,8 +36,11 @@ export const AgentFrontmatter = lazy(() =>
       background: z.boolean().default(false),
       hidden: z.boolean().default(false),
       color: z.string().max(32).optional(),
-      /** `worktree`: every run of this agent as a subagent works in a fresh git worktree of the workspace */
-      isolation: z.enum(['worktree']).optional(),
+      /**
+       * `worktree`: every run of this agent as a subagent works in a fresh git worktree of the workspace; `container`:
+       * its commands run in a container of its own (config.yaml `containers:`); both: a list, or `worktree+container`
+       */
+      isolation: z.union([z.enum(ISOLATIONS), z.array(z.enum(['worktree', 'container'])).min(1).max(2)]).optional(),
       /** the most one run of this agent as a subagent may spend, everything it starts included */
       budget: Budget.optional(),
       /** skills loaded into its instructions when it starts (Claude Code's `skills:`), where its rules allow each */

@@ -13,6 +13,7 @@ import { CommandsListing } from './commands'
 import { HooksListing } from './hooks'
 import { ApprovalRecord } from './approval'
 import { PromptAttachments } from './attachment'
+import { ContainerStatus } from './containers'
 import { RestoreOutcome, TurnChanges } from './changes'
 import { MCP_SERVER_NAME_HINT, MCP_SERVER_NAME_RE, McpAction, McpServerConfig, McpServerInfo } from './mcp'
 import { SandboxSettings, SandboxState } from './sandbox'
@@ -591,6 +592,11 @@ export const BridgeCalls = {
    * session and run grants made in that session and the sessions below it (a conversation's, given its root). Neither:
    * every grant.
    */
+  /** The container engine children with `isolation: container` would run on (issue 29): Settings, `agentry containers`. */
+  'containers.status': call(() => ({
+    input: z.object({}).strict(),
+    output: ContainerStatus,
+  })),
   'rules.list': call(() => ({
     input: z.object({ workspaceRoot: text(4096).optional(), sessionId: id.optional() }).strict(),
     output: z.object({ rules: z.array(ListedRule) }),

@@ -4,6 +4,7 @@ import { Budget, BudgetSettings, RunawayLimits } from './budget'
 import { CheckpointSettings } from './changes'
 import { McpServerConfig } from './mcp'
 import { SandboxSettings } from './sandbox'
+import { ContainerSettings } from './containers'
 
 export const ProviderType = lazy(() =>
   z.enum(['anthropic', 'openai', 'openai-compatible', 'ollama', 'script', 'demo'])
@@ -136,6 +137,8 @@ export const Config = lazy(() =>
       models: ModelsConfig.optional(),
       /** the OS sandbox for bash; only the person's own config.yaml sets it */
       sandbox: SandboxSettings.default(SandboxSettings.parse({})),
+      /** where children with `isolation: container` run (issue 29); only the person's own config.yaml sets it */
+      containers: ContainerSettings.default(ContainerSettings.parse({})),
       /** checkpoints of the workspace around each turn (undo); only the person's own config.yaml sets it */
       checkpoints: CheckpointSettings.default(CheckpointSettings.parse({})),
       /** session and daily budgets, and when a fan-out asks first; only the person's own config.yaml sets it */

@@ -26,7 +26,8 @@ export type SandboxSettings = z.infer<typeof SandboxSettings>
  */
 export const SandboxState = lazy(() =>
   z.object({
-    mode: z.enum(['bwrap', 'seatbelt', 'off', 'unavailable']),
+    /** `container`: in the child's own container (isolation: container; `reason` names it) */
+    mode: z.enum(['bwrap', 'seatbelt', 'off', 'unavailable', 'container']),
     network: z.boolean(),
     reason: z.string().optional(),
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
 import { BudgetView } from './budget'
+import { ISOLATIONS, TaskContainer } from './containers'
 
 export const SessionStatus = lazy(() =>
   z.enum([
@@ -39,7 +40,7 @@ export const TaskOptions = lazy(() =>
     maxTurns: z.number().int().optional(),
     timeoutSeconds: z.number().optional(),
     cleanup: z.enum(['keep', 'delete']).optional(),
-    isolation: z.enum(['worktree']).optional(),
+    isolation: z.enum(ISOLATIONS).optional(),
   })
 )
 export type TaskOptions = z.infer<typeof TaskOptions>
@@ -225,6 +226,8 @@ export const TaskCard = lazy(() =>
     fork: z.boolean().optional(),
     /** isolation: worktree */
     worktree: TaskWorktree.optional(),
+    /** isolation: container — where its commands run */
+    container: TaskContainer.optional(),
     /** it stopped before it finished (its step cap, its own timeout, no final answer): why, as the parent read it */
     incomplete: z.string().optional(),
     /** its budget (its own, bounded by every one above it) and what it and its children spent against it */

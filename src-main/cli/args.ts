@@ -18,6 +18,7 @@ export const USAGE = `Usage:
   agentry serve [--port N] [--workdir D] [--token T]
   agentry trust [--workdir D] [--show | --revoke] [--json]
   agentry rules [--json]
+  agentry containers [--json]
   agentry acp [--workdir D]
   agentry mcp list [--workdir D] [--json] [--cached]
   agentry --version
@@ -34,6 +35,7 @@ trust shows what a workspace's .agents/permissions.jsonc and config.yaml change,
 mcp list connects to each MCP server that may start and shows its status and tools (--cached: only what is known).
 changes lists what each turn of a session changed in the workspace, by which agent; undo takes back the last turn
 (or every turn from MESSAGE_ID on) and redo puts it back — both print the plan, and write only with --yes.
+containers checks the container engine children with isolation: container run on (exit 1 when it is not usable).
 acp speaks the Agent Client Protocol on stdin/stdout for editors (Zed, JetBrains, Neovim, Emacs); see the README.`
 
 const SEE_HELP = 'Run agentry --help for the commands and their options.'
@@ -76,6 +78,7 @@ const COMMANDS: Record<string, Spec> = {
   serve: { port: { type: 'string' }, workdir: { type: 'string' }, token: { type: 'string' } },
   trust: { workdir: { type: 'string' }, revoke: { type: 'boolean' }, show: { type: 'boolean' }, json: { type: 'boolean' } },
   rules: { json: { type: 'boolean' } },
+  containers: { json: { type: 'boolean' } },
   acp: { workdir: { type: 'string' } },
   mcp: { workdir: { type: 'string' }, json: { type: 'boolean' }, cached: { type: 'boolean' } },
 }

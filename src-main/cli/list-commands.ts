@@ -146,3 +146,20 @@ export async function rulesCommand(args: ParsedArgs, io: CliIO): Promise<number>
   }
   return 0
 }
+
+/** `agentry containers`: is the engine for isolation: container usable, with which image and limits (exit 1 when not). */
+export async function containersCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  refuseExtraArguments('containers', args.positionals)
+  const s = await withHost(args, io, process.cwd(), (api) => api.calls['containers.status']({}))
+  if (args.values.json) {
+    io.stdout.write(`${JSON.stringify(s)}\n`)
+    return s.ok ? 0 : 1
+  }
+  const limits = `${s.limits.cpus} CPU${s.limits.cpus === 1 ? '' : 's'}, ${s.limits.memoryMb} MB memory, ${s.limits.pids} processes`
+  if (s.kind) io.stdout.write(`Engine: ${s.kind} ${s.version} at ${s.engine}\n`)
+  else io.stdout.write(`Engine: ${s.engine} — not reachable\n`)
+  io.stdout.write(`Image: ${s.image.name}${s.kind ? (s.image.present ? ' (present)' : ' (missing)') : ''}\nLimits per child: ${limits}; no network unless a rule allows it\n`)
+  if (s.message) io.stdout.write(`${s.message}\n`)
+  else io.stdout.write('Children with isolation: container can run here.\n')
+  return s.ok ? 0 : 1
+}

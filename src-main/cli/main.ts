@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { resolveDataDir } from '../config/data-dir'
 import { acpCommand } from './acp'
-import { agentsCommand, rulesCommand, sessionsCommand } from './list-commands'
+import { agentsCommand, containersCommand, rulesCommand, sessionsCommand } from './list-commands'
 import { debugEnabled, parseCli, USAGE, UsageError, type ParsedArgs } from './args'
 import { runCommand, type CliIO } from './run'
 import { showCommand } from './show'
@@ -54,6 +54,8 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
         return await trustCommand(args, full)
       case 'rules':
         return await rulesCommand(args, full)
+      case 'containers':
+        return await containersCommand(args, full)
       case 'acp':
         return await acpCommand(args, full)
       case 'mcp':

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       timeouts: { firstByteSeconds: 60, idleSeconds: 120 },
       sandbox: { enabled: true, writable: [], readOnlyAutoAllow: true },
       checkpoints: { enabled: true, keepDays: 30 },
+      containers: { image: 'agentry-sandbox:latest', keep: false, limits: { cpus: 2, memoryMb: 2048, pids: 512 } },
       budgets: { fanOut: { askAboveChildren: 10 } },
       runaway: { maxOutputTokens: 32_000, requestSeconds: 600, repeatedCalls: 5, backgroundRespawns: 3 },
     })
@@ -124,7 +125,7 @@ subagents:
     expect(r.issues.every((i) => i.file === userFile)).toBe(true)
     expect(byPath).toEqual({
       model: 'must be "provider/model" (got "justamodel")',
-      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox, checkpoints, budgets, runaway, mcp, hooks',
+      colour: 'unknown key; known keys: model, smallModel, providers, subagents, timeouts, models, sandbox, containers, checkpoints, budgets, runaway, mcp, hooks',
       'providers.bad.type': expect.stringMatching(/^must be one of "anthropic", .* or "demo" \(got "gemini"\)$/),
       'providers.loose.baseURL': 'must be a URL such as http://127.0.0.1:11434 (got "not-a-url")',
       'providers.loose.extra': expect.stringMatching(/^unknown key; known keys: type, baseURL, apiKey/),
@@ -171,6 +172,17 @@ subagents:
     expect(r.issues).toEqual([{ file: projectFile, path: 'checkpoints', reason: expect.stringMatching(/^only your own .*config\.yaml sets checkpoints; a workspace file cannot change it/) }])
     write(userFile, 'checkpoints:\n  enabled: false\n')
     expect(loadConfig(dataDir, workdir, { trusted: true }).config.checkpoints).toEqual({ enabled: false, keepDays: 30 })
+  })
+
+  it('refuses a containers setting in a workspace file: a cloned workspace cannot send its children to another engine', () => {
+    write(projectFile, 'containers:\n  engine: tcp://attacker.example:2375\n')
+    const r = loadConfig(dataDir, workdir, { trusted: true })
+    expect(r.config.containers.engine).toBeUndefined()
+    expect(r.issues).toEqual([{ file: projectFile, path: 'containers', reason: expect.stringMatching(/^only your own .*config\.yaml sets the container engine; a workspace file cannot change it/) }])
+    write(userFile, 'containers:\n  engine: unix:///run/podman/podman.sock\n  limits: { cpus: 1 }\n')
+    expect(loadConfig(dataDir, workdir, { trusted: true }).config.containers).toMatchObject({ engine: 'unix:///run/podman/podman.sock', limits: { cpus: 1, memoryMb: 2048, pids: 512 } })
+    write(userFile, 'containers:\n  engine: /var/run/docker.sock\n')
+    expect(loadConfig(dataDir, workdir).issues[0]).toMatchObject({ path: 'containers.engine', reason: expect.stringContaining('must be a URL such as unix:///var/run/docker.sock') })
   })
 
   it('reports a file that is not a mapping', () => {

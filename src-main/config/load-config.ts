@@ -39,7 +39,7 @@ export function userConfigPath(dataDir: string): string {
   return path.join(dataDir, CONFIG_FILE)
 }
 
-const PERSON_ONLY = { sandbox: 'the sandbox', checkpoints: 'checkpoints', budgets: 'budgets', runaway: 'the runaway guards' } as const
+const PERSON_ONLY = { sandbox: 'the sandbox', containers: 'the container engine', checkpoints: 'checkpoints', budgets: 'budgets', runaway: 'the runaway guards' } as const
 
 /** A workspace's `subagents.budget` may lower each field of the person's, never raise it (nor lift one they set). */
 function lowerOnly(person: Record<string, unknown>, project: Record<string, unknown>): void {
@@ -83,7 +83,7 @@ export function loadConfig(dataDir: string, workdir?: string, o: { trusted?: boo
     // The sandbox and checkpoints (undo) are read from the person's own file only: a cloned workspace must not be able
     // to turn off what protects the person. Saying nothing would let a project believe it set them.
     // Budgets and runaway guards too: they bound what the person pays.
-    for (const key of ['sandbox', 'checkpoints', 'budgets', 'runaway'] as const) {
+    for (const key of ['sandbox', 'containers', 'checkpoints', 'budgets', 'runaway'] as const) {
       if (!Object.hasOwn(project.clean, key)) continue
       delete project.clean[key]
       issues.push({ file, path: key, reason: `only your own ${userConfigPath(dataDir)} sets ${PERSON_ONLY[key]}; a workspace file cannot change it. Move the setting there, or remove it from this file` })

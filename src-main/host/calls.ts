@@ -27,6 +27,7 @@ import { snapshotFor } from './snapshot'
 import { trustCalls } from './trust-calls'
 import { worktreeCalls } from './worktree-calls'
 import type { Workspaces } from './workspaces'
+import { containerStatus, type createContainerPort } from './container-port'
 
 export interface CallDeps {
   sessions: SessionsRepository
@@ -70,6 +71,8 @@ export interface CallDeps {
   fault(where: string, err: unknown): string
   /** a root conversation was deleted: its SessionEnd hooks run (in the background) */
   sessionEnded?(session: { id: string; workspaceRoot: string }): void
+  /** the container engine children with isolation: container run on (absent: none is set up) */
+  containers?: Pick<ReturnType<typeof createContainerPort>, 'status' | 'engineLabel'>
 }
 
 /** The bridge calls, one method each. Inputs arrive validated; expected failures are HostErrors. */
@@ -92,6 +95,7 @@ export function createCalls(d: CallDeps): HostApi {
     // The composer's `@` finder: the session's workspace (or the folder named), listed once per few seconds.
     'files.find': async ({ workspaceRoot, sessionId, query, limit }) =>
       finder.find(d.workspaces.realFolder(workspaceRoot ?? requireSession(sessionId ?? '').workspaceRoot), query, limit ?? 50),
+    'containers.status': async () => containerStatus(d.containers, d.config().config.containers),
     'commands.list': async ({ workspaceRoot }) => listCommands(d.commands(d.workspaces.realFolder(workspaceRoot))),
     'agents.list': async ({ workspaceRoot }) => listAgents(d.registry.resolve(workspaceRoot), d.config(workspaceRoot).config),
     'agents.create': async ({ workspaceRoot, ...agent }) => {

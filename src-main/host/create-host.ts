@@ -26,6 +26,7 @@ import { startAutoArchive } from './auto-archive'
 import { acquireDataDirLock } from './lock'
 import { returnUnreadMessages } from './returned-messages'
 import { reconcileAfterRestart, type ReconcileReport } from './reconcile'
+import { createContainerPort } from './container-port'
 import { Workspaces } from './workspaces'
 import { createSettingsSource } from './workspace-settings'
 
@@ -169,6 +170,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
       editorFiles: options.editorFiles,
       mcp,
     })
+    // Containers of children (isolation: container); a crashed host's leftovers are found by label and removed.
+    const containers = createContainerPort(dataDir, env)
+    if (!readOnly) void containers.sweepLeftovers(config().config.containers, (line) => log.note(line)).catch((err: unknown) => fault('removing leftover containers', err))
     const subagents = new Subagents({
       runtime,
       runs,
@@ -181,6 +185,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       resolveCallModel,
       modelChoices,
       dataDir,
+      containers,
       fault,
     })
     // The conversations' scratchpads: those of conversations gone (deleted, archived) while no host ran go now.
@@ -262,6 +267,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       return tracked
     }
     const calls = createCalls({
+      containers,
       sessions,
       transcript: store.transcript,
       search: store.search,

@@ -40,9 +40,11 @@ const AGENTS = ['general', 'explore', 'fork', ...HELPERS]
  * (no question/todo any more), explore 6,927 (6,405), title 283 (428, with the environment it no longer gets), summary
  * 526, compaction 561 — with about 3% of room. Raising one is a decision to write down in docs/prompts.md.
  * `build+skills`: build with the skill tool listing one skill (issue 27): 20,296 measured, the tool and its system-prompt
- * line about 1,160 bytes; each further skill adds its own line.
+ * line about 1,160 bytes; each further skill adds its own line. Issue 29: the `task` tool's `isolation` takes
+ * "container" and "worktree+container" (build 19,730 and general 15,405 measured, +100 bytes each): build and fork 19,900,
+ * general 15,500.
  */
-const BUDGET: Record<string, number> = { 'build+skills': 20_900, 'other+skills': 16_000, build: 19_700, fork: 19_700, plan: 14_000, general: 15_400, explore: 7_150, title: 300, summary: 550, compaction: 580 }
+const BUDGET: Record<string, number> = { 'build+skills': 20_900, 'other+skills': 16_000, build: 19_900, fork: 19_900, plan: 14_000, general: 15_500, explore: 7_150, title: 300, summary: 550, compaction: 580 }
 
 let lh: LoopbackHarness | undefined
 afterEach(async () => {

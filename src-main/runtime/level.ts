@@ -1,4 +1,5 @@
 import type { AgentEvent, AgentInfo, ModelRef, TaskWorktree } from '../../src-shared'
+import type { ContainerHandle } from '../containers'
 import type { LoadedConfig } from '../config'
 import type { Transcript } from '../loop'
 import type { HookSet } from '../hooks'
@@ -97,6 +98,8 @@ export interface RunLevel {
   scratchpad?: string
   /** the git worktree this run works in (a child with isolation: worktree) */
   worktree?: TaskWorktree
+  /** the container its bash commands run in (a child with isolation: container, and the children it starts) */
+  container?: ContainerHandle
   /** its budget, chained to every budget above it (absent: nothing limits it) */
   allowance?: Allowance
 }

@@ -150,7 +150,7 @@ export class Runtime {
       signal: level.signal,
       // One folder per session: a tool-output:// reference resolves only inside the session that saved it.
       overflowDir: path.join(this.deps.dataDir, 'tool-output', level.sessionId),
-      ...(toolName === 'bash' ? { sandbox: this.sandboxFor(level) } : {}),
+      ...(toolName === 'bash' ? { sandbox: this.sandboxFor(level), ...(level.container ? { container: level.container } : {}) } : {}),
       ...(mustAsk ? { mustAsk } : {}),
       editorFiles: this.deps.editorFiles?.(level.rootSessionId),
       authorize: async (permissionAsk, display) => {

@@ -1,6 +1,7 @@
 export { Subagents } from './spawner'
 export { ANNOUNCE_SKIP } from './background'
 export type { SubagentDeps } from './spawner'
+export type { ContainerPort } from './task-container'
 export { Lane } from './lane'
 export { editNestedTranscript, editTaskCard, findNestedTask } from './nested'
 export type { NestedPath } from './nested'

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type TaskCard, type TokenUsage } from '../../src-shared'
+import { isolationOf, newTaskCard, type AgentInfo, type Config, type MessageWithParts, type ModelRef, type TaskCard, type TokenUsage } from '../../src-shared'
 import { appendTextMessage, buildPrompt, NestedTranscript, runTurn, type RunContext, type Transcript, type TurnResult } from '../loop'
 import { Allowance, budgetReachedLine, callableSubagents, RunRefused, subagentRules, type PrepareOptions, type RuleSources, type RunLevel, type RunRegistry, type Runtime, type RunToolContext } from '../runtime'
 import { newId, type QueueRepository, type SessionsRepository, type TranscriptRepository } from '../store'
@@ -19,6 +19,7 @@ import { TaskClock } from './task-clock'
 import { applyTaskOptions, shownName, type CallModelResolver } from './task-options'
 import { TaskTools, type TaskInput } from './task-tool'
 import { closeWorktree, openWorktree, worktreeNote } from './worktree'
+import { closeTaskContainer, containerNote, openTaskContainer, type ContainerPort, type OpenContainer } from './task-container'
 
 export interface SubagentDeps {
   runtime: Runtime
@@ -41,6 +42,8 @@ export interface SubagentDeps {
   modelChoices(config: Config): string
   /** task worktrees (isolation: worktree) are made under `{dataDir}/worktrees` */
   dataDir: string
+  /** container engines (isolation: container); absent → such tasks are refused with a tool error */
+  containers?: ContainerPort
   /** an unexpected failure nobody awaits (a background result that could not be delivered); returns its log id */
   fault?(where: string, err: unknown): string
 }
@@ -144,9 +147,9 @@ export class Subagents {
     const label = shownName(input)
     // Worktree isolation (the call's, else the agent's): made before anything is shown, so "not a repository" is a
     // plain tool error. A resumed child goes on in the worktree it kept.
-    const isolation = input.isolation ?? (fork ? undefined : agent.isolation)
-    if (fork && isolation) throw new ToolError('A fork works where its parent works: isolation "worktree" needs a typed subagent (subagent_type).')
-    const isolated = isolation === 'worktree' ? await openWorktree(level.workdir, this.deps.dataDir, taskId) : undefined
+    const isolation = isolationOf(input.isolation ?? (fork ? undefined : agent.isolation))
+    if (fork && (isolation.worktree || isolation.container)) throw new ToolError('A fork works where its parent works: isolation needs a typed subagent (subagent_type).')
+    const isolated = isolation.worktree ? await openWorktree(level.workdir, this.deps.dataDir, taskId) : undefined
     const card: TaskCard = newTaskCard({ taskId, agentType: agent.name, description: input.description, background, inspectable: agent.inspectable, depth: level.depth + 1, status: 'queued' })
     if (Object.keys(applied.options).length) card.options = applied.options
     const allowance = new Allowance(level.allowance, budget, `the budget of task "${label}"`)
@@ -206,6 +209,22 @@ export class Subagents {
     // Who asks, in the person's words on an approval: "build › Check the repo › Inspect git".
     child.labelPath = [...(level.labelPath ?? []), label]
     if (isolated) Object.assign(child, { workdir: isolated.workdir, worktree: isolated.worktree })
+    // A worktree of its own is not mounted in the caller's container: such a child works on the host unless it asks for
+    // a container too.
+    if (isolated && !isolation.container) delete child.container
+    // Its own container (isolation: container), with its worktree mounted when it has one: started before its first step.
+    let box: OpenContainer | undefined
+    if (isolation.container) {
+      try {
+        box = await openTaskContainer(this.deps.containers, child, this.deps.runtime.sandboxFor(child).network)
+      } catch (err) {
+        if (card.worktree) card.worktree = await closeWorktree(card.worktree, `Agentry task ${taskId}: ${label}`)
+        throw refused((err as Error).message)
+      }
+      child.container = box.handle
+      card.container = box.card
+      publish()
+    }
     if (fork) {
       this.forks.add(child)
       const parentRun = this.contexts.get(level)
@@ -242,12 +261,25 @@ export class Subagents {
         allowance,
       })
         .then(async (o) => {
-          if (!card.worktree) return o
-          card.worktree = await closeWorktree(card.worktree, `Agentry task ${taskId}: ${label}`)
-          publish()
-          return card.worktree.state === 'kept' ? { ...o, text: `${o.text}\n${worktreeNote(card.worktree)}` } : o
+          // The container goes first: nothing may still be writing in the worktree when it is committed.
+          let text = o.text
+          if (box) {
+            card.container = await closeTaskContainer(box, child.settings.config.config.containers.keep)
+            box = undefined
+            publish()
+            const note = containerNote(card.container)
+            if (note) text = `${text}\n${note}`
+          }
+          if (card.worktree) {
+            card.worktree = await closeWorktree(card.worktree, `Agentry task ${taskId}: ${label}`)
+            publish()
+            if (card.worktree.state === 'kept') text = `${text}\n${worktreeNote(card.worktree)}`
+          }
+          return text === o.text ? o : { ...o, text }
         })
         .finally(() => {
+          // Never left running when the child's run failed unexpectedly (remove is idempotent).
+          if (box) void box.handle.remove().catch((err: unknown) => this.deps.fault?.('container removal', err))
           level.signal.removeEventListener('abort', onParentAbort)
           if (transcript instanceof NestedTranscript || transcript instanceof ForkTranscript) transcript.flush()
           if (applied.options.cleanup === 'delete' && agent.inspectable) archiveChild(sessions, child)
@@ -369,6 +401,8 @@ export class Subagents {
       sessionsPort: level.sessionsPort,
       settings: level.settings,
       scratchpad: level.scratchpad,
+      // Its children work where it works: in its container too (a child of its own container gets that one instead).
+      ...(level.container ? { container: level.container } : {}),
     }
     if (!agent.inspectable) this.anchors.set(child, this.anchorOf(level))
     if (clock) this.clocks.set(child, clock)

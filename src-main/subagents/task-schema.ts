@@ -1,5 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { z } from 'zod'
+import { ISOLATIONS } from '../../src-shared'
 import { resolveAgentName } from './agent-names'
 import { FORK_TYPE } from './fork'
 
@@ -38,9 +39,9 @@ function shared(o: TaskSchemaOptions) {
       .describe(`Stop it after this many seconds of its own work (at most ${o.maxTimeoutSeconds}, the default).`),
     label: z.string().trim().min(1).max(80).optional().describe('A short name shown to the user instead of the description.'),
     isolation: z
-      .enum(['worktree'])
+      .enum(ISOLATIONS)
       .optional()
-      .describe('"worktree": it works in a new git worktree on a branch of its own; you get the branch and how to merge it.'),
+      .describe('"worktree": a new git worktree on its own branch (you get the branch and how to merge it). "container": its commands run in a container of its own, without network unless allowed.'),
     cleanup: z.enum(['keep', 'delete']).optional().describe('"delete": archive its session as soon as it ends (default "keep").'),
     metadata: z.record(z.string(), z.unknown()).optional().describe('Data stored with its session (the subagent does not see it).'),
     budget: z

@@ -5,6 +5,7 @@ import { DEFAULT_SANDBOX_POLICY, prepareCommand, type PreparedCommand } from '..
 import { loadShellGrammar } from '../permissions'
 import { bashReadOnly } from './bash-read-only'
 import { bashWriteAsks } from './bash-writes'
+import { runInContainer } from './bash-container'
 import { groupAlive, signalGroup } from './process-group'
 import { defineTool, ToolError, type PermissionAsk, type ToolResult } from './tool'
 
@@ -199,6 +200,11 @@ export const bashTool = defineTool({
   },
   async execute(input, ctx) {
     const policy = ctx.sandbox ?? DEFAULT_SANDBOX_POLICY
+    // A child with its own container runs its commands there, never on the host (issue 29).
+    if (ctx.container) {
+      const timeoutMs = input.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS
+      return runInContainer(ctx.container, input.command, { cwd: ctx.workdir, timeoutMs, signal: ctx.signal, maxChars: MAX_CAPTURE_CHARS, network: policy.network, onData: ctx.emitProgress?.bind(ctx) })
+    }
     let prepared: PreparedCommand
     try {
       prepared = await prepareCommand(input.command, { workdir: ctx.workdir, policy, env: process.env })

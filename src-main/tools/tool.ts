@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { z } from 'zod'
 import type { SandboxPolicy } from '../sandbox'
+import type { ContainerHandle } from '../containers'
 
 /** What a tool asks the permission gate about. The permission module turns it into rule lookups. */
 export interface PermissionAsk {
@@ -34,6 +35,8 @@ export type Todo = z.infer<typeof Todo>
 
 /** Everything a tool may touch. Tools never see the store, the permission service or sessions. */
 export interface ToolContext {
+  /** a child with `isolation: container`: bash runs in this container (absent: on the host, in the sandbox) */
+  container?: ContainerHandle
   sessionId: string
   rootSessionId: string
   messageId: string

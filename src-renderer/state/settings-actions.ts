@@ -109,3 +109,8 @@ export async function saveBudgets(set: BudgetDraft): Promise<{ ok: true; data: B
   const fields = fieldErrorsOf(r.error)
   return { ok: false, fields, error: Object.keys(fields).length === 0 ? toUiError('Saving the budgets', r.error) : null }
 }
+
+/** Settings › Sandbox & trust: the container engine children with isolation: container run on (issue 29). */
+export async function loadContainerStatus(): Promise<UiResult<CallOutput<'containers.status'>>> {
+  return toUiResult('Checking the container engine', await call('containers.status', {}))
+}

@@ -79,7 +79,8 @@ async function prepare(): Promise<TestEngine | { reason: string }> {
 async function startService(): Promise<void> {
   fs.rmSync(socketPath, { force: true })
   const log = fs.openSync(path.join(runDir, 'service.log'), 'a')
-  const child = spawn('podman', [...podmanArgs(), 'system', 'service', `--time=${IDLE_SECONDS}`, `unix://${socketPath}`], { env: podmanEnv(), detached: true, stdio: ['ignore', log, log] })
+  // Its own folder as the working directory: conmon writes an `oom` file into it when a command is killed at the memory limit.
+  const child = spawn('podman', [...podmanArgs(), 'system', 'service', `--time=${IDLE_SECONDS}`, `unix://${socketPath}`], { cwd: runDir, env: podmanEnv(), detached: true, stdio: ['ignore', log, log] })
   child.unref()
   fs.closeSync(log)
   const until = Date.now() + 20_000

@@ -109,6 +109,7 @@ export function nextCall(s: FuzzState, r: () => number, only?: readonly BridgeCa
     'workspaces.list': () => ({}),
     'workspaces.open': () => ({ root: s.workdir }),
     'workspaces.complete': () => ({ partial: `${s.workdir}/` }),
+    'containers.status': () => ({}),
     'files.find': () => (r() < 0.5 ? { workspaceRoot: s.workdir, query: pick(['', 'read', 'md', 'zz'])! } : { sessionId: session(), query: 'a', limit: 5 }),
     'agents.list': () => ({ workspaceRoot: s.workdir }),
     'skills.list': () => ({ workspaceRoot: s.workdir }),

@@ -44,7 +44,7 @@ export async function bundleHostProcess(): Promise<{ file: string; dispose(): vo
     // Same reasons as scripts/build-cli.mjs: jsonc-parser's ESM build bundles cleanly, native modules stay outside.
     mainFields: ['module', 'main'],
     target: 'node22',
-    external: ['better-sqlite3', 'electron'],
+    external: ['better-sqlite3', 'electron', 'dockerode'],
     banner: { js: "import { createRequire as __agentryRequire } from 'node:module'; const require = __agentryRequire(import.meta.url);" },
     logLevel: 'warning',
   })

@@ -12,6 +12,7 @@ import { DefaultModelCard, SmallModelCard, SubagentLimitsCard } from './settings
 import { ProvidersSection } from './settings-providers'
 import { GrantsSection, RulesSection } from './settings-rules'
 import { SandboxSection } from './settings-sandbox'
+import { ContainersSection } from './settings-containers'
 import { SkillsSection } from './settings-skills'
 import { TrustSection } from './settings-trust'
 
@@ -48,6 +49,7 @@ export const SECTIONS: { id: string; label: string; cards: Card[] }[] = [
     label: 'Sandbox & trust',
     cards: [
       { id: 'sandbox', Card: SandboxSection },
+      { id: 'containers', Card: ContainersSection },
       { id: 'trust', Card: TrustSection },
     ],
   },

@@ -8,6 +8,7 @@ import { openRestore } from '../../state/changes-store'
 import { readTaskCard, toolInput, toolOutput } from '../../state/part-data'
 import type { UiError } from '../../state/ui-error'
 import { loadChild, openSession, worktreeAction } from '../../state/session-actions'
+import { ContainerRow } from './container-row'
 import { toggleExpanded, useTranscript } from '../../state/transcript-store'
 import { AgentChangesRow } from '../changes/agent-changes-row'
 import { BudgetPill } from './budget-pill'
@@ -102,6 +103,7 @@ export const SubagentCard = memo(function SubagentCard({ part }: { part: PartRec
       {card.error && !stopped && <div className={`subagent-error${atBudget || notStarted ? ' budget' : ''}`} data-testid="subagent-error">{card.error}</div>}
       {card.inspectable && card.taskId && !active && <AgentChangesRow childSessionId={card.taskId} agent={card.agentType} />}
       {card.worktree && <WorktreeRow taskId={card.taskId} worktree={card.worktree} />}
+      {card.container && <ContainerRow container={card.container} />}
       {expanded && (
         <div className="subagent-body" data-testid="subagent-transcript">
           {childLoad && typeof childLoad === 'object' && <ErrorNote error={childLoad} />}

@@ -88,6 +88,7 @@ function SandboxBadge({ part }: { part: PartRecord }) {
     const title = `${s.mode === 'bwrap' ? 'bubblewrap' : 'macOS Seatbelt'}: writes only in the workspace and a temp folder; network ${s.network ? 'on' : 'off'}`
     return <span className="pill ok" data-testid="sandbox-badge" data-mode={s.mode} title={title}>sandboxed{s.network ? ' · net' : ''}</span>
   }
+  if (s.mode === 'container') return <span className="pill ok" data-testid="sandbox-badge" data-mode={s.mode} title={`Ran in ${s.reason ?? 'its container'}; network ${s.network ? 'on' : 'off'}`}>container{s.network ? ' · net' : ''}</span>
   return <span className="pill warn" data-testid="sandbox-badge" data-mode={s.mode} title={s.reason}>no sandbox</span>
 }
 
