@@ -34,7 +34,7 @@ describe.skipIf(!engine)('a container child', () => {
   }, 120_000)
   afterAll(async () => s?.close())
 
-  it('its card names the container, image and limits; its command is marked as run in the container; Settings shows the engine', async () => {
+  it('its card names the container, image and limits; its command is marked as run in the container; the run map says so; Settings shows the engine', async () => {
     const { page } = s
     await send(page, 'Build it in a container')
     await expect.poll(() => transcriptText(page), { timeout: 30_000 }).toContain('built it in its container')
@@ -50,6 +50,12 @@ describe.skipIf(!engine)('a container child', () => {
     await page.emulateMedia({ colorScheme: 'dark' })
     await shot(page, 'containers', '01-container-card-dark')
     await page.emulateMedia({ colorScheme: 'light' })
+
+    // The run map says where it worked.
+    await page.locator('[data-testid=run-map-toggle]').click()
+    await expect.poll(() => page.locator('[data-testid=run-node-container]').count(), { timeout: 10_000 }).toBe(1)
+    await shot(page, 'containers', '01b-run-map')
+    await page.locator('[data-testid=run-map-toggle]').click()
 
     await page.locator('[data-testid=open-settings]').click()
     await page.locator('[data-testid=settings-nav-sandbox]').click()

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { lazy } from './lazy'
 import { BudgetView } from './budget'
-import { ToolCallCounts } from './session'
+import { ToolCallCounts, type TaskCard } from './session'
 import type { LeafEvent } from './events'
 
 /**
@@ -41,6 +41,8 @@ export const RunNode = lazy(() =>
     stoppedByUser: z.boolean().optional(),
     /** its card's: its tool calls that were denied and that failed */
     toolCalls: ToolCallCounts.optional(),
+    /** where it works when not beside its caller (issue 29): its own container (the image) and/or worktree (the branch) */
+    where: z.object({ container: z.string().optional(), worktree: z.string().optional() }).optional(),
   })
 )
 export type RunNode = z.infer<typeof RunNode>
@@ -75,6 +77,7 @@ export function foldRunEvent(map: RunMap, e: LeafEvent): RunMap {
         ...(t.budget ? { budget: t.budget } : {}),
         ...(t.stoppedByUser ? { stoppedByUser: true } : {}),
         ...(t.toolCalls ? { toolCalls: t.toolCalls } : {}),
+        ...whereOf(t),
         currentTool: t.status === 'running' ? (before?.currentTool ?? null) : null,
       }
       return { ...map, [node.id]: node }
@@ -125,4 +128,10 @@ export function runMapOrder(map: RunMap): RunNode[] {
   }
   walk(null)
   return out
+}
+
+/** A card's container and worktree as a run map node's `where` (absent: it works where its caller works). */
+export function whereOf(card: Pick<TaskCard, 'container' | 'worktree'>): Pick<RunNode, 'where'> {
+  if (!card.container && !card.worktree) return {}
+  return { where: { ...(card.container ? { container: card.container.image } : {}), ...(card.worktree ? { worktree: card.worktree.branch } : {}) } }
 }

@@ -75,6 +75,6 @@ describe('the parse cache between processes', () => {
     const sources = ['parse-manifest.ts', 'manifest-fields.ts', 'mcp-servers-field.ts', '../config/frontmatter-split.ts', '../config/frontmatter.ts', 'tool-names.ts', 'permission-builder.ts', '../config/yaml-text.ts', '../config/mcp-definitions.ts', '../../src-shared/agent.ts', '../../src-shared/agent-tools.ts', '../../src-shared/mcp.ts']
     const hash = createHash('sha256')
     for (const rel of sources) hash.update(fs.readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8').replace(/\r\n/g, '\n'))
-    expect({ loader: LOADER_VERSION, sources: hash.digest('hex').slice(0, 16) }).toEqual({ loader: 11, sources: '20e67d1f014e2a1b' })
+    expect({ loader: LOADER_VERSION, sources: hash.digest('hex').slice(0, 16) }).toEqual({ loader: 12, sources: '94556a9691ec577d' })
   })
 })

@@ -6,7 +6,7 @@ import type { ManifestResult } from './parse-manifest'
  * Bump when what an agent file parses into changes (fields, mappings, messages): cached results of older
  * loaders are then ignored. `parse-cache.test.ts` fails when the loader's sources change without a bump.
  */
-export const LOADER_VERSION = 11
+export const LOADER_VERSION = 12
 
 const MAX_ENTRIES = 5000
 const FORGET_AFTER_MS = 30 * 24 * 3600_000

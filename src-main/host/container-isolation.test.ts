@@ -92,6 +92,30 @@ describe.skipIf(!engine)('a child with isolation: container', () => {
     expect(cards[1].worktree).toMatchObject({ state: 'kept' })
     expect(git('show', `${cards[1].worktree!.branch}:two.txt`).toString()).toBe('two\n')
     expect(containersOf(`agentry.root=${run.sessionId}`)).toBe('')
+    // The run map says where each worked.
+    const { nodes } = await h.host.api.calls['runs.map']({ rootSessionId: run.sessionId })
+    expect(nodes.filter((n) => n.parentId !== null).map((n) => [n.label, n.where])).toEqual([
+      ['First box', { container: engine!.image }],
+      ['Second box', { container: engine!.image, worktree: cards[1].worktree!.branch }],
+    ])
+  }, 120_000)
+
+  it('an agent file asks for it (a list, as Claude Code-style files write isolation); the call need not', async () => {
+    h = await createHarness({
+      permissions: '{ "*": "allow" }',
+      config: config(),
+      script: {
+        agents: {
+          build: [{ step: 1, tools: [{ name: 'task', input: { subagent_type: 'boxed', description: 'Boxed work', prompt: 'go' } }] }, { step: 2, text: 'Done.' }],
+          boxed: [{ step: 1, tools: [bash('ls /sys/class/net')] }, { step: 2, text: 'ok' }],
+          '*': [{ text: 'Title', repeat: true }],
+        },
+      },
+    })
+    h.writeAgent('boxed', { mode: 'subagent', isolation: ['container'] })
+    const run = await h.run('go')
+    const [card] = cardsOf(run)
+    expect(card).toMatchObject({ status: 'completed', container: { state: 'removed' } })
   }, 120_000)
 
   it('a missing engine is the task\'s error, naming how to start one; the child never runs on the host', async () => {

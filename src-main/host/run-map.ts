@@ -1,4 +1,4 @@
-import type { MessageWithParts, RunNode, SessionRecord, TaskCard } from '../../src-shared'
+import { whereOf, type MessageWithParts, type RunNode, type SessionRecord, type TaskCard } from '../../src-shared'
 import { HostError } from '../../src-shared'
 import { budgetOf } from './budget-of'
 import { isToolPart, toolNameOf } from '../loop'
@@ -94,6 +94,7 @@ function childNode(d: RunMapDeps, parentId: string, card: TaskCard, below: Messa
     ...budgetOf(budget),
     ...(card.stoppedByUser ? { stoppedByUser: true } : {}),
     ...(card.toolCalls ? { toolCalls: card.toolCalls } : {}),
+    ...whereOf(card),
     currentTool: live ? runningTool(below) : null,
   }
 }

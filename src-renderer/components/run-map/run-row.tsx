@@ -115,6 +115,16 @@ export const RunRowView = memo(function RunRowView({ node: n, level, hasChildren
       <div className="run-meta">
         <span className={`run-status status-${atBudget ? 'budget' : stopped ? 'stopped' : running && waiting > 0 ? 'waiting' : n.status}`} data-testid="run-node-status">{word}</span>
         <CallCounts counts={n.toolCalls} testId="run-node-calls" />
+        {n.where?.container && (
+          <span className="run-where" data-testid="run-node-container" title={`runs its commands in its own container (${n.where.container})`}>
+            container
+          </span>
+        )}
+        {n.where?.worktree && (
+          <span className="run-where" data-testid="run-node-worktree" title={`works in its own worktree, branch ${n.where.worktree}`}>
+            ⎇ worktree
+          </span>
+        )}
         {elapsed !== null && <span title="elapsed">{formatDuration(elapsed)}</span>}
         {n.tokensIn + n.tokensOut > 0 && <span title="tokens read (prompt) · written (answer)">{formatTokens(n.tokensIn)} in · {formatTokens(n.tokensOut)} out</span>}
         {n.costUsd !== null && n.costUsd > 0 && !n.budget?.limit.costUsd && <span title="cost">{formatUsd(n.costUsd)}</span>}
