@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { ContainerSettings, ContainerStatus } from '../../src-shared'
 import type { ContainerRunner, EngineStatus } from '../containers'
 import type { ContainerPort } from '../subagents'
+import { realpathOrSelf } from '../files'
 
 /** Written before a container starts; a host that finds it at start looks for leftovers of a crashed predecessor. */
 const MARKER = 'containers-started'
@@ -16,7 +17,7 @@ export function createContainerPort(dataDir: string, env: NodeJS.ProcessEnv): Co
   status(settings: ContainerSettings): Promise<EngineStatus>
   sweepLeftovers(settings: ContainerSettings, note: (line: string) => void): Promise<void>
 } {
-  const owner = crypto.createHash('sha256').update(realpathOr(dataDir)).digest('hex').slice(0, 16)
+  const owner = crypto.createHash('sha256').update(realpathOrSelf(dataDir)).digest('hex').slice(0, 16)
   const runners = new Map<string, ContainerRunner>()
   const runner = (settings: ContainerSettings): ContainerRunner => {
     const key = JSON.stringify([settings.engine, settings.tls, settings.image])
@@ -61,16 +62,6 @@ function lazyRunner(settings: ContainerSettings, env: NodeJS.ProcessEnv): Contai
 /** `tcp://user:secret@host` → `tcp://host`: cards and Settings never show credentials. */
 function withoutCredentials(url: string): string {
   return url.replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1')
-}
-
-function realpathOr(p: string): string {
-  try {
-    return fs.realpathSync.native(p)
-  } catch (err) {
-    // A data dir not made yet has no other name.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return p
-    throw err
-  }
 }
 
 /** `containers.status`: the engine's answer with the settings children would run with; never throws for an engine that is down. */

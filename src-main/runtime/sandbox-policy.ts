@@ -1,9 +1,9 @@
-import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { SandboxSettings } from '../../src-shared'
 import { decideRequests, protectedRoots, type LayeredRules } from '../permissions'
 import type { SandboxPolicy } from '../sandbox'
+import { realpathOrSelf } from '../files'
 
 /**
  * The sandbox policy for one bash call: the person's setting, network only when a `network` rule allows it,
@@ -11,7 +11,7 @@ import type { SandboxPolicy } from '../sandbox'
  * folders in it (read-only), the scratchpad writable.
  */
 export function sandboxPolicy(o: { settings?: Pick<SandboxSettings, 'enabled' | 'writable'>; network: boolean; workdir: string; dataDir: string; scratchpad?: string; skillDirs?: string[] }): SandboxPolicy {
-  const hidden = [...new Set([o.dataDir, realpathOr(o.dataDir)])]
+  const hidden = [...new Set([o.dataDir, realpathOrSelf(o.dataDir)])]
   const own = (o.settings?.writable ?? []).map((p) => (p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p))
   return {
     enabled: o.settings?.enabled ?? true,
@@ -23,16 +23,6 @@ export function sandboxPolicy(o: { settings?: Pick<SandboxSettings, 'enabled' | 
     shown: (o.skillDirs ?? []).filter((d) => hidden.some((h) => d.startsWith(`${h}/`))),
     // The conversation's scratchpad is writable for every agent of it, bash included.
     writable: o.scratchpad ? [...own, o.scratchpad] : own,
-  }
-}
-
-function realpathOr(p: string): string {
-  try {
-    return fs.realpathSync.native(p)
-  } catch (err) {
-    // A data dir that does not exist yet has no other name.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return p
-    throw err
   }
 }
 
